@@ -1,0 +1,69 @@
+# netsim - packet-level discrete-event network simulator.
+# `make` builds ./netsim; `make test` runs every test; `make run` runs the
+# bundled scenario; `make deps` installs the Debian packages it needs.
+
+PKGS     := gsl sqlite3 inih
+CC       ?= cc
+OPT      ?= -O2
+CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcblas -lm -lsqlite3 -linih) -lm
+BUILD    ?= build
+
+LIB_SRC  := $(filter-out sim/main.c,$(wildcard sim/*.c models/*.c models/*/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+NETSIM   ?= netsim
+
+DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel
+
+.PHONY: all deps run test unit check-asan bench clean
+all: $(NETSIM)
+
+$(NETSIM): $(BUILD)/sim/main.o $(BUILD)/libnetsim.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libnetsim.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libnetsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnetsim.a $(LDLIBS) -lcmocka
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/sim/main.d
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+run: deps
+	$(MAKE) all
+	./$(NETSIM) run scenarios/default.ini
+
+unit: $(TEST_BIN) $(NETSIM)
+
+test: deps
+	$(MAKE) unit
+	tests/run.sh $(BUILD) ./$(NETSIM)
+
+check-asan:
+	$(MAKE) BUILD=build-asan NETSIM=netsim-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined" unit
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 tests/run.sh build-asan ./netsim-asan
+
+bench: all $(BUILD)/tests/bench_evq
+	tools/bench.sh $(BUILD) ./$(NETSIM)
+
+$(BUILD)/tests/bench_evq: tests/bench_evq.c $(BUILD)/libnetsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnetsim.a $(LDLIBS)
+
+clean:
+	rm -rf build build-asan netsim netsim-asan

@@ -1,0 +1,67 @@
+/*
+ * udp.c - UDP send and receive paths (Linux 3.x udp_sendmsg, udp_rcv,
+ * udp_recvmsg), with memory charged by truesize on both sides.
+ */
+#include "models/udp/udp.h"
+
+static int sym_rcv = -1, sym_send, sym_copy_from, sym_recv, sym_copy;
+
+static void syms(void)
+{
+    if (sym_rcv >= 0)
+        return;
+    sym_rcv = cpu_sym("udp_rcv");
+    sym_send = cpu_sym("udp_sendmsg");
+    sym_copy_from = cpu_sym("copy_from_user");
+    sym_recv = cpu_sym("udp_recvmsg");
+    sym_copy = cpu_sym("copy_to_user");
+}
+
+void udp_rcv(struct host *h, struct skb *skb, struct core *c)
+{
+    syms();
+    host_charge(h, c, sym_rcv);
+    struct sock *sk = host_sock_lookup(h, IPPROTO_UDP_, skb->dport);
+    if (!sk) {
+        h->ip_no_proto++;        /* would be an ICMP port unreachable */
+        skb_free(skb);
+        return;
+    }
+    if (!sock_queue_rcv(sk, skb, c))
+        skb_free(skb);
+}
+
+int udp_sendmsg(struct sock *sk, uint32_t daddr, uint16_t dport, uint32_t len, uint32_t flow, struct core *c)
+{
+    syms();
+    struct host *h = sk->host;
+    host_charge(h, c, sym_send);
+    host_charge_bytes(h, c, sym_copy_from, len);
+    struct skb *skb = skb_alloc();
+    skb->family = sk->family;
+    skb->proto = IPPROTO_UDP_;
+    skb->daddr = daddr;
+    skb->sport = sk->port;
+    skb->dport = dport;
+    skb->payload = len;
+    skb->flow = flow;
+    skb->ip_len = ip_hdr_len(sk->family) + UDP_HDR_LEN + len;
+    skb->truesize = skb_truesize_for(skb->ip_len + 16);   /* + LL_RESERVED_SPACE */
+    skb->tx_desc = 2;            /* context descriptor (checksum offload) + data */
+    sock_charge_w(sk, skb);
+    return ip_output(h, skb, c);
+}
+
+int64_t udp_recvmsg(struct sock *sk, struct core *c)
+{
+    syms();
+    struct skb *skb = skbq_pop(&sk->rq);
+    if (!skb)
+        return -1;
+    struct host *h = sk->host;
+    host_charge(h, c, sym_recv);
+    host_charge_bytes(h, c, sym_copy, skb->payload);
+    int64_t n = skb->payload;
+    skb_free(skb);
+    return n;
+}

@@ -1,0 +1,20 @@
+/*
+ * udp.h - UDP for applications: sockets, sending a datagram, the receive
+ * handler the IP layer calls.
+ */
+#ifndef NETSIM_MODELS_UDP_H
+#define NETSIM_MODELS_UDP_H
+
+#include "sim/host.h"
+
+/* Counted per host: datagrams for a port nobody listens on. */
+void udp_rcv(struct host *h, struct skb *skb, struct core *c);
+/* Build and send one datagram of `len` payload bytes from sk to
+ * (daddr, dport), charging udp_sendmsg and the copy on core c. The skb is
+ * charged to the socket's send buffer. Returns 0, or -1 if dropped. */
+int udp_sendmsg(struct sock *sk, uint32_t daddr, uint16_t dport, uint32_t len, uint32_t flow, struct core *c);
+/* Read one datagram, charging udp_recvmsg and copy_to_user; returns its
+ * payload bytes, or -1 when the queue is empty. */
+int64_t udp_recvmsg(struct sock *sk, struct core *c);
+
+#endif

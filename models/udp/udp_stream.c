@@ -1,0 +1,155 @@
+/*
+ * udp_stream.c - a netperf UDP_STREAM / iperf3 -u flow: a sender that
+ * writes msg_size datagrams as fast as its socket allows (or at `rate`,
+ * like iperf3 -b), and a reader on the receiver that reads them one
+ * recvmsg at a time. Goodput is what the reader got.
+ *
+ * Keys: msg_size (1472: fills a 1500-byte MTU), rate (max), sndbuf and
+ * rcvbuf (SO_SNDBUF/SO_RCVBUF requests, 0 = sysctl default), port (5201),
+ * family (inet | inet6), cpu (sender core, 0), reader_cpu (receiver core,
+ * default the last one, away from RX queue 0).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "models/udp/udp.h"
+#include "sim/config.h"
+#include "sim/sim.h"
+
+struct udp_stream {
+    struct flow *f;
+    struct sim *s;
+    struct sock tx, rx;
+    uint32_t msg_size;
+    uint64_t rate;               /* bit/s of payload, 0 = as fast as possible */
+    simtime_t period;
+    struct core *tx_core, *rx_core;
+    struct cpu_task sender, reader;
+    struct event pace;
+    bool tx_slept, rx_slept;
+    uint64_t sent, send_errors, received;
+    int sym_schedule;
+};
+
+static bool sender_slice(struct cpu_task *t, struct core *c)
+{
+    struct udp_stream *u = t->ctx;
+    struct host *h = u->f->from;
+    if (core_now(c) >= u->f->stop)
+        return false;
+    if (!sock_writable(&u->tx)) {
+        sock_wait_space(&u->tx, t, c);
+        u->tx_slept = true;
+        return false;
+    }
+    if (u->tx_slept) {
+        host_charge(h, c, u->sym_schedule);
+        u->tx_slept = false;
+    }
+    if (udp_sendmsg(&u->tx, u->f->to->id, u->rx.port, u->msg_size, (uint32_t)u->f->id, c))
+        u->send_errors++;
+    u->sent++;
+    if (u->period) {
+        simtime_t next = u->f->start + (simtime_t)u->sent * u->period;
+        if (next > core_now(c)) {
+            evq_push(&u->s->q, &u->pace, next);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void pace_fire(struct event *ev)
+{
+    struct udp_stream *u = ev->ctx;
+    core_wake(u->tx_core, &u->sender, u->s->q.now);
+}
+
+static bool reader_slice(struct cpu_task *t, struct core *c)
+{
+    struct udp_stream *u = t->ctx;
+    if (!u->rx.rq.head) {
+        sock_wait_data(&u->rx, t, c);
+        u->rx_slept = true;
+        return false;
+    }
+    if (u->rx_slept) {
+        host_charge(u->f->to, c, u->sym_schedule);
+        u->rx_slept = false;
+    }
+    int64_t n = udp_recvmsg(&u->rx, c);
+    flow_deliver(u->f, (uint64_t)n);
+    u->received++;
+    return true;
+}
+
+static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
+{
+    struct udp_stream *u = calloc(1, sizeof *u);
+    if (!u)
+        exit(1);
+    f->priv = u;
+    u->f = f;
+    u->s = s;
+    static const char *const fams[] = { "inet", "inet6", NULL };
+    uint8_t family = cfg_choice(sec, "family", "inet", fams) ? NET_IPV6 : NET_IPV4;
+    u->msg_size = (uint32_t)cfg_size(sec, "msg_size", "1472", 1, 65507);
+    const char *rate = cfg_str(sec, "rate", "max");
+    if (strcmp(rate, "max"))
+        u->rate = cfg_rate(sec, "rate", "max");
+    uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 31);
+    uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 31);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", "5201", 1, 65535);
+    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
+    char def[16];
+    snprintf(def, sizeof def, "%d", f->to->ncores - 1);
+    int rcpu = (int)cfg_int(sec, "reader_cpu", def, 0, f->to->ncores - 1);
+    if (host_sock_lookup(f->to, IPPROTO_UDP_, port))
+        cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
+    uint32_t max = ip_max_unfragmented(f->from, f->to->id, family) - UDP_HDR_LEN;
+    if (u->msg_size > max && !f->to->defrag)
+        cfg_error(sec, "msg_size", "got %u, more than the %u bytes that fit the path MTU: the receiver would "
+                  "need IP reassembly, which comes with the ipfrag model", u->msg_size, max);
+    if (u->rate)
+        u->period = time_serialise(u->msg_size, u->rate);
+
+    sock_init(&u->tx, f->from, IPPROTO_UDP_, host_alloc_port(f->from));
+    sock_init(&u->rx, f->to, IPPROTO_UDP_, port);
+    u->tx.family = u->rx.family = family;
+    sock_set_bufs(&u->tx, 0, sndbuf);
+    sock_set_bufs(&u->rx, rcvbuf, 0);
+    u->tx_core = &f->from->cores[cpu];
+    u->rx_core = &f->to->cores[rcpu];
+    u->sender = (struct cpu_task){ .run = sender_slice, .ctx = u, .cls = CPU_PROCESS, .name = "udp_stream" };
+    u->reader = (struct cpu_task){ .run = reader_slice, .ctx = u, .cls = CPU_PROCESS, .name = "udp_reader" };
+    event_init(&u->pace, pace_fire, u);
+    u->sym_schedule = cpu_sym("schedule");
+    f->counts_goodput = true;
+    snprintf(f->desc, sizeof f->desc, "udp_stream %s -> %s, %u B messages", f->from->name, f->to->name, u->msg_size);
+
+    char name[96];
+    snprintf(name, sizeof name, "flow.%d.datagrams_sent", f->id);
+    sim_counter(s, name, &u->sent, false);
+    snprintf(name, sizeof name, "flow.%d.datagrams_received", f->id);
+    sim_counter(s, name, &u->received, false);
+    snprintf(name, sizeof name, "flow.%d.send_errors", f->id);
+    sim_counter(s, name, &u->send_errors, false);   /* SndbufErrors: the drop itself is counted where it happened */
+    snprintf(name, sizeof name, "flow.%d.udp_rcvbuf_errors", f->id);
+    sim_counter(s, name, &u->rx.rcvbuf_errors, true);
+}
+
+static void start(struct sim *s, struct flow *f)
+{
+    struct udp_stream *u = f->priv;
+    (void)s;
+    core_wake(u->rx_core, &u->reader, 0);
+    core_wake(u->tx_core, &u->sender, f->start);
+}
+
+const struct app_ops udp_stream_app = {
+    .name = "udp_stream",
+    .doc = "netperf UDP_STREAM / iperf3 -u: datagrams as fast as the socket allows or at `rate`",
+    .setup = setup,
+    .start = start,
+    .finish = NULL,
+};

@@ -1,0 +1,166 @@
+/*
+ * event.c - binary-heap event queue and kernel-style timers (see event.h).
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "event.h"
+
+struct evq *evq_current;
+simtime_t *ctx_clock;
+
+void evq_init(struct evq *q)
+{
+    q->len = 0;
+    q->cap = 1024;
+    q->heap = malloc(sizeof *q->heap * q->cap);
+    if (!q->heap) {
+        perror("evq_init");
+        abort();
+    }
+    q->seq = 0;
+    q->now = 0;
+    q->executed = 0;
+    q->stop = false;
+    evq_current = q;
+}
+
+void evq_free(struct evq *q)
+{
+    for (uint32_t i = 0; i < q->len; i++)
+        q->heap[i].ev->slot = 0;
+    free(q->heap);
+    q->heap = NULL;
+    q->len = q->cap = 0;
+}
+
+static inline bool entry_less(const struct evq_entry *a, const struct evq_entry *b)
+{
+    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static inline void place(struct evq *q, uint32_t i, struct evq_entry e)
+{
+    q->heap[i] = e;
+    e.ev->slot = i + 1;
+}
+
+static void sift_up(struct evq *q, uint32_t i, struct evq_entry e)
+{
+    while (i > 0) {
+        uint32_t parent = (i - 1) / 2;
+        if (!entry_less(&e, &q->heap[parent]))
+            break;
+        place(q, i, q->heap[parent]);
+        i = parent;
+    }
+    place(q, i, e);
+}
+
+static void sift_down(struct evq *q, uint32_t i, struct evq_entry e)
+{
+    uint32_t n = q->len;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && entry_less(&q->heap[c + 1], &q->heap[c]))
+            c++;
+        if (!entry_less(&q->heap[c], &e))
+            break;
+        place(q, i, q->heap[c]);
+        i = c;
+    }
+    place(q, i, e);
+}
+
+void evq_push(struct evq *q, struct event *ev, simtime_t t)
+{
+    assert(!ev->slot);
+    assert(t >= q->now);
+    if (q->len == q->cap) {
+        q->cap *= 2;
+        q->heap = realloc(q->heap, sizeof *q->heap * q->cap);
+        if (!q->heap) {
+            perror("evq_push");
+            abort();
+        }
+    }
+    ev->time = t;
+    struct evq_entry e = { t, q->seq++, ev };
+    sift_up(q, q->len++, e);
+}
+
+/* Remove the entry at heap index i and restore the heap property. */
+static void remove_at(struct evq *q, uint32_t i)
+{
+    q->heap[i].ev->slot = 0;
+    struct evq_entry last = q->heap[--q->len];
+    if (i == q->len)
+        return;
+    if (i > 0 && entry_less(&last, &q->heap[(i - 1) / 2]))
+        sift_up(q, i, last);
+    else
+        sift_down(q, i, last);
+}
+
+void evq_cancel(struct evq *q, struct event *ev)
+{
+    if (ev->slot)
+        remove_at(q, ev->slot - 1);
+}
+
+void evq_move(struct evq *q, struct event *ev, simtime_t t)
+{
+    evq_cancel(q, ev);
+    evq_push(q, ev, t);
+}
+
+struct event *evq_pop(struct evq *q)
+{
+    if (!q->len)
+        return NULL;
+    struct event *ev = q->heap[0].ev;
+    q->now = q->heap[0].time;
+    remove_at(q, 0);
+    return ev;
+}
+
+void evq_run(struct evq *q, simtime_t until)
+{
+    evq_current = q;
+    while (!q->stop && q->len && q->heap[0].time <= until) {
+        struct event *ev = evq_pop(q);
+        q->executed++;
+        ev->fn(ev);
+    }
+}
+
+void timer_init(struct timer *t, struct evq *q, event_fn fn, void *ctx)
+{
+    event_init(&t->ev, fn, ctx);
+    t->q = q;
+    t->requeues = t->arms = 0;
+}
+
+int timer_mod(struct timer *t, simtime_t expires)
+{
+    if (event_pending(&t->ev)) {
+        if (t->ev.time == expires)
+            return 1;
+        evq_move(t->q, &t->ev, expires);
+        t->requeues++;
+        return 1;
+    }
+    evq_push(t->q, &t->ev, expires);
+    t->arms++;
+    return 0;
+}
+
+int timer_del(struct timer *t)
+{
+    if (!event_pending(&t->ev))
+        return 0;
+    evq_cancel(t->q, &t->ev);
+    return 1;
+}

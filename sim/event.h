@@ -1,0 +1,114 @@
+/*
+ * event.h - the discrete-event core: one queue per run, intrusive events,
+ * kernel-style timers.
+ *
+ * An event is embedded in the object that owns it and carries a callback;
+ * scheduling never allocates (the heap array grows by doubling, so after
+ * warm-up it stays put). Events run in (time, insertion sequence) order,
+ * so equal-time events run in a fixed order and runs are reproducible.
+ *
+ * The queue is a binary heap of (time, seq, event*) entries: the keys live
+ * in the array, so a sift touches one cache line per level instead of
+ * chasing event pointers. Each event remembers its heap slot, which makes
+ * cancel and re-arm O(log n). A calendar queue would be O(1) but its
+ * bucket width has to be tuned per scenario; the heap stays small here
+ * (one event per busy core, link and timer), so log n is a few steps.
+ */
+#ifndef NETSIM_EVENT_H
+#define NETSIM_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "time.h"
+
+struct event;
+typedef void (*event_fn)(struct event *ev);
+
+struct event {
+    event_fn fn;
+    void *ctx;                 /* owner, for callbacks that want it */
+    simtime_t time;            /* valid while pending */
+    uint32_t slot;             /* heap index + 1; 0 when not pending */
+};
+
+struct evq_entry {
+    simtime_t time;
+    uint64_t seq;
+    struct event *ev;
+};
+
+struct evq {
+    struct evq_entry *heap;
+    uint32_t len, cap;
+    uint64_t seq;
+    simtime_t now;
+    uint64_t executed;
+    bool stop;
+};
+
+#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+
+void evq_init(struct evq *q);
+void evq_free(struct evq *q);
+
+static inline void event_init(struct event *ev, event_fn fn, void *ctx)
+{
+    ev->fn = fn;
+    ev->ctx = ctx;
+    ev->time = 0;
+    ev->slot = 0;
+}
+static inline bool event_pending(const struct event *ev) { return ev->slot != 0; }
+
+/* Schedule ev at absolute time t >= q->now. ev must not be pending. */
+void evq_push(struct evq *q, struct event *ev, simtime_t t);
+/* Remove a pending event; no-op if not pending. */
+void evq_cancel(struct evq *q, struct event *ev);
+/* Move a pending event to time t (or schedule it if not pending). The
+ * moved event gets a fresh sequence number, as a re-queued kernel timer
+ * goes behind timers already queued for the same jiffy. */
+void evq_move(struct evq *q, struct event *ev, simtime_t t);
+/* Pop the earliest event and advance now to its time; NULL when empty. */
+struct event *evq_pop(struct evq *q);
+/* Time of the earliest event, SIMTIME_NEVER when empty. */
+static inline simtime_t evq_next_time(const struct evq *q) { return q->len ? q->heap[0].time : SIMTIME_NEVER; }
+
+/* Run events until the queue is empty, `until` is passed (events at
+ * exactly `until` run), or q->stop is set. */
+void evq_run(struct evq *q, simtime_t until);
+
+/*
+ * Timers with the semantics of the kernel's timer_list. The SCTP heartbeat
+ * model measures what re-arming costs, so the timer counts how often it was
+ * re-queued (mod_timer on a pending timer with a different expiry).
+ */
+struct timer {
+    struct event ev;
+    struct evq *q;
+    uint64_t requeues;         /* pending timer moved to another expiry */
+    uint64_t arms;             /* timer_mod on an idle timer */
+};
+
+void timer_init(struct timer *t, struct evq *q, event_fn fn, void *ctx);
+/* mod_timer(): returns 1 if the timer was pending, 0 if it was idle. Like
+ * the kernel, re-arming a pending timer to the expiry it already has is a
+ * no-op that returns 1 without re-queueing. */
+int timer_mod(struct timer *t, simtime_t expires);
+/* del_timer(): returns 1 if it was pending. */
+int timer_del(struct timer *t);
+static inline bool timer_pending(const struct timer *t) { return event_pending(&t->ev); }
+static inline simtime_t timer_expires(const struct timer *t) { return t->ev.time; }
+
+
+
+/*
+ * The time "now" as seen by the code that is running: inside a CPU slice,
+ * the core's local clock (work already charged has happened); elsewhere the
+ * queue's time. Used by code that cannot be handed a time, such as a
+ * packet's destructor. One run per process, so these are plain globals.
+ */
+extern struct evq *evq_current;
+extern simtime_t *ctx_clock;     /* set by cpu.c while a slice runs */
+static inline simtime_t ctx_now(void) { return ctx_clock ? *ctx_clock : evq_current->now; }
+#endif

@@ -1,0 +1,84 @@
+/*
+ * host.h - a simulated machine: cores, NIC ports, an IP layer, sockets,
+ * sysctls and the CPU profile its work is charged against.
+ */
+#ifndef NETSIM_HOST_H
+#define NETSIM_HOST_H
+
+#include <stdint.h>
+#include "cpu.h"
+#include "nic.h"
+#include "rng.h"
+#include "skb.h"
+#include "sock.h"
+
+struct sim;
+struct host;
+struct cfg_section;
+
+#define HOST_MAX_NICS 8
+#define HOST_MAX_CORES 64
+
+typedef void (*proto_rcv_fn)(struct host *h, struct skb *skb, struct core *c);
+/* Reassembly hook (the ipfrag model): returns the whole datagram when this
+ * fragment completes it, else NULL (the fragment is kept or freed). */
+typedef struct skb *(*defrag_fn)(struct host *h, struct skb *skb, struct core *c);
+
+struct host {
+    struct sim *sim;
+    struct evq *q;
+    char name[32];
+    uint32_t id;                 /* address: 10.0.0.(id+1) */
+    int index;
+    struct cfg_section *sec;     /* may be NULL: host only named by a link */
+    int ncores;
+    struct core cores[HOST_MAX_CORES];
+    int nnics;
+    struct nic *nics[HOST_MAX_NICS];
+    struct nic_params nicp;
+    struct cpu_sample prof[CPU_MAX_SYMS];
+    double cost[CPU_MAX_SYMS];   /* ns per call, or per byte */
+    const char *cpu_profile;
+    uint64_t rmem_default, rmem_max, wmem_default, wmem_max;
+    struct nic **route;          /* by destination host index; NULL: none/self */
+    struct sock *socks;
+    proto_rcv_fn proto[256];
+    defrag_fn defrag;
+    void *defrag_priv;
+    struct rng rng;
+    uint16_t ip_id;
+    uint16_t next_port;
+    /* IP counters */
+    uint64_t ip_in, ip_out, ip_forwarded, ip_no_proto, ip_no_route, ip_frag_no_reasm, frags_created;
+    int sym_ip_rcv, sym_ip_output, sym_ip_forward;
+};
+
+/* Charge a profile cost per call, or per byte for copy symbols. */
+static inline void host_charge(struct host *h, struct core *c, int sym)
+{
+    core_charge(c, sym, h->cost[sym]);
+}
+static inline void host_charge_bytes(struct host *h, struct core *c, int sym, uint64_t bytes)
+{
+    core_charge(c, sym, h->cost[sym] * (double)bytes);
+}
+
+struct host *host_find(struct sim *s, const char *name);
+/* Dotted address for display: 10.0.0.N */
+const char *host_addr_str(uint32_t id, char *buf);
+
+/* IP layer (ip.c). */
+void ip_rcv(struct host *h, struct skb *skb, struct core *c);
+/* Route, fragment if needed, hand to the NIC. Returns 0 or -1 (dropped). */
+int ip_output(struct host *h, struct skb *skb, struct core *c);
+uint32_t ip_hdr_len(uint8_t family);
+/* Largest L4 datagram (header + payload) that fits one packet on the route. */
+uint32_t ip_max_unfragmented(struct host *h, uint32_t daddr, uint8_t family);
+/* ICMP (icmp.c). */
+void icmp_rcv(struct host *h, struct skb *skb, struct core *c);
+
+/* Sockets */
+struct sock *host_sock_lookup(struct host *h, uint8_t proto, uint16_t port);
+uint16_t host_alloc_port(struct host *h);
+
+#endif

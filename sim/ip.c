@@ -1,0 +1,123 @@
+/*
+ * ip.c - the IP layer: input dispatch, forwarding, output with
+ * fragmentation (ip_fragment for IPv4, the fragment header for IPv6).
+ */
+#include <string.h>
+#include "host.h"
+#include "link.h"
+#include "sim.h"
+
+uint32_t ip_hdr_len(uint8_t family)
+{
+    return family == NET_IPV6 ? IPV6_HDR_LEN : IPV4_HDR_LEN;
+}
+
+static struct nic *route(struct host *h, uint32_t daddr)
+{
+    if (daddr >= (uint32_t)h->sim->nhosts)
+        return NULL;
+    return h->route[daddr];
+}
+
+uint32_t ip_max_unfragmented(struct host *h, uint32_t daddr, uint8_t family)
+{
+    struct nic *n = route(h, daddr);
+    if (!n)
+        return 0;
+    return n->tx_link->mtu - ip_hdr_len(family);
+}
+
+void ip_rcv(struct host *h, struct skb *skb, struct core *c)
+{
+    host_charge(h, c, h->sym_ip_rcv);
+    h->ip_in++;
+    if (skb->daddr != h->id) {
+        struct nic *out = route(h, skb->daddr);
+        if (!out) {
+            h->ip_no_route++;
+            skb_free(skb);
+            return;
+        }
+        host_charge(h, c, h->sym_ip_forward);
+        h->ip_forwarded++;
+        nic_xmit(out, skb, c);
+        return;
+    }
+    if (skb->is_frag) {
+        if (!h->defrag) {
+            h->ip_frag_no_reasm++;
+            skb_free(skb);
+            return;
+        }
+        skb = h->defrag(h, skb, c);
+        if (!skb)
+            return;
+    }
+    proto_rcv_fn fn = h->proto[skb->proto];
+    if (!fn) {
+        h->ip_no_proto++;
+        skb_free(skb);
+        return;
+    }
+    fn(h, skb, c);
+}
+
+/* Split a datagram into fragments of at most the MTU, each a new skb with
+ * the same addresses, id and flow; the first keeps the L4 header fields.
+ * Payload per fragment is a multiple of 8 bytes (RFC 791, RFC 8200). */
+static int ip_fragment(struct host *h, struct skb *skb, struct nic *out, struct core *c)
+{
+    uint32_t hdr = ip_hdr_len(skb->family) + (skb->family == NET_IPV6 ? IPV6_FRAG_LEN : 0);
+    uint32_t per = (out->tx_link->mtu - hdr) & ~7u;
+    uint32_t l4 = skb->ip_len - ip_hdr_len(skb->family);   /* L4 header + payload */
+    struct sock *sk = skb->sk;
+    if (sk) {
+        sk->wmem_alloc -= skb->truesize;   /* each fragment is charged instead */
+        skb->sk = NULL;
+        skb->destructor = NULL;
+    }
+    int rc = 0;
+    for (uint32_t off = 0; off < l4; off += per) {
+        uint32_t len = l4 - off < per ? l4 - off : per;
+        bool last = off + len >= l4;
+        struct skb *f = last ? skb : skb_alloc();
+        if (!last) {
+            memcpy(f, skb, sizeof *f);
+            f->next = f->prev = NULL;
+        }
+        f->is_frag = true;
+        f->frag_off = off;
+        f->more_frags = !last;
+        f->ip_len = hdr + len;
+        f->truesize = skb_truesize_for(f->ip_len + 14);
+        if (sk)
+            sock_charge_w(sk, f);
+        h->frags_created++;
+        if (nic_xmit(out, f, c))
+            rc = -1;
+    }
+    return rc;
+}
+
+int ip_output(struct host *h, struct skb *skb, struct core *c)
+{
+    host_charge(h, c, h->sym_ip_output);
+    struct nic *out = route(h, skb->daddr);
+    if (!out) {
+        h->ip_no_route++;
+        skb_free(skb);
+        return -1;
+    }
+    skb->saddr = h->id;
+    skb->ip_id = h->ip_id++;
+    skb->tstamp = core_now(c);
+    if (!skb->hash) {
+        uint64_t x = ((uint64_t)skb->saddr << 48) ^ ((uint64_t)skb->daddr << 32) ^ ((uint64_t)skb->sport << 16) ^ skb->dport;
+        x *= 0x9e3779b97f4a7c15ULL;
+        skb->hash = (uint32_t)(x >> 32) | 1;
+    }
+    h->ip_out++;
+    if (skb->ip_len > out->tx_link->mtu)
+        return ip_fragment(h, skb, out, c);
+    return nic_xmit(out, skb, c);
+}

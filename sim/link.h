@@ -1,0 +1,67 @@
+/*
+ * link.h - full-duplex point-to-point Ethernet links.
+ *
+ * Each direction is a serialiser at `rate` followed by a delay line with
+ * netem impairments. A frame carrying an IP packet of L bytes occupies
+ * max(L + 18, 64) + 20 bytes of wire time: 14 header + 4 FCS, padded to
+ * the 64-byte minimum frame, plus 8 preamble/SFD and 12 inter-frame gap.
+ *
+ * The sending NIC hands a frame over when its DMA has it; the direction
+ * computes when the wire is free, when the last bit leaves, and when it
+ * arrives, all at once, so a frame costs one event (its arrival), not
+ * three. Arrivals wait in a due-time ordered queue with one event armed for
+ * its head.
+ */
+#ifndef NETSIM_LINK_H
+#define NETSIM_LINK_H
+
+#include <stdint.h>
+#include "event.h"
+#include "netem.h"
+#include "rng.h"
+#include "skb.h"
+
+struct nic;
+
+#define ETH_HLEN_FCS   18        /* 14 header + 4 FCS */
+#define ETH_MIN_FRAME  64
+#define ETH_PHY_OVERHEAD 20      /* 8 preamble + SFD, 12 inter-frame gap */
+
+static inline uint32_t wire_bytes(uint32_t ip_len)
+{
+    uint32_t frame = ip_len + ETH_HLEN_FCS;
+    return (frame < ETH_MIN_FRAME ? ETH_MIN_FRAME : frame) + ETH_PHY_OVERHEAD;
+}
+
+struct link_dir {
+    struct evq *q;
+    char name[128];              /* "link wire fwd (sender1 -> receiver)" */
+    char key[64];                /* counter prefix "link.wire.fwd" */
+    uint64_t rate;               /* bit/s */
+    uint32_t mtu;                /* IP MTU */
+    struct netem nm;
+    struct rng rng;
+    simtime_t wire_free;         /* when the serialiser is next idle */
+    simtime_t last_due;          /* FIFO order when not reordering */
+    simtime_t rx_latency;        /* receiving NIC's DMA + write-back */
+    struct nic *dst;
+    struct skb_queue inflight;
+    struct event arrive;
+    uint64_t tx_packets, tx_bytes, wire_busy_ps, lost;
+};
+
+struct link {
+    char name[32];
+    struct link_dir dir[2];      /* 0: first end -> second end ("fwd") */
+};
+
+void link_dir_init(struct link_dir *d, struct evq *q, uint64_t seed, const char *key);
+void link_dir_free(struct link_dir *d);
+/* Put a frame on the wire no earlier than t. Returns when its last bit has
+ * left (t itself if netem dropped it before the wire). */
+simtime_t link_dir_xmit(struct link_dir *d, struct skb *skb, simtime_t t);
+
+/* Receiving side, implemented by the NIC. */
+void nic_rx(struct nic *n, struct skb *skb);
+
+#endif

@@ -1,0 +1,433 @@
+/*
+ * nic.c - ixgbe-like port: rings, RSS, ITR, NAPI (see nic.h, nic.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "host.h"
+#include "link.h"
+#include "nic.h"
+#include "sim.h"
+#include "sock.h"
+
+/* ixgbe constants (3.7 ixgbe.h) */
+#define DESC_NEEDED 21           /* MAX_SKB_FRAGS + 4: stop the queue below this */
+#define TX_WAKE_THRESHOLD (2 * DESC_NEEDED)
+#define ITR_100K 40              /* EITR in 0.25 us units: 10 us */
+#define ITR_20K 200              /* 50 us */
+#define ITR_8K 500               /* 125 us */
+
+static void nic_irq(struct event *ev);
+static bool nic_napi(struct cpu_task *t, struct core *c);
+
+void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
+{
+    memset(p, 0, sizeof *p);
+    p->rx_ring = (uint32_t)cfg_int(sec, "rx_ring_size", "512", 64, 4096);
+    p->tx_ring = (uint32_t)cfg_int(sec, "tx_ring_size", "512", 64, 4096);
+    if (p->rx_ring % 8)
+        cfg_error(sec, "rx_ring_size", "got %u, expected a multiple of 8 (ethtool -G)", p->rx_ring);
+    if (p->tx_ring % 8)
+        cfg_error(sec, "tx_ring_size", "got %u, expected a multiple of 8 (ethtool -G)", p->tx_ring);
+    p->refill_batch = (uint32_t)cfg_int(sec, "rx_refill_batch", "16", 1, 4096);
+    static const char *const bufs[] = { "1536", "2048", "3072", "4096", NULL };
+    static const uint32_t bufv[] = { 1536, 2048, 3072, 4096 };
+    p->rx_buf_size = bufv[cfg_choice(sec, "rx_buf_size", "2048", bufs)];
+    p->rx_hdr_size = (uint32_t)cfg_size(sec, "rx_hdr_size", "256", 64, 4096);
+    p->skb_head_truesize = (uint32_t)cfg_size(sec, "skb_head_truesize", "896", 256, 65536);
+    char def[16];
+    snprintf(def, sizeof def, "%d", ncores < NIC_MAX_QUEUES ? ncores : NIC_MAX_QUEUES);
+    p->num_queues = (uint32_t)cfg_int(sec, "num_rx_queues", def, 1, NIC_MAX_QUEUES);
+    p->rss_udp_ports = cfg_bool(sec, "rss_udp_ports", "off");
+    const char *itr = cfg_str(sec, "itr", "adaptive");
+    if (!strcmp(itr, "adaptive")) {
+        p->itr_us = 0;
+    } else {
+        simtime_t t = cfg_time(sec, "itr", "0", 0, 1022 * PS_PER_US);
+        p->itr_us = (uint32_t)(t / PS_PER_US);
+        p->itr_off = (p->itr_us == 0);
+    }
+    p->napi_weight = (uint32_t)cfg_int(sec, "napi_weight", "64", 1, 1024);
+    p->tx_work_limit = (uint32_t)cfg_int(sec, "tx_work_limit", "256", 1, 4096);
+    p->rx_latency = cfg_time(sec, "nic_rx_latency", "1us", 0, PS_PER_MS);
+    p->txqueuelen = (uint32_t)cfg_int(sec, "txqueuelen", "1000", 1, 1000000);
+    for (uint32_t i = 0; i < NIC_MAX_QUEUES; i++)
+        p->queue_cpu[i] = (int)(i % (uint32_t)ncores);
+    const char *pin = cfg_str(sec, "rx_queue_cpu", "");
+    if (*pin) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", pin);
+        uint32_t i = 0;
+        for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", "), i++) {
+            char *end;
+            long v = strtol(tok, &end, 10);
+            if (*end || v < 0 || v >= ncores || i >= NIC_MAX_QUEUES) {
+                cfg_error(sec, "rx_queue_cpu", "got '%s', expected a comma-separated list of core numbers 0 to %d",
+                          pin, ncores - 1);
+                break;
+            }
+            p->queue_cpu[i] = (int)v;
+        }
+    }
+}
+
+void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_params *p)
+{
+    memset(n, 0, sizeof *n);
+    n->host = h;
+    snprintf(n->name, sizeof n->name, "%s", name);
+    n->p = *p;
+    for (int i = 0; i < NIC_RETA_SIZE; i++)
+        n->reta[i] = (uint8_t)(i % (int)p->num_queues);   /* ixgbe fills RETA round-robin */
+    n->sym_irq = cpu_sym("ixgbe_msix_clean_rings");
+    n->sym_poll = cpu_sym("ixgbe_poll");
+    n->sym_drv = cpu_sym("ixgbe_clean_rx_irq");
+    n->sym_page = cpu_sym("ixgbe_alloc_rx_buffers");
+    n->sym_txclean = cpu_sym("ixgbe_clean_tx_irq");
+    n->sym_xmit = cpu_sym("ixgbe_xmit_frame");
+    for (uint32_t i = 0; i < p->num_queues; i++) {
+        struct nic_vec *v = &n->vec[i];
+        v->nic = n;
+        v->idx = (int)i;
+        v->core = &h->cores[p->queue_cpu[i]];
+        v->fifo = calloc(p->rx_ring, sizeof *v->fifo);
+        v->fifo_slot = calloc(p->rx_ring, sizeof *v->fifo_slot);
+        v->slots = calloc(p->rx_ring, sizeof *v->slots);
+        v->tx = calloc(p->tx_ring, sizeof *v->tx);
+        if (!v->fifo || !v->fifo_slot || !v->slots || !v->tx) {
+            fprintf(stderr, "netsim: out of memory for NIC rings\n");
+            exit(1);
+        }
+        v->hw_free = p->rx_ring - 1;   /* one slot stays empty: head != tail */
+        skbq_init(&v->qdisc);
+        event_init(&v->irq, nic_irq, v);
+        v->last_irq = -(simtime_t)PS_PER_S;
+        v->itr = p->itr_us ? p->itr_us * 4 : ITR_20K;
+        v->itr_state = 1;
+        v->napi.run = nic_napi;
+        v->napi.ctx = v;
+        v->napi.cls = CPU_SOFTIRQ;
+        v->napi.name = "napi";
+    }
+}
+
+void nic_free(struct nic *n)
+{
+    for (uint32_t i = 0; i < n->p.num_queues; i++) {
+        struct nic_vec *v = &n->vec[i];
+        evq_cancel(n->host->q, &v->irq);
+        for (uint32_t k = 0; k < v->fifo_len; k++) {
+            struct skb *s = v->fifo[(v->fifo_head + k) % n->p.rx_ring];
+            s->rx_page = NULL;
+            skb_free(s);
+        }
+        skbq_purge(&v->qdisc);
+        free(v->fifo);
+        free(v->fifo_slot);
+        free(v->slots);
+        free(v->tx);
+    }
+}
+
+/* Interval the EITR enforces between two interrupts of a vector. */
+static simtime_t itr_interval(const struct nic_vec *v)
+{
+    if (v->nic->p.itr_off)
+        return 0;
+    return (simtime_t)v->itr * PS_PER_US / 4;
+}
+
+/* Ask for an interrupt for work that appears at `at`: it fires at the
+ * first write-back after the ITR interval since the previous one. */
+static void irq_request(struct nic_vec *v, simtime_t at)
+{
+    if (v->masked || event_pending(&v->irq))
+        return;
+    simtime_t earliest = v->last_irq + itr_interval(v);
+    evq_push(v->nic->host->q, &v->irq, at > earliest ? at : earliest);
+}
+
+static void nic_irq(struct event *ev)
+{
+    struct nic_vec *v = ev->ctx;
+    struct evq *q = v->nic->host->q;
+    v->masked = true;
+    v->last_irq = q->now;
+    v->irqs++;
+    v->from_irq = true;
+    v->poll_start = true;
+    core_wake(v->core, &v->napi, q->now);
+}
+
+/* ---- RX ---- */
+
+uint32_t nic_rss_hash(const struct nic *n, const struct skb *skb)
+{
+    /* Any good mix with a fixed key will do (nic.md 3.4); the field
+     * selection is what matters: ports only for TCP, and for UDP only
+     * with rss_udp_ports and only on packets that carry the UDP header. */
+    uint64_t h = 0x6d5a56da255b0ec2ULL ^ ((uint64_t)skb->saddr << 32 | skb->daddr);
+    bool ports = skb->proto == IPPROTO_TCP_ ||
+                 (skb->proto == IPPROTO_UDP_ && n->p.rss_udp_ports && skb->frag_off == 0);
+    if (ports)
+        h ^= ((uint64_t)skb->sport << 16 | skb->dport) * 0x9e3779b97f4a7c15ULL;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return (uint32_t)h;
+}
+
+void nic_rx(struct nic *n, struct skb *skb)
+{
+    skb->hash = nic_rss_hash(n, skb);
+    struct nic_vec *v = &n->vec[n->reta[skb->hash % NIC_RETA_SIZE]];
+    skb->queue = (uint16_t)v->idx;
+    if (!v->hw_free) {
+        n->rx_missed++;
+        v->rx_drops++;
+        skb_free(skb);
+        return;
+    }
+    v->hw_free--;
+    uint32_t pos = (v->fifo_head + v->fifo_len) % n->p.rx_ring;
+    v->fifo[pos] = skb;
+    v->fifo_slot[pos] = v->next_slot;
+    v->next_slot = (v->next_slot + 1) % n->p.rx_ring;
+    v->fifo_len++;
+    irq_request(v, n->host->q->now);
+}
+
+void nic_page_release(struct skb *skb)
+{
+    struct rx_slot *slot = skb->rx_page;
+    if (slot->gen == skb->rx_page_gen)
+        slot->free_time = ctx_now();
+    skb->rx_page = NULL;
+}
+
+/* One received frame: driver work, buffer accounting, then the stack. */
+static void rx_one(struct nic_vec *v, struct core *c)
+{
+    struct nic *n = v->nic;
+    struct skb *skb = v->fifo[v->fifo_head];
+    struct rx_slot *slot = &v->slots[v->fifo_slot[v->fifo_head]];
+    v->fifo_head = (v->fifo_head + 1) % n->p.rx_ring;
+    v->fifo_len--;
+
+    host_charge(n->host, c, n->sym_drv);
+    uint32_t frame = skb->ip_len + 14;
+    slot->gen++;
+    if (frame <= n->p.rx_hdr_size) {
+        /* copied into the skb head; the half page goes straight back */
+        skb->truesize = n->p.skb_head_truesize;
+        slot->free_time = core_now(c);
+        n->pages_recycled++;
+    } else {
+        /* the half page can flip only if the stack freed the other half,
+         * handed up the last time this slot came round */
+        if (slot->free_time <= core_now(c)) {
+            n->pages_recycled++;
+        } else {
+            n->pages_alloc++;
+            host_charge(n->host, c, n->sym_page);
+        }
+        slot->free_time = SIMTIME_NEVER;
+        skb->rx_page = slot;
+        skb->rx_page_gen = slot->gen;
+        skb->truesize = n->p.rx_buf_size + n->p.skb_head_truesize;
+    }
+    skb->sk = NULL;
+    skb->destructor = NULL;
+    skb->tstamp = core_now(c);
+    v->rx_packets++;
+    v->rx_bytes += skb->ip_len;
+    v->itr_bytes += frame;
+    v->cleaned++;
+    v->poll_n++;
+    ip_rcv(n->host, skb, c);
+}
+
+/* ---- TX ---- */
+
+static uint32_t tx_free_desc(const struct nic_vec *v)
+{
+    return v->nic->p.tx_ring - 1 - v->tx_desc_used;
+}
+
+/* Put a frame on the ring: the DMA engine sends ring frames in order, back
+ * to back, so its wire times are known now. */
+static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
+{
+    struct nic *n = v->nic;
+    struct tx_rec *r = &v->tx[(v->tx_head + v->tx_len) % n->p.tx_ring];
+    r->sk = skb->sk;
+    r->truesize = skb->truesize;
+    r->desc = skb->tx_desc ? skb->tx_desc : 1;
+    v->tx_len++;
+    v->tx_desc_used += r->desc;
+    v->tx_packets++;
+    v->tx_bytes += skb->ip_len;
+    v->itr_bytes += skb->ip_len + 14;
+    /* The frame that crosses the wire is the receiver's copy: it no longer
+     * belongs to the sending socket, which the ring record now stands for. */
+    skb->sk = NULL;
+    skb->destructor = NULL;
+    if (skb->rx_page)
+        nic_page_release(skb);   /* forwarded or echoed: its RX page is done */
+    r->done = link_dir_xmit(n->tx_link, skb, t);
+    irq_request(v, r->done);
+    if (tx_free_desc(v) < DESC_NEEDED) {
+        v->tx_stopped = true;    /* netif_stop_subqueue */
+        n->tx_busy++;
+    }
+}
+
+int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
+{
+    host_charge(n->host, c, n->sym_xmit);
+    struct nic_vec *v = &n->vec[skb->hash % n->p.num_queues];
+    if (v->tx_stopped || v->qdisc.len) {
+        if (v->qdisc.len >= n->p.txqueuelen) {
+            v->qdisc_drops++;
+            skb_free(skb);
+            return -1;
+        }
+        skbq_push(&v->qdisc, skb);
+        return 0;
+    }
+    tx_ring_put(v, skb, core_now(c));
+    return 0;
+}
+
+/* Clean completed frames (ixgbe_clean_tx_irq), then restart the queue. */
+static void tx_clean(struct nic_vec *v, struct core *c)
+{
+    struct nic *n = v->nic;
+    uint32_t done = 0;
+    while (v->tx_len && done < n->p.tx_work_limit) {
+        struct tx_rec *r = &v->tx[v->tx_head];
+        if (r->done > core_now(c))
+            break;
+        host_charge(n->host, c, n->sym_txclean);
+        v->tx_head = (v->tx_head + 1) % n->p.tx_ring;
+        v->tx_len--;
+        v->tx_desc_used -= r->desc;
+        if (r->sk)
+            sock_wfree_bytes(r->sk, r->truesize);
+        done++;
+    }
+    if (v->tx_stopped && tx_free_desc(v) >= TX_WAKE_THRESHOLD) {
+        v->tx_stopped = false;
+        n->tx_restart_queue++;
+    }
+    /* qdisc_run: the packets that waited go to the ring from here */
+    while (!v->tx_stopped && v->qdisc.len) {
+        struct skb *skb = skbq_pop(&v->qdisc);
+        host_charge(n->host, c, n->sym_xmit);
+        tx_ring_put(v, skb, core_now(c));
+    }
+}
+
+/* ---- ITR and NAPI ---- */
+
+/* ixgbe_update_itr + ixgbe_set_itr (3.7): classify the load per interrupt
+ * interval, then move the EITR value smoothly toward the class's rate. */
+static void itr_update(struct nic_vec *v)
+{
+    if (v->nic->p.itr_us || v->nic->p.itr_off)
+        return;
+    uint32_t us = v->itr / 4 ? v->itr / 4 : 1;
+    uint64_t per_us = v->itr_bytes / us;
+    v->itr_bytes = 0;
+    switch (v->itr_state) {
+    case 0:
+        if (per_us > 10)
+            v->itr_state = 1;
+        break;
+    case 1:
+        if (per_us > 20)
+            v->itr_state = 2;
+        else if (per_us <= 10)
+            v->itr_state = 0;
+        break;
+    default:
+        if (per_us <= 20)
+            v->itr_state = 1;
+        break;
+    }
+    static const uint32_t target[3] = { ITR_100K, ITR_20K, ITR_8K };
+    uint32_t t = target[v->itr_state];
+    if (t != v->itr)
+        v->itr = (uint32_t)((10ULL * t * v->itr) / (9ULL * t + v->itr));
+}
+
+/* One slice of NAPI: the poll prologue, or one RX frame, or completion. */
+static bool nic_napi(struct cpu_task *t, struct core *c)
+{
+    struct nic_vec *v = t->ctx;
+    struct nic *n = v->nic;
+    if (v->poll_start) {
+        v->poll_start = false;
+        v->poll_n = 0;
+        v->polls++;
+        if (v->from_irq) {
+            host_charge(n->host, c, n->sym_irq);
+            v->from_irq = false;
+        }
+        host_charge(n->host, c, n->sym_poll);
+        tx_clean(v, c);
+    }
+    /* refill: a batch of cleaned descriptors goes back to the NIC; it
+     * becomes visible at the end of the frame that completed it, which is
+     * the start of this slice */
+    if (v->cleaned >= n->p.refill_batch) {
+        v->hw_free += v->cleaned;
+        v->cleaned = 0;
+    }
+    if (v->fifo_len && v->poll_n < n->p.napi_weight) {
+        rx_one(v, c);
+        return true;
+    }
+    if (v->fifo_len) {
+        /* budget used up: net_rx_action polls again */
+        v->poll_start = true;
+        return true;
+    }
+    v->hw_free += v->cleaned;
+    v->cleaned = 0;
+    itr_update(v);
+    v->masked = false;
+    if (v->tx_len)
+        irq_request(v, v->tx[v->tx_head].done > core_now(c) ? v->tx[v->tx_head].done : core_now(c));
+    return false;
+}
+
+void nic_register_counters(struct nic *n)
+{
+    struct sim *s = n->host->sim;
+    char name[96];
+    snprintf(name, sizeof name, "%s.%s.rx_missed", n->host->name, n->name);
+    sim_counter(s, name, &n->rx_missed, true);
+    snprintf(name, sizeof name, "%s.%s.pages_alloc", n->host->name, n->name);
+    sim_counter(s, name, &n->pages_alloc, false);
+    snprintf(name, sizeof name, "%s.%s.pages_recycled", n->host->name, n->name);
+    sim_counter(s, name, &n->pages_recycled, false);
+    snprintf(name, sizeof name, "%s.%s.tx_busy", n->host->name, n->name);
+    sim_counter(s, name, &n->tx_busy, false);
+    snprintf(name, sizeof name, "%s.%s.tx_restart_queue", n->host->name, n->name);
+    sim_counter(s, name, &n->tx_restart_queue, false);
+    for (uint32_t i = 0; i < n->p.num_queues; i++) {
+        struct nic_vec *v = &n->vec[i];
+        static const char *const f[] = { "rx_packets", "rx_bytes", "rx_drops", "tx_packets", "tx_bytes",
+                                         "interrupts", "napi_polls", "qdisc_drops" };
+        const uint64_t *p[] = { &v->rx_packets, &v->rx_bytes, &v->rx_drops, &v->tx_packets, &v->tx_bytes,
+                                &v->irqs, &v->polls, &v->qdisc_drops };
+        for (int k = 0; k < 8; k++) {
+            snprintf(name, sizeof name, "%s.%s.q%u.%s", n->host->name, n->name, i, f[k]);
+            sim_counter(s, name, p[k], k == 7);
+        }
+    }
+}

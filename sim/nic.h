@@ -1,0 +1,107 @@
+/*
+ * nic.h - an ixgbe-like 10 GbE port (Intel 82599, Linux 3.7 ixgbe driver),
+ * as specified in shared/models/nic.md.
+ *
+ * Each port has queue pairs; pair i has an RX descriptor ring, a TX ring
+ * with its pfifo qdisc in front, one MSI-X vector with ITR throttling, and
+ * one NAPI context served by a configured core. RSS maps each flow to one
+ * RX queue (fragments hash on addresses only). A frame that finds no free
+ * RX descriptor is dropped and counted (DROP_EN, rx_missed).
+ */
+#ifndef NETSIM_NIC_H
+#define NETSIM_NIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "cpu.h"
+#include "event.h"
+#include "skb.h"
+
+struct host;
+struct link_dir;
+struct cfg_section;
+struct sock;
+
+#define NIC_MAX_QUEUES 16
+#define NIC_RETA_SIZE 128
+
+/* Parameters, from the host section (nic.md §6). */
+struct nic_params {
+    uint32_t rx_ring, tx_ring, refill_batch;
+    uint32_t rx_buf_size, rx_hdr_size, skb_head_truesize;
+    uint32_t num_queues;
+    bool rss_udp_ports;
+    uint32_t itr_us;             /* 0 = adaptive (ethtool rx-usecs 1) */
+    bool itr_off;                /* rx-usecs 0: interrupt on every write-back */
+    uint32_t napi_weight, tx_work_limit;
+    simtime_t rx_latency;
+    uint32_t txqueuelen;
+    int queue_cpu[NIC_MAX_QUEUES];
+};
+
+struct rx_slot {
+    simtime_t free_time;         /* when the buffer last handed up was freed */
+    uint32_t gen;
+};
+
+struct tx_rec {                  /* a frame on the TX ring until cleaned */
+    simtime_t done;
+    struct sock *sk;
+    uint32_t truesize;
+    uint16_t desc;
+};
+
+struct nic;
+
+struct nic_vec {
+    struct nic *nic;
+    int idx;
+    struct core *core;
+    /* RX ring: hw_free + fifo_len + cleaned == rx_ring - 1 */
+    struct skb **fifo;
+    uint32_t *fifo_slot;
+    uint32_t fifo_head, fifo_len;
+    uint32_t hw_free, cleaned, next_slot;
+    struct rx_slot *slots;
+    /* TX */
+    struct skb_queue qdisc;
+    struct tx_rec *tx;
+    uint32_t tx_head, tx_len, tx_desc_used;
+    bool tx_stopped;
+    /* interrupt and NAPI */
+    bool masked, from_irq, poll_start;
+    uint32_t poll_n;
+    struct event irq;
+    simtime_t last_irq;
+    uint32_t itr;                /* EITR value, 0.25 us units (ixgbe's q_vector->itr) */
+    int itr_state;               /* 0 lowest, 1 low, 2 bulk */
+    uint64_t itr_bytes;          /* RX + TX bytes since the last ITR update */
+    struct cpu_task napi;
+    /* counters */
+    uint64_t rx_packets, rx_bytes, rx_drops, tx_packets, tx_bytes, irqs, polls, qdisc_drops;
+};
+
+struct nic {
+    struct host *host;
+    char name[16];
+    struct nic_params p;
+    struct link_dir *tx_link;
+    uint8_t reta[NIC_RETA_SIZE];
+    struct nic_vec vec[NIC_MAX_QUEUES];
+    uint64_t rx_missed, pages_alloc, pages_recycled, tx_busy, tx_restart_queue;
+    int sym_irq, sym_poll, sym_drv, sym_page, sym_txclean, sym_xmit;
+};
+
+/* Reads the NIC keys of the host section (with defaults); errors go to the
+ * config. Called once per host; every port of the host shares them. */
+void nic_params_read(struct nic_params *p, struct cfg_section *host_sec, int ncores);
+void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_params *p);
+void nic_free(struct nic *n);
+/* dev_queue_xmit from core c at core_now(c): qdisc, then the TX ring.
+ * Returns 0, or -1 when the qdisc was full and the packet was dropped. */
+int nic_xmit(struct nic *n, struct skb *skb, struct core *c);
+/* RSS queue of a received frame (exposed for tests). */
+uint32_t nic_rss_hash(const struct nic *n, const struct skb *skb);
+void nic_register_counters(struct nic *n);
+
+#endif

@@ -1,0 +1,538 @@
+/*
+ * record.c - the results database: one SQLite file per invocation, one
+ * transaction per run.
+ *
+ * The file keeps SQLite's default rollback journal, not WAL: a WAL database
+ * is three files until the last connection checkpoints, and results are
+ * copied around (cluster jobs, `netsim merge`) as single files. With a
+ * rollback journal a killed process leaves a hot journal beside the file;
+ * the next connection rolls it back, so a half-written run vanishes.
+ *
+ * Every insert uses a statement prepared once in rec_open(): interval and
+ * series rows are written many times per run, and re-parsing SQL for each
+ * would cost more than the insert itself. Inside the run's transaction an
+ * insert touches only the page cache; the disk is written at COMMIT.
+ */
+#include "record.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Another process holding the file (a reader in `merge`, a writer that
+ * shares the path by mistake) is waited for this long before giving up. */
+#define REC_BUSY_TIMEOUT_MS 10000
+
+enum rec_stmt {
+    ST_BEGIN,
+    ST_COMMIT,
+    ST_ROLLBACK,
+    ST_RUN_INSERT,
+    ST_RUN_END,
+    ST_PARAM,
+    ST_INTERVAL,
+    ST_SERIES,
+    ST_COUNTER,
+    ST_PROFILE,
+    ST_COUNT
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_RUN_INSERT] =
+        "INSERT INTO run(scenario, variant_label, seed, rep, started_at, wall_s,"
+        " events, status, error, scenario_hash, sim_s, hostname)"
+        " VALUES(?1, ?2, ?3, ?4, ?5, NULL, NULL, 'running', NULL, ?6, NULL, ?7)",
+    [ST_RUN_END] =
+        "UPDATE run SET status = ?1, wall_s = ?2, events = ?3, sim_s = ?4, error = ?5"
+        " WHERE id = ?6",
+    [ST_PARAM] = "INSERT INTO param(run_id, key, value) VALUES(?1, ?2, ?3)",
+    [ST_INTERVAL] =
+        "INSERT INTO interval(run_id, flow, t_start, t_end, bytes, bits_per_s)"
+        " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+    [ST_SERIES] = "INSERT INTO series(run_id, name, t, value) VALUES(?1, ?2, ?3, ?4)",
+    [ST_COUNTER] = "INSERT INTO counter(run_id, name, value) VALUES(?1, ?2, ?3)",
+    [ST_PROFILE] =
+        "INSERT INTO profile(run_id, host, symbol, cpu_ns, calls)"
+        " VALUES(?1, ?2, ?3, ?4, ?5)",
+};
+
+/* Version 1 of the schema, as documented in record.h. The run_id columns
+ * reference run(id) so that deleting a run (by hand, or in a future
+ * `merge --drop`) takes its rows along. */
+static const char schema_sql[] =
+    "CREATE TABLE run("
+    " id INTEGER PRIMARY KEY,"
+    " scenario TEXT,"
+    " variant_label TEXT,"
+    " seed INTEGER,"
+    " rep INTEGER,"
+    " started_at TEXT,"
+    " wall_s REAL,"
+    " events INTEGER,"
+    " status TEXT NOT NULL CHECK(status IN ('running', 'complete', 'interrupted', 'failed')),"
+    " error TEXT,"
+    " scenario_hash TEXT,"
+    " sim_s REAL,"
+    " hostname TEXT);\n"
+    "CREATE TABLE param("
+    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+    " key TEXT NOT NULL,"
+    " value TEXT);\n"
+    "CREATE TABLE interval("
+    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+    " flow INTEGER NOT NULL,"
+    " t_start REAL NOT NULL,"
+    " t_end REAL NOT NULL,"
+    " bytes INTEGER NOT NULL,"
+    " bits_per_s REAL);\n"
+    "CREATE TABLE series("
+    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+    " name TEXT NOT NULL,"
+    " t REAL NOT NULL,"
+    " value REAL);\n"
+    "CREATE TABLE counter("
+    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+    " name TEXT NOT NULL,"
+    " value REAL);\n"
+    "CREATE TABLE profile("
+    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+    " host TEXT NOT NULL,"
+    " symbol TEXT NOT NULL,"
+    " cpu_ns REAL,"
+    " calls INTEGER);\n"
+    "CREATE INDEX interval_run ON interval(run_id);\n"
+    "CREATE INDEX series_run_name ON series(run_id, name);\n"
+    "CREATE INDEX counter_run ON counter(run_id);\n"
+    "CREATE INDEX param_run ON param(run_id);\n";
+
+struct rec {
+    sqlite3 *db;
+    char *path;
+    sqlite3_stmt *st[ST_COUNT];
+    int64_t run_id;              /* -1 when no run is open */
+    struct timespec run_t0;      /* monotonic clock at rec_run_begin */
+    char errmsg[512];
+};
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                               */
+
+static void set_err(struct rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_err(struct rec *r, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(r->errmsg, sizeof r->errmsg, "%s: ", r->path);
+    if (n < 0 || (size_t)n >= sizeof r->errmsg)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(r->errmsg + n, sizeof r->errmsg - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+/* A malloc'ed "PATH: message" for rec_open's *err; NULL if out of memory. */
+static char *open_err(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static char *open_err(const char *path, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    char *s = NULL;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (asprintf(&s, "%s: %s", path, msg) < 0)
+        return NULL;
+    return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening                                                              */
+
+/* mkdir -p for the directory part of path. Returns 0, or -1 with errno set
+ * and the failing directory left in dir_out (malloc'ed). */
+static int mkdir_parents(const char *path, char **dir_out)
+{
+    char *buf = strdup(path);
+    char *p;
+
+    *dir_out = NULL;
+    if (!buf)
+        return -1;
+    for (p = buf + 1; *p; p++) {
+        if (*p != '/' || p[-1] == '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            *dir_out = buf;
+            errno = e;
+            return -1;
+        }
+        *p = '/';
+    }
+    free(buf);
+    return 0;
+}
+
+/* Runs a one-row integer query such as "PRAGMA user_version". */
+static int query_int(sqlite3 *db, const char *sql, int64_t *out)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static const char *version_sql = "PRAGMA user_version";
+static const char *ntables_sql = "SELECT count(*) FROM sqlite_master";
+
+/*
+ * Brings a fresh file to schema version 1, or checks an existing one.
+ * Creation runs under BEGIN IMMEDIATE and re-reads the version under that
+ * lock, so two processes opening the same new file cannot both create it.
+ * Returns NULL on success, else the malloc'ed message for rec_open.
+ */
+static char *check_schema(sqlite3 *db, const char *path)
+{
+    int64_t version = 0, ntables = 0;
+    char *err = NULL;
+
+    if (query_int(db, version_sql, &version) != SQLITE_OK)
+        return open_err(path, "%s", sqlite3_errmsg(db));
+    if (version == 0) {
+        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+            return open_err(path, "%s", sqlite3_errmsg(db));
+        if (query_int(db, version_sql, &version) != SQLITE_OK ||
+            query_int(db, ntables_sql, &ntables) != SQLITE_OK) {
+            err = open_err(path, "%s", sqlite3_errmsg(db));
+        } else if (version == 0 && ntables > 0) {
+            err = open_err(path, "not a netsim results database (it has tables but no schema version)");
+        } else if (version == 0) {
+            char set_version[64];
+            snprintf(set_version, sizeof set_version, "PRAGMA user_version = %d", RECORD_SCHEMA_VERSION);
+            if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
+                sqlite3_exec(db, set_version, NULL, NULL, NULL) != SQLITE_OK)
+                err = open_err(path, "creating the schema: %s", sqlite3_errmsg(db));
+            else
+                version = RECORD_SCHEMA_VERSION;
+        }
+        if (!err && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+            err = open_err(path, "creating the schema: %s", sqlite3_errmsg(db));
+        if (err) {
+            if (!sqlite3_get_autocommit(db))
+                sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return err;
+        }
+    }
+    if (version != RECORD_SCHEMA_VERSION)
+        return open_err(path, "results schema version %lld, this netsim writes version %d",
+                        (long long)version, RECORD_SCHEMA_VERSION);
+    return NULL;
+}
+
+static void rec_free(struct rec *r)
+{
+    int i;
+
+    for (i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(r->st[i]);
+    sqlite3_close(r->db);
+    free(r->path);
+    free(r);
+}
+
+struct rec *rec_open(const char *path, char **err)
+{
+    struct rec *r;
+    char *dir = NULL;
+    int i, rc;
+
+    *err = NULL;
+    r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(path))) {
+        free(r);
+        *err = open_err(path, "out of memory");
+        return NULL;
+    }
+    r->run_id = -1;
+
+    if (mkdir_parents(path, &dir) != 0) {
+        int e = errno;
+        *err = dir ? open_err(path, "cannot create directory %s: %s", dir, strerror(e))
+                   : open_err(path, "out of memory");
+        free(dir);
+        goto fail;
+    }
+
+    rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        *err = open_err(path, "%s", r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
+        goto fail;
+    }
+    sqlite3_extended_result_codes(r->db, 1);
+    sqlite3_busy_timeout(r->db, REC_BUSY_TIMEOUT_MS);
+    if (sqlite3_exec(r->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
+        *err = open_err(path, "%s", sqlite3_errmsg(r->db));
+        goto fail;
+    }
+    if ((*err = check_schema(r->db, path)) != NULL)
+        goto fail;
+
+    for (i = 0; i < ST_COUNT; i++) {
+        if (sqlite3_prepare_v3(r->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &r->st[i], NULL) != SQLITE_OK) {
+            *err = open_err(path, "%s", sqlite3_errmsg(r->db));
+            goto fail;
+        }
+    }
+    return r;
+
+fail:
+    if (!*err)
+        *err = open_err(path, "out of memory");
+    rec_free(r);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Statements                                                           */
+
+/*
+ * Steps a bound insert/update/transaction statement to completion and
+ * resets it. On failure keeps the message (what: which statement) and, if
+ * SQLite rolled the whole transaction back (disk full, I/O error), forgets
+ * the open run: nothing of it is left to commit.
+ */
+static int step(struct rec *r, enum rec_stmt which, const char *what)
+{
+    sqlite3_stmt *st = r->st[which];
+    int rc = sqlite3_step(st);
+
+    if (rc == SQLITE_DONE) {
+        sqlite3_reset(st);
+        return 0;
+    }
+    set_err(r, "%s: %s", what, sqlite3_errmsg(r->db));
+    sqlite3_reset(st);
+    if (r->run_id >= 0 && sqlite3_get_autocommit(r->db))
+        r->run_id = -1;
+    return -1;
+}
+
+/* Strings are bound SQLITE_STATIC: every statement is stepped and reset
+ * before the caller's strings can go away. NULL binds SQL NULL. */
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Abandons the open transaction, if SQLite has not already done so. */
+static void rollback(struct rec *r)
+{
+    if (!sqlite3_get_autocommit(r->db)) {
+        sqlite3_step(r->st[ST_ROLLBACK]);
+        sqlite3_reset(r->st[ST_ROLLBACK]);
+    }
+}
+
+static int need_run(struct rec *r, const char *what)
+{
+    if (r->run_id >= 0)
+        return 0;
+    set_err(r, "%s: no run in progress", what);
+    return -1;
+}
+
+static double elapsed_since(const struct timespec *t0)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* ------------------------------------------------------------------ */
+/* Runs                                                                 */
+
+int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info)
+{
+    sqlite3_stmt *st = r->st[ST_RUN_INSERT];
+    char started[32], host[256];
+    struct tm tm;
+    time_t now = time(NULL);
+
+    if (r->run_id >= 0) {
+        set_err(r, "begin run: run %lld is still in progress", (long long)r->run_id);
+        return -1;
+    }
+    if (gmtime_r(&now, &tm) == NULL || strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        started[0] = '\0';
+    if (gethostname(host, sizeof host) != 0)
+        host[0] = '\0';
+    host[sizeof host - 1] = '\0';
+
+    if (step(r, ST_BEGIN, "begin run") != 0)
+        return -1;
+    bind_text(st, 1, info->scenario);
+    bind_text(st, 2, info->variant_label);
+    /* A seed >= 2^63 is stored as its two's-complement int64. */
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)info->seed);
+    sqlite3_bind_int(st, 4, info->rep);
+    bind_text(st, 5, started[0] ? started : NULL);
+    bind_text(st, 6, info->scenario_hash);
+    bind_text(st, 7, host[0] ? host : NULL);
+    if (step(r, ST_RUN_INSERT, "insert run") != 0) {
+        rollback(r);
+        return -1;
+    }
+    r->run_id = sqlite3_last_insert_rowid(r->db);
+    clock_gettime(CLOCK_MONOTONIC, &r->run_t0);
+    return r->run_id;
+}
+
+int rec_param(struct rec *r, const char *key, const char *value)
+{
+    sqlite3_stmt *st = r->st[ST_PARAM];
+
+    if (need_run(r, "insert param") != 0)
+        return -1;
+    sqlite3_bind_int64(st, 1, r->run_id);
+    bind_text(st, 2, key);
+    bind_text(st, 3, value);
+    return step(r, ST_PARAM, "insert param");
+}
+
+int rec_interval(struct rec *r, int flow, double t_start, double t_end, uint64_t bytes, double bits_per_s)
+{
+    sqlite3_stmt *st = r->st[ST_INTERVAL];
+
+    if (need_run(r, "insert interval") != 0)
+        return -1;
+    sqlite3_bind_int64(st, 1, r->run_id);
+    sqlite3_bind_int(st, 2, flow);
+    sqlite3_bind_double(st, 3, t_start);
+    sqlite3_bind_double(st, 4, t_end);
+    sqlite3_bind_int64(st, 5, (sqlite3_int64)bytes);
+    sqlite3_bind_double(st, 6, bits_per_s);
+    return step(r, ST_INTERVAL, "insert interval");
+}
+
+int rec_series(struct rec *r, const char *name, double t, double value)
+{
+    sqlite3_stmt *st = r->st[ST_SERIES];
+
+    if (need_run(r, "insert series") != 0)
+        return -1;
+    sqlite3_bind_int64(st, 1, r->run_id);
+    bind_text(st, 2, name);
+    sqlite3_bind_double(st, 3, t);
+    sqlite3_bind_double(st, 4, value);
+    return step(r, ST_SERIES, "insert series");
+}
+
+int rec_counter(struct rec *r, const char *name, double value)
+{
+    sqlite3_stmt *st = r->st[ST_COUNTER];
+
+    if (need_run(r, "insert counter") != 0)
+        return -1;
+    sqlite3_bind_int64(st, 1, r->run_id);
+    bind_text(st, 2, name);
+    sqlite3_bind_double(st, 3, value);
+    return step(r, ST_COUNTER, "insert counter");
+}
+
+int rec_profile(struct rec *r, const char *host, const char *symbol, double cpu_ns, uint64_t calls)
+{
+    sqlite3_stmt *st = r->st[ST_PROFILE];
+
+    if (need_run(r, "insert profile") != 0)
+        return -1;
+    sqlite3_bind_int64(st, 1, r->run_id);
+    bind_text(st, 2, host);
+    bind_text(st, 3, symbol);
+    sqlite3_bind_double(st, 4, cpu_ns);
+    sqlite3_bind_int64(st, 5, (sqlite3_int64)calls);
+    return step(r, ST_PROFILE, "insert profile");
+}
+
+/*
+ * Writes the final state of the open run and commits. events < 0 and a
+ * NaN sim_s store NULL (unknown, as when rec_close ends the run). If COMMIT fails the
+ * transaction is rolled back: the run is lost, as if the process had died.
+ */
+static int run_finish(struct rec *r, const char *status, double wall_s, int64_t events, double sim_s,
+                      const char *error)
+{
+    sqlite3_stmt *st = r->st[ST_RUN_END];
+
+    bind_text(st, 1, status);
+    sqlite3_bind_double(st, 2, wall_s);
+    if (events >= 0)
+        sqlite3_bind_int64(st, 3, events);
+    else
+        sqlite3_bind_null(st, 3);
+    if (isnan(sim_s))
+        sqlite3_bind_null(st, 4);
+    else
+        sqlite3_bind_double(st, 4, sim_s);
+    bind_text(st, 5, error);
+    sqlite3_bind_int64(st, 6, r->run_id);
+    if (step(r, ST_RUN_END, "end run") != 0 || step(r, ST_COMMIT, "commit run") != 0) {
+        rollback(r);
+        r->run_id = -1;
+        return -1;
+    }
+    r->run_id = -1;
+    return 0;
+}
+
+int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t events, double sim_s, const char *error)
+{
+    if (need_run(r, "end run") != 0)
+        return -1;
+    if (!status || (strcmp(status, "complete") != 0 && strcmp(status, "interrupted") != 0 &&
+                    strcmp(status, "failed") != 0)) {
+        /* The run stays open: the caller may end it again properly. */
+        set_err(r, "end run: bad status '%s' (complete, interrupted or failed)", status ? status : "(null)");
+        return -1;
+    }
+    return run_finish(r, status, wall_s, (int64_t)(events > INT64_MAX ? INT64_MAX : events), sim_s, error);
+}
+
+const char *rec_errmsg(const struct rec *r)
+{
+    return r->errmsg;
+}
+
+void rec_close(struct rec *r)
+{
+    if (!r)
+        return;
+    if (r->run_id >= 0)
+        run_finish(r, "interrupted", elapsed_since(&r->run_t0), -1, NAN,
+                   "results database closed before the run ended");
+    rec_free(r);
+}

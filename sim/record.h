@@ -1,0 +1,71 @@
+/*
+ * record.h - the results database (SQLite), one file per invocation.
+ *
+ * Schema (PRAGMA user_version = RECORD_SCHEMA_VERSION):
+ *   run(id INTEGER PRIMARY KEY, scenario TEXT, variant_label TEXT,
+ *       seed INTEGER, rep INTEGER, started_at TEXT, wall_s REAL,
+ *       events INTEGER, status TEXT, error TEXT, scenario_hash TEXT,
+ *       sim_s REAL, hostname TEXT)
+ *   param(run_id, key, value)
+ *   interval(run_id, flow, t_start, t_end, bytes, bits_per_s)
+ *   series(run_id, name, t, value)
+ *   counter(run_id, name, value)
+ *   profile(run_id, host, symbol, cpu_ns, calls)
+ * The columns after `status`, and profile.calls, extend DESIGN.md: error
+ * says why a run failed, scenario_hash lets `merge` refuse to mix versions.
+ *
+ * Each run is one transaction: rec_run_begin() opens it and inserts the run
+ * row with status 'running'; rec_run_end() sets the final status
+ * ('complete', 'interrupted', 'failed') and commits. A process killed in
+ * between leaves no trace of that run; earlier runs are untouched.
+ * rec_close() with a run still open ends it as 'interrupted' (wall_s = time
+ * since rec_run_begin, events and sim_s NULL) and commits it.
+ *
+ * The file keeps SQLite's rollback journal (not WAL), so it is one
+ * self-contained file; other processes are waited for up to 10 s.
+ * uint64_t values (seed, bytes, events, calls) are stored as SQLite's
+ * int64: a value >= 2^63 reads back as its two's-complement negative.
+ */
+#ifndef NETSIM_RECORD_H
+#define NETSIM_RECORD_H
+
+#include <stdint.h>
+
+#define RECORD_SCHEMA_VERSION 1
+
+struct rec;
+
+struct rec_run_info {
+    const char *scenario;       /* scenario name (file stem) */
+    const char *variant_label;  /* e.g. "tcp.drs=continuous", "" if none */
+    uint64_t seed;
+    int rep;
+    const char *scenario_hash;  /* hex digest of the resolved scenario text */
+};
+
+/* Opens or creates the database, creating the directory part of the path
+ * if needed, creating the schema if absent. A database with another
+ * user_version is refused ("PATH: results schema version N, this netsim
+ * writes version 1"), as is one with tables but user_version 0, or a file
+ * that is not SQLite. Returns NULL and writes a message starting with the
+ * path to *err (malloc'ed, the caller frees it) on failure. */
+struct rec *rec_open(const char *path, char **err);
+void rec_close(struct rec *r);
+
+/* Returns the new run id, or -1 on error (also when a run is already
+ * open). The inserts below return 0, or -1 on error or when no run is
+ * open; a failed insert leaves the run open. */
+int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info);
+int rec_param(struct rec *r, const char *key, const char *value);
+int rec_interval(struct rec *r, int flow, double t_start, double t_end, uint64_t bytes, double bits_per_s);
+int rec_series(struct rec *r, const char *name, double t, double value);
+int rec_counter(struct rec *r, const char *name, double value);
+int rec_profile(struct rec *r, const char *host, const char *symbol, double cpu_ns, uint64_t calls);
+/* status: "complete", "interrupted" or "failed"; error may be NULL.
+ * Any other status returns -1 and leaves the run open. */
+int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t events, double sim_s, const char *error);
+
+/* Last error message, "PATH: what: SQLite's message" ("" if none). */
+const char *rec_errmsg(const struct rec *r);
+
+#endif

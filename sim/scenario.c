@@ -1,0 +1,377 @@
+/*
+ * scenario.c - build a run's world from a scenario: hosts, links, routes,
+ * flows. Every key is read through a typed getter (config.h), so a bad
+ * scenario is reported whole, with file:line, before anything runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "costs.h"
+#include "sim.h"
+#include "units.h"
+
+static struct host *host_new(struct sim *s, const char *name)
+{
+    if (s->nhosts == SIM_MAX_HOSTS)
+        return NULL;
+    struct host *h = calloc(1, sizeof *h);
+    if (!h) {
+        fprintf(stderr, "netsim: out of memory\n");
+        exit(1);
+    }
+    snprintf(h->name, sizeof h->name, "%s", name);
+    h->sim = s;
+    h->q = &s->q;
+    h->index = s->nhosts;
+    h->id = (uint32_t)s->nhosts;
+    s->hosts[s->nhosts++] = h;
+    return h;
+}
+
+static struct host *host_get(struct sim *s, const char *name)
+{
+    struct host *h = host_find(s, name);
+    return h ? h : host_new(s, name);
+}
+
+/* Host keys: CPU, sysctls, NIC parameters. */
+static void host_configure(struct sim *s, struct host *h)
+{
+    struct cfg_section *sec = h->sec;
+    h->ncores = (int)cfg_int(sec, "cores", "4", 1, HOST_MAX_CORES);
+    h->cpu_profile = cfg_str(sec, "cpu", "xeon-2012");
+    const struct cpu_profile *prof = cpu_profile_find(h->cpu_profile);
+    if (!prof) {
+        char list[256] = "";
+        for (int i = 0; cpu_profile_at(i); i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", cpu_profile_at(i)->name);
+        cfg_error(sec, "cpu", "unknown CPU profile '%s'; known profiles: %s", h->cpu_profile, list);
+        prof = cpu_profile_find("xeon-2012");
+    }
+    for (const struct cost_row *r = prof->rows; r->symbol; r++)
+        h->cost[cpu_sym(r->symbol)] = r->ns;
+    for (int i = 0; i < cpu_sym_count(); i++) {
+        char key[96];
+        snprintf(key, sizeof key, "cost.%s", cpu_sym_name(i));
+        if (cfg_has(sec, key))
+            h->cost[i] = time_to_ns(cfg_time(sec, key, "0", 0, PS_PER_S));
+    }
+    double speed = cfg_double(sec, "cpu_speed", "1", 0.01, 100);
+    h->rmem_default = cfg_size(sec, "net.core.rmem_default", "212992", 256, 1ULL << 31);
+    h->rmem_max = cfg_size(sec, "net.core.rmem_max", "212992", 256, 1ULL << 31);
+    h->wmem_default = cfg_size(sec, "net.core.wmem_default", "212992", 256, 1ULL << 31);
+    h->wmem_max = cfg_size(sec, "net.core.wmem_max", "212992", 256, 1ULL << 31);
+    nic_params_read(&h->nicp, sec, h->ncores);
+    for (int i = 0; i < h->ncores; i++) {
+        core_init(&h->cores[i], &s->q, h, i, h->prof);
+        h->cores[i].speed = 1.0 / speed;
+    }
+    h->sym_ip_rcv = cpu_sym("ip_rcv");
+    h->sym_ip_output = cpu_sym("ip_output");
+    h->sym_ip_forward = cpu_sym("ip_forward");
+    char name[64];
+    snprintf(name, sizeof name, "host.%s", h->name);
+    rng_init(&h->rng, s->seed, name);
+}
+
+/* "h1:eth0 h2:eth1" */
+static int parse_ends(struct cfg_section *sec, char host[2][32], char port[2][16])
+{
+    const char *v = cfg_str(sec, "ends", NULL);
+    if (!v)
+        return -1;
+    char a[64], b[64], extra[8];
+    if (sscanf(v, "%63s %63s %7s", a, b, extra) != 2) {
+        cfg_error(sec, "ends", "got '%s', expected two ends such as 'sender:eth0 receiver:eth0'", v);
+        return -1;
+    }
+    char *ends[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        char *colon = strchr(ends[i], ':');
+        if (colon)
+            *colon = 0;
+        if (!*ends[i] || strlen(ends[i]) >= 32 || (colon && (!colon[1] || strlen(colon + 1) >= 16))) {
+            cfg_error(sec, "ends", "got '%s', expected HOST:PORT HOST:PORT such as 'sender:eth0 receiver:eth0'", v);
+            return -1;
+        }
+        snprintf(host[i], 32, "%s", ends[i]);
+        snprintf(port[i], 16, "%s", colon ? colon + 1 : "eth0");
+    }
+    if (!strcmp(host[0], host[1])) {
+        cfg_error(sec, "ends", "both ends are on host '%s'; a link joins two hosts", host[0]);
+        return -1;
+    }
+    return 0;
+}
+
+/* Impairments of one direction: "delay", "loss", "reorder", each also as
+ * "fwd.KEY" / "rev.KEY" to set one direction only. */
+static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, const char *dir)
+{
+    static const char *const keys[] = { "delay", "loss", "reorder" };
+    for (int k = 0; k < 3; k++) {
+        char dkey[32];
+        snprintf(dkey, sizeof dkey, "%s.%s", dir, keys[k]);
+        const char *key = cfg_has(sec, dkey) ? dkey : keys[k];
+        const char *v = cfg_str(sec, key, k == 0 ? "0" : k == 1 ? "0%" : "0%");
+        cfg_str(sec, dkey, "");     /* mark known either way */
+        const char *why = NULL;
+        int rc = k == 0 ? netem_parse_delay(&d->nm, v, &why)
+               : k == 1 ? netem_parse_loss(&d->nm, v, &why)
+                        : netem_parse_reorder(&d->nm, v, &why);
+        if (rc)
+            cfg_error(sec, key, "got '%s', expected %s", v, why);
+    }
+}
+
+static struct nic *nic_new(struct host *h, const char *port, struct cfg_section *sec)
+{
+    for (int i = 0; i < h->nnics; i++)
+        if (!strcmp(h->nics[i]->name, port)) {
+            cfg_error(sec, "ends", "port %s:%s is already on another link", h->name, port);
+            return NULL;
+        }
+    if (h->nnics == HOST_MAX_NICS) {
+        cfg_error(sec, "ends", "host %s has more than %d ports", h->name, HOST_MAX_NICS);
+        return NULL;
+    }
+    struct nic *n = malloc(sizeof *n);
+    if (!n)
+        exit(1);
+    nic_init(n, h, port, &h->nicp);
+    h->nics[h->nnics++] = n;
+    return n;
+}
+
+static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], char (*ports)[2][16])
+{
+    for (int i = 0; i < nl; i++) {
+        struct cfg_section *sec = lsec[i];
+        struct link *l = calloc(1, sizeof *l);
+        if (!l)
+            exit(1);
+        snprintf(l->name, sizeof l->name, "%s", cfg_name(sec));
+        s->links[s->nlinks++] = l;
+        uint64_t rate = cfg_rate(sec, "rate", "10gbit");
+        uint32_t mtu = (uint32_t)cfg_int(sec, "mtu", "1500", 68, 65535);
+        int64_t limit = cfg_has(sec, "limit") ? cfg_int(sec, "limit", "1000", 1, 1000000) : -1;
+        struct host *h[2] = { host_find(s, ends[i][0]), host_find(s, ends[i][1]) };
+        struct nic *n[2] = { NULL, NULL };
+        if (!h[0] || !h[1])
+            continue;
+        for (int e = 0; e < 2; e++) {
+            n[e] = nic_new(h[e], ports[i][e], sec);
+        }
+        for (int e = 0; e < 2; e++) {
+            struct link_dir *d = &l->dir[e];
+            char key[64];
+            snprintf(key, sizeof key, "link.%s.%s", l->name, e ? "rev" : "fwd");
+            link_dir_init(d, &s->q, s->seed, key);
+            snprintf(d->name, sizeof d->name, "link %s %s (%s -> %s)", l->name, e ? "rev" : "fwd", h[e]->name, h[!e]->name);
+            d->rate = rate;
+            d->mtu = mtu;
+            link_dir_configure(sec, d, e ? "rev" : "fwd");
+            if (n[e]) {
+                n[e]->tx_link = d;
+                if (limit > 0)
+                    n[e]->p.txqueuelen = (uint32_t)limit;
+            }
+            d->dst = n[!e];
+            if (n[!e])
+                d->rx_latency = n[!e]->p.rx_latency;
+            char cname[96];
+            snprintf(cname, sizeof cname, "%s.tx_packets", key);
+            sim_counter(s, cname, &d->tx_packets, false);
+            snprintf(cname, sizeof cname, "%s.netem_loss", key);
+            sim_counter(s, cname, &d->lost, true);
+        }
+    }
+}
+
+/* Next hop from every host to every other, by breadth-first search over
+ * the links: shortest path, ties to the first-declared link. */
+static void routes_build(struct sim *s)
+{
+    int n = s->nhosts;
+    for (int src = 0; src < n; src++) {
+        struct host *h = s->hosts[src];
+        h->route = calloc((size_t)n, sizeof *h->route);
+        int *queue = calloc((size_t)n, sizeof *queue);
+        struct nic **first = calloc((size_t)n, sizeof *first);
+        char *seen = calloc((size_t)n, 1);
+        if (!h->route || !queue || !first || !seen)
+            exit(1);
+        int qh = 0, qt = 0;
+        queue[qt++] = src;
+        seen[src] = 1;
+        while (qh < qt) {
+            struct host *u = s->hosts[queue[qh++]];
+            for (int k = 0; k < u->nnics; k++) {
+                struct nic *nic = u->nics[k];
+                if (!nic->tx_link || !nic->tx_link->dst)
+                    continue;
+                int v = nic->tx_link->dst->host->index;
+                if (seen[v])
+                    continue;
+                seen[v] = 1;
+                first[v] = u->index == src ? nic : first[u->index];
+                queue[qt++] = v;
+            }
+        }
+        for (int d = 0; d < n; d++)
+            h->route[d] = d == src ? NULL : first[d];
+        free(queue);
+        free(first);
+        free(seen);
+    }
+}
+
+static void flows_build(struct sim *s)
+{
+    for (int i = 0; i < cfg_section_count(s->cfg); i++) {
+        struct cfg_section *sec = cfg_section_at(s->cfg, i);
+        if (strcmp(cfg_kind(sec), "flow"))
+            continue;
+        cfg_claim(sec);
+        char *end;
+        long id = strtol(cfg_name(sec), &end, 10);
+        if (!*cfg_name(sec) || *end || id < 1 || id > 9999) {
+            cfg_error(sec, NULL, "flow name '%s' is not a number: flows are [flow 1], [flow 2], ...", cfg_name(sec));
+            continue;
+        }
+        if (s->nflows == SIM_MAX_FLOWS) {
+            cfg_error(sec, NULL, "more than %d flows", SIM_MAX_FLOWS);
+            return;
+        }
+        const char *appname = cfg_str(sec, "app", NULL);
+        const struct app_ops *ops = appname ? app_find(appname) : NULL;
+        if (appname && !ops) {
+            char list[256] = "";
+            for (int k = 0; app_at(k); k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", app_at(k)->name);
+            cfg_error(sec, "app", "got '%s', expected one of: %s", appname, list);
+        }
+        const char *from = cfg_str(sec, "from", NULL);
+        const char *to = cfg_str(sec, "to", NULL);
+        struct flow *f = calloc(1, sizeof *f);
+        if (!f)
+            exit(1);
+        f->id = (int)id;
+        f->ops = ops;
+        f->from = from ? host_find(s, from) : NULL;
+        f->to = to ? host_find(s, to) : NULL;
+        if (from && !f->from)
+            cfg_error(sec, "from", "no host '%s' (hosts are the ends of [link] sections)", from);
+        if (to && !f->to)
+            cfg_error(sec, "to", "no host '%s' (hosts are the ends of [link] sections)", to);
+        if (f->from && f->to && f->from == f->to)
+            cfg_error(sec, "to", "a flow goes between two different hosts");
+        else if (f->from && f->to && !f->from->route[f->to->index])
+            cfg_error(sec, "to", "no route from %s to %s", f->from->name, f->to->name);
+        f->start = cfg_time(sec, "start", "0s", 0, s->duration);
+        char dur[32];
+        snprintf(dur, sizeof dur, "%.12gs", time_to_s(s->duration));
+        f->stop = cfg_time(sec, "stop", dur, 0, SIMTIME_NEVER);
+        for (int k = 0; k < s->nflows; k++)
+            if (s->flows[k]->id == f->id)
+                cfg_error(sec, NULL, "flow %d is defined twice", f->id);
+        s->flows[s->nflows++] = f;
+        if (f->ops && f->from && f->to && !cfg_errors(s->cfg))
+            f->ops->setup(s, f, sec);
+    }
+}
+
+struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_override)
+{
+    cpu_profiles_register_symbols();
+    struct sim *s = calloc(1, sizeof *s);
+    if (!s)
+        exit(1);
+    s->cfg = cfg;
+    evq_init(&s->q);
+    const struct cfg_section *axis_sec;
+    const char *axis_key;
+    if (cfg_has_axes(cfg, &axis_sec, &axis_key)) {
+        cfg_str((struct cfg_section *)axis_sec, axis_key, "");   /* the getter reports the axis */
+        return s;
+    }
+    struct cfg_section *simsec = cfg_find(cfg, "sim", NULL);
+    if (!simsec) {
+        cfg_error_global(cfg, "%s: missing section [sim] (it sets duration, interval and seed)", cfg_file(cfg));
+        return s;
+    }
+    cfg_claim(simsec);
+    s->duration = cfg_time(simsec, "duration", "10s", PS_PER_US, 1000000 * PS_PER_S);
+    s->interval = cfg_time(simsec, "interval", "1s", PS_PER_US, 1000000 * PS_PER_S);
+    s->seed = (uint64_t)cfg_int(simsec, "seed", "1", 0, INT64_MAX);
+    cfg_int(simsec, "repeat", "1", 1, 1000000);
+    cfg_str(simsec, "name", "");
+    if (have_seed_override)
+        s->seed = seed_override;
+
+    /* hosts: named by link ends, configured by [host NAME] */
+    int nl = 0;
+    struct cfg_section *lsec[SIM_MAX_LINKS];
+    char ends[SIM_MAX_LINKS][2][32], ports[SIM_MAX_LINKS][2][16];
+    for (int i = 0; i < cfg_section_count(cfg); i++) {
+        struct cfg_section *sec = cfg_section_at(cfg, i);
+        if (strcmp(cfg_kind(sec), "link"))
+            continue;
+        cfg_claim(sec);
+        if (nl == SIM_MAX_LINKS) {
+            cfg_error(sec, NULL, "more than %d links", SIM_MAX_LINKS);
+            break;
+        }
+        if (parse_ends(sec, ends[nl], ports[nl]))
+            continue;
+        for (int e = 0; e < 2; e++)
+            if (!host_get(s, ends[nl][e]))
+                cfg_error(sec, "ends", "more than %d hosts", SIM_MAX_HOSTS);
+        lsec[nl++] = sec;
+    }
+    if (!nl)
+        cfg_error_global(cfg, "%s: no [link NAME] section: a scenario needs at least one link", cfg_file(cfg));
+    for (int i = 0; i < cfg_section_count(cfg); i++) {
+        struct cfg_section *sec = cfg_section_at(cfg, i);
+        if (strcmp(cfg_kind(sec), "host"))
+            continue;
+        cfg_claim(sec);
+        struct host *h = host_find(s, cfg_name(sec));
+        if (!h)
+            cfg_error(sec, NULL, "host '%s' is on no link (name it in a [link] 'ends' key)", cfg_name(sec));
+        else
+            h->sec = sec;
+    }
+    for (int i = 0; i < s->nhosts; i++) {
+        struct host *h = s->hosts[i];
+        if (!h->sec)
+            h->sec = cfg_section_ensure(cfg, "host", h->name);
+        cfg_claim(h->sec);
+        host_configure(s, h);
+    }
+    if (cfg_errors(cfg))
+        return s;
+    links_build(s, lsec, nl, ends, ports);
+    if (cfg_errors(cfg))
+        return s;
+    routes_build(s);
+    for (int i = 0; i < s->nhosts; i++) {
+        struct host *h = s->hosts[i];
+        models_attach_host(s, h);
+        for (int k = 0; k < h->nnics; k++)
+            nic_register_counters(h->nics[k]);
+        char name[96];
+        snprintf(name, sizeof name, "%s.ip_no_route", h->name);
+        sim_counter(s, name, &h->ip_no_route, true);
+        snprintf(name, sizeof name, "%s.ip_frag_no_reasm", h->name);
+        sim_counter(s, name, &h->ip_frag_no_reasm, true);
+        snprintf(name, sizeof name, "%s.ip_no_proto", h->name);
+        sim_counter(s, name, &h->ip_no_proto, true);
+        snprintf(name, sizeof name, "%s.ip_forwarded", h->name);
+        sim_counter(s, name, &h->ip_forwarded, false);
+    }
+    flows_build(s);
+    cfg_finish(cfg);
+    return s;
+}

@@ -1,0 +1,161 @@
+/*
+ * sim.c - running a built world: flows start, the interval clock ticks,
+ * events run, and at the end counters and the CPU profile are emitted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "config.h"
+#include "record.h"
+#include "report.h"
+#include "sim.h"
+
+void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop)
+{
+    if (s->ncounters == s->counters_cap) {
+        s->counters_cap = s->counters_cap ? 2 * s->counters_cap : 64;
+        s->counters = realloc(s->counters, sizeof *s->counters * (size_t)s->counters_cap);
+        if (!s->counters)
+            exit(1);
+    }
+    struct sim_counter *c = &s->counters[s->ncounters++];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->value = value;
+    c->is_drop = is_drop;
+}
+
+void sim_series(struct sim *s, const char *name, double value)
+{
+    if (s->rec)
+        rec_series(s->rec, name, time_to_s(ctx_now()), value);
+}
+
+/* Interval rows for every goodput flow, for [t0, t1]. */
+static void emit_intervals(struct sim *s, simtime_t t0, simtime_t t1)
+{
+    for (int i = 0; i < s->nflows; i++) {
+        struct flow *f = s->flows[i];
+        if (!f->counts_goodput)
+            continue;
+        uint64_t bytes = f->bytes - f->bytes_mark;
+        f->bytes_mark = f->bytes;
+        double secs = time_to_s(t1 - t0);
+        if (s->rec)
+            rec_interval(s->rec, f->id, time_to_s(t0), time_to_s(t1), bytes, secs > 0 ? (double)bytes * 8 / secs : 0);
+        if (s->report)
+            report_interval(s->report, f->id, time_to_s(t0), time_to_s(t1), bytes);
+    }
+}
+
+static void sim_tick(struct event *ev)
+{
+    struct sim *s = ev->ctx;
+    simtime_t t1 = s->q.now;
+    emit_intervals(s, t1 - s->interval, t1);
+    s->next_tick = t1 + s->interval;
+    if (s->next_tick <= s->duration)
+        evq_push(&s->q, &s->tick, s->next_tick);
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void sim_run(struct sim *s, bool progress)
+{
+    for (int i = 0; i < s->nflows; i++) {
+        struct flow *f = s->flows[i];
+        if (s->report && f->counts_goodput)
+            report_flow(s->report, f->id, f->desc);
+        f->ops->start(s, f);
+    }
+    event_init(&s->tick, sim_tick, s);
+    s->next_tick = s->interval;
+    if (s->interval <= s->duration)
+        evq_push(&s->q, &s->tick, s->interval);
+
+    /* Run in slices of simulated time so that the progress line and an
+     * interrupt get looked at a few hundred times a second at most. */
+    double t_start = wall_now(), t_last = t_start;
+    bool shown = false;
+    simtime_t slice = 10 * PS_PER_MS;
+    for (simtime_t t = 0; t < s->duration && !s->q.stop;) {
+        t = t + slice < s->duration ? t + slice : s->duration;
+        evq_run(&s->q, t);
+        if (progress) {
+            double w = wall_now();
+            if (w - t_last > 0.25 && w - t_start > 1.0) {
+                fprintf(stderr, "\r  sim %.2f / %.2f s   %.1f M events/s   ", time_to_s(t), time_to_s(s->duration),
+                        (double)s->q.executed / (w - t_start) / 1e6);
+                t_last = w;
+                shown = true;
+            }
+        }
+    }
+    if (shown)
+        fprintf(stderr, "\r%60s\r", "");
+    s->interrupted = s->q.stop;
+    simtime_t end = s->interrupted ? s->q.now : s->duration;
+    s->q.now = end;
+    simtime_t last = s->next_tick - s->interval;
+    if (end > last && (end - last) * 100 >= s->interval)   /* a partial last interval, iperf3 style */
+        emit_intervals(s, last, end);
+
+    for (int i = 0; i < s->nflows; i++)
+        if (s->flows[i]->ops->finish)
+            s->flows[i]->ops->finish(s, s->flows[i]);
+    for (int i = 0; i < s->ncounters; i++) {
+        struct sim_counter *c = &s->counters[i];
+        if (s->rec)
+            rec_counter(s->rec, c->name, (double)*c->value);
+        if (s->report)
+            report_counter(s->report, c->name, (double)*c->value, c->is_drop);
+    }
+    for (int i = 0; i < s->nhosts; i++) {
+        struct host *h = s->hosts[i];
+        for (int k = 0; k < cpu_sym_count(); k++) {
+            if (!h->prof[k].calls)
+                continue;
+            if (s->rec)
+                rec_profile(s->rec, h->name, cpu_sym_name(k), h->prof[k].ps / 1000.0, h->prof[k].calls);
+            if (s->report)
+                report_profile(s->report, h->name, cpu_sym_name(k), h->prof[k].ps / 1000.0, h->prof[k].calls);
+        }
+    }
+}
+
+void sim_free(struct sim *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->nlinks; i++) {
+        link_dir_free(&s->links[i]->dir[0]);
+        link_dir_free(&s->links[i]->dir[1]);
+        free(s->links[i]);
+    }
+    for (int i = 0; i < s->nhosts; i++) {
+        struct host *h = s->hosts[i];
+        for (int k = 0; k < h->nnics; k++) {
+            nic_free(h->nics[k]);
+            free(h->nics[k]);
+        }
+        for (struct sock *sk = h->socks; sk; sk = sk->next)
+            skbq_purge(&sk->rq);
+        free(h->route);
+        rng_free(&h->rng);
+    }
+    for (int i = 0; i < s->nflows; i++) {
+        free(s->flows[i]->priv);   /* apps keep their sockets in one block */
+        free(s->flows[i]);
+    }
+    evq_free(&s->q);
+    for (int i = 0; i < s->nhosts; i++)
+        free(s->hosts[i]);
+    free(s->counters);
+    free(s);
+}

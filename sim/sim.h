@@ -1,0 +1,94 @@
+/*
+ * sim.h - one run: the world built from a scenario, its clock, its flows
+ * and what it records.
+ */
+#ifndef NETSIM_SIM_H
+#define NETSIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "event.h"
+#include "host.h"
+#include "link.h"
+
+struct cfg;
+struct cfg_section;
+struct rec;
+struct report;
+struct flow;
+
+/* An application kind ("udp_stream", "ping"), registered by name. */
+struct app_ops {
+    const char *name;
+    const char *doc;
+    /* Read the flow's keys, create sockets and tasks. Errors go to the
+     * config (cfg_error); the run does not start if any. */
+    void (*setup)(struct sim *s, struct flow *f, struct cfg_section *sec);
+    /* Schedule the first action at f->start. */
+    void (*start)(struct sim *s, struct flow *f);
+    /* After the run: report lines, counters. */
+    void (*finish)(struct sim *s, struct flow *f);
+};
+
+struct flow {
+    int id;
+    const struct app_ops *ops;
+    struct host *from, *to;
+    simtime_t start, stop;
+    char desc[96];
+    uint64_t bytes;              /* delivered to the receiving application */
+    uint64_t bytes_mark;         /* at the last interval boundary */
+    bool counts_goodput;         /* has an interval table */
+    void *priv;
+};
+
+struct sim_counter {
+    char name[96];
+    const uint64_t *value;
+    bool is_drop;
+};
+
+#define SIM_MAX_HOSTS 64
+#define SIM_MAX_LINKS 64
+#define SIM_MAX_FLOWS 256
+
+struct sim {
+    struct evq q;
+    struct cfg *cfg;
+    uint64_t seed;
+    int rep;
+    simtime_t duration, interval;
+    int nhosts, nlinks, nflows;
+    struct host *hosts[SIM_MAX_HOSTS];
+    struct link *links[SIM_MAX_LINKS];
+    struct flow *flows[SIM_MAX_FLOWS];
+    struct sim_counter *counters;
+    int ncounters, counters_cap;
+    struct event tick;           /* interval boundary */
+    simtime_t next_tick;
+    struct rec *rec;             /* NULL when not recording */
+    struct report *report;
+    bool interrupted;
+};
+
+/* Build the world from a loaded scenario. Returns NULL when the scenario
+ * has errors (already recorded in cfg). */
+struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_override);
+void sim_free(struct sim *s);
+/* Run to the end (or interruption); records and reports through s->rec
+ * and s->report when set. */
+void sim_run(struct sim *s, bool progress);
+
+void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop);
+void sim_series(struct sim *s, const char *name, double value);
+static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += bytes; }
+
+/* Registries (models/registry.c). */
+const struct app_ops *app_find(const char *name);
+const struct app_ops *app_at(int i);
+/* Protocol handlers a host gets at build time. */
+void models_attach_host(struct sim *s, struct host *h);
+/* `netsim models`: every family, variant and one-line doc. */
+void models_list(void);
+
+#endif

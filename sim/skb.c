@@ -1,0 +1,92 @@
+/*
+ * skb.c - the packet pool (see skb.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skb.h"
+
+#define SLAB 1024
+
+static struct skb *free_list;
+static uint64_t in_use;
+static void **slabs;
+static size_t nslabs;
+
+static void grow(void)
+{
+    struct skb *slab = calloc(SLAB, sizeof *slab);
+    void **ns = realloc(slabs, (nslabs + 1) * sizeof *ns);
+    if (!slab || !ns) {
+        fprintf(stderr, "netsim: out of memory for packets\n");
+        exit(1);
+    }
+    slabs = ns;
+    slabs[nslabs++] = slab;
+    for (int i = SLAB - 1; i >= 0; i--) {
+        slab[i].next = free_list;
+        free_list = &slab[i];
+    }
+}
+
+struct skb *skb_alloc(void)
+{
+    if (!free_list)
+        grow();
+    struct skb *s = free_list;
+    free_list = s->next;
+    memset(s, 0, sizeof *s);
+    in_use++;
+    return s;
+}
+
+void skb_free(struct skb *skb)
+{
+    if (skb->destructor)
+        skb->destructor(skb);
+    if (skb->rx_page)
+        nic_page_release(skb);
+    skb->next = free_list;
+    free_list = skb;
+    in_use--;
+}
+
+uint64_t skb_in_use(void) { return in_use; }
+
+void skb_pool_release(void)
+{
+    for (size_t i = 0; i < nslabs; i++)
+        free(slabs[i]);
+    free(slabs);
+    slabs = NULL;
+    nslabs = 0;
+    free_list = NULL;
+    in_use = 0;
+}
+
+void skbq_insert_by_due(struct skb_queue *q, struct skb *s)
+{
+    struct skb *after = q->tail;
+    while (after && after->t_due > s->t_due)
+        after = after->prev;
+    if (after == q->tail) {
+        skbq_push(q, s);
+        return;
+    }
+    s->prev = after;
+    s->next = after ? after->next : q->head;
+    if (after)
+        after->next = s;
+    else
+        q->head = s;
+    s->next->prev = s;
+    q->len++;
+    q->bytes += s->truesize;
+}
+
+void skbq_purge(struct skb_queue *q)
+{
+    struct skb *s;
+    while ((s = skbq_pop(q)))
+        skb_free(s);
+}

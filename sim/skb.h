@@ -1,0 +1,117 @@
+/*
+ * skb.h - the packet: one struct, pooled, headers as plain fields.
+ *
+ * No payload bytes are carried, only lengths. `truesize` is the memory the
+ * receiving socket or reassembly queue is charged for the packet, which is
+ * what several models (UDP rcvbuf, TCP window, ipfrag thresholds) turn on.
+ * Protocols keep their own header fields in `l4` and per-layer scratch in
+ * `cb`, as the kernel does with skb->cb.
+ */
+#ifndef NETSIM_SKB_H
+#define NETSIM_SKB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "time.h"
+
+enum { NET_IPV4 = 4, NET_IPV6 = 6 };
+enum { IPPROTO_ICMP_ = 1, IPPROTO_TCP_ = 6, IPPROTO_UDP_ = 17, IPPROTO_SCTP_ = 132 };
+
+#define IPV4_HDR_LEN   20
+#define IPV6_HDR_LEN   40
+#define IPV6_FRAG_LEN  8
+#define UDP_HDR_LEN    8
+#define ICMP_HDR_LEN   8
+
+struct sock;
+struct rx_slot;
+struct skb;
+typedef void (*skb_destructor)(struct skb *skb);
+
+struct skb {
+    struct skb *next, *prev;     /* owner's list: queue, ring, pool */
+
+    /* network header */
+    uint8_t family;              /* NET_IPV4 / NET_IPV6 */
+    uint8_t proto;               /* IPPROTO_* */
+    uint16_t ip_id;              /* IPv4 id / IPv6 fragment id (low bits) */
+    uint32_t saddr, daddr;       /* host ids (see host.h for dotted names) */
+    uint32_t ip_len;             /* L3 length: IP header(s) + L4 header + payload */
+    uint32_t frag_off;           /* fragment offset in bytes */
+    bool more_frags;             /* MF */
+    bool is_frag;                /* part of a fragmented datagram */
+
+    /* transport */
+    uint16_t sport, dport;
+    uint32_t payload;            /* L4 payload bytes (whole datagram for frag 0: see frag) */
+    uint32_t flow;               /* scenario flow id, for accounting */
+    uint8_t l4[64];              /* protocol header fields, interpreted by the model */
+
+    /* memory and ownership */
+    uint32_t truesize;
+    uint32_t hash;               /* RSS hash (skb->rxhash) */
+    uint16_t queue;              /* RX or TX queue index */
+    uint8_t tx_desc;             /* descriptors on the TX ring */
+    struct sock *sk;             /* owner charged for it, or NULL */
+    skb_destructor destructor;   /* sock_wfree / sock_rfree, run by skb_free */
+    struct rx_slot *rx_page;     /* NIC RX buffer this skb holds (page recycling) */
+    uint32_t rx_page_gen;
+
+    /* times */
+    simtime_t tstamp;            /* when created or received */
+    simtime_t t_due;             /* link: arrival time; ring: tx end */
+    uint64_t cb[6];              /* per-layer scratch */
+};
+
+/* Called by skb_free for a packet that still holds an RX buffer (nic.c). */
+void nic_page_release(struct skb *skb);
+
+/* Pool of packets. Grows in slabs of 1024 on demand and never shrinks, so
+ * after warm-up allocation is a list pop. */
+struct skb *skb_alloc(void);
+void skb_free(struct skb *skb);
+/* Packets currently allocated (leak checks in tests). */
+uint64_t skb_in_use(void);
+void skb_pool_release(void);
+
+/* Intrusive FIFO of skbs. */
+struct skb_queue {
+    struct skb *head, *tail;
+    uint32_t len;
+    uint64_t bytes;              /* sum of truesize */
+};
+
+static inline void skbq_init(struct skb_queue *q) { q->head = q->tail = 0; q->len = 0; q->bytes = 0; }
+static inline void skbq_push(struct skb_queue *q, struct skb *s)
+{
+    s->next = 0;
+    s->prev = q->tail;
+    if (q->tail)
+        q->tail->next = s;
+    else
+        q->head = s;
+    q->tail = s;
+    q->len++;
+    q->bytes += s->truesize;
+}
+static inline struct skb *skbq_pop(struct skb_queue *q)
+{
+    struct skb *s = q->head;
+    if (!s)
+        return 0;
+    q->head = s->next;
+    if (q->head)
+        q->head->prev = 0;
+    else
+        q->tail = 0;
+    q->len--;
+    q->bytes -= s->truesize;
+    s->next = s->prev = 0;
+    return s;
+}
+/* Insert keeping t_due order (stable: after equal times). Reordering links
+ * only; the common case appends. */
+void skbq_insert_by_due(struct skb_queue *q, struct skb *s);
+void skbq_purge(struct skb_queue *q);
+
+#endif

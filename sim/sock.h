@@ -1,0 +1,60 @@
+/*
+ * sock.h - socket memory accounting and sleeping readers and writers.
+ *
+ * A socket charges sent packets to sk_wmem_alloc until the NIC cleans them
+ * (sock_wfree) and received ones to sk_rmem_alloc until the reader frees
+ * them (sock_rfree), both by truesize, as the kernel does. A process that
+ * blocks (no data, no send space) parks its task on the socket; the wake-up
+ * is charged to whoever wakes it (try_to_wake_up) and the context switch
+ * to the woken task (schedule).
+ */
+#ifndef NETSIM_SOCK_H
+#define NETSIM_SOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "cpu.h"
+#include "skb.h"
+
+struct host;
+
+struct sock {
+    struct host *host;
+    struct sock *next;           /* host's socket list */
+    uint8_t proto;
+    uint8_t family;
+    uint16_t port;               /* local port */
+    uint32_t rcvbuf, sndbuf;     /* sk_rcvbuf, sk_sndbuf (bytes) */
+    uint64_t rmem_alloc, wmem_alloc;
+    struct skb_queue rq;         /* receive queue */
+    struct cpu_task *reader;     /* parked, waiting for data */
+    struct core *reader_core;
+    struct cpu_task *writer;     /* parked, waiting for send space */
+    struct core *writer_core;
+    uint64_t rcvbuf_errors;      /* dropped: receive buffer full */
+    void *priv;                  /* protocol's state */
+    void (*data_ready)(struct sock *sk);   /* optional: protocol hook */
+};
+
+void sock_init(struct sock *sk, struct host *h, uint8_t proto, uint16_t port);
+/* SO_RCVBUF / SO_SNDBUF: the kernel doubles the request and caps it at
+ * rmem_max / wmem_max; `requested` 0 keeps the sysctl default. */
+void sock_set_bufs(struct sock *sk, uint64_t rcv_requested, uint64_t snd_requested);
+
+/* Charge an outgoing skb to the socket (sock_wfree runs when cleaned). */
+void sock_charge_w(struct sock *sk, struct skb *skb);
+/* Called by the NIC when it cleans a sent frame of `truesize`. */
+void sock_wfree_bytes(struct sock *sk, uint32_t truesize);
+/* Queue a received skb: false (and nothing done) if it does not fit. */
+bool sock_queue_rcv(struct sock *sk, struct skb *skb, struct core *c);
+static inline bool sock_writable(const struct sock *sk) { return sk->wmem_alloc < sk->sndbuf; }
+
+/* Park the running task; it is woken by data or send space. */
+void sock_wait_data(struct sock *sk, struct cpu_task *t, struct core *c);
+void sock_wait_space(struct sock *sk, struct cpu_task *t, struct core *c);
+
+/* Kernel SKB_TRUESIZE for a locally built packet with `len` bytes of
+ * headers and data: kmalloc rounds the data area up to a power of two. */
+uint32_t skb_truesize_for(uint32_t len);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * test_event.c - the event queue and kernel-style timers.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include "sim/event.h"
+
+static int order[64], norder;
+
+static void record(struct event *ev)
+{
+    order[norder++] = (int)(intptr_t)ev->ctx;
+}
+
+static void test_time_then_insertion_order(void **state)
+{
+    (void)state;
+    struct evq q;
+    evq_init(&q);
+    struct event e[5];
+    simtime_t t[5] = { 30, 10, 20, 10, 30 };
+    for (int i = 0; i < 5; i++) {
+        event_init(&e[i], record, (void *)(intptr_t)i);
+        evq_push(&q, &e[i], t[i]);
+    }
+    norder = 0;
+    evq_run(&q, SIMTIME_NEVER);
+    int want[5] = { 1, 3, 2, 0, 4 };
+    assert_int_equal(norder, 5);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(order[i], want[i]);
+    assert_int_equal(q.now, 30);
+    assert_int_equal(q.executed, 5);
+    evq_free(&q);
+}
+
+static void test_cancel_and_move(void **state)
+{
+    (void)state;
+    struct evq q;
+    evq_init(&q);
+    struct event a, b, c;
+    event_init(&a, record, (void *)1);
+    event_init(&b, record, (void *)2);
+    event_init(&c, record, (void *)3);
+    evq_push(&q, &a, 100);
+    evq_push(&q, &b, 200);
+    evq_push(&q, &c, 300);
+    evq_cancel(&q, &b);
+    assert_false(event_pending(&b));
+    evq_move(&q, &c, 50);
+    norder = 0;
+    evq_run(&q, 1000);
+    assert_int_equal(norder, 2);
+    assert_int_equal(order[0], 3);
+    assert_int_equal(order[1], 1);
+    evq_free(&q);
+}
+
+static void test_run_until_inclusive(void **state)
+{
+    (void)state;
+    struct evq q;
+    evq_init(&q);
+    struct event a, b;
+    event_init(&a, record, (void *)1);
+    event_init(&b, record, (void *)2);
+    evq_push(&q, &a, 100);
+    evq_push(&q, &b, 101);
+    norder = 0;
+    evq_run(&q, 100);
+    assert_int_equal(norder, 1);
+    assert_true(event_pending(&b));
+    assert_int_equal(evq_next_time(&q), 101);
+    evq_free(&q);
+}
+
+/* Random pushes, cancels and moves against a sorted reference. */
+static void nop(struct event *ev) { (void)ev; }
+
+static void test_heap_against_reference(void **state)
+{
+    (void)state;
+    enum { N = 2000 };
+    struct evq q;
+    evq_init(&q);
+    static struct event ev[N];
+    static simtime_t want[N];
+    static char alive[N];
+    srand(7);
+    for (int i = 0; i < N; i++) {
+        event_init(&ev[i], nop, NULL);
+        want[i] = rand() % 5000;
+        alive[i] = 1;
+        evq_push(&q, &ev[i], want[i]);
+    }
+    for (int i = 0; i < N / 2; i++) {
+        int k = rand() % N;
+        if (rand() % 2) {
+            evq_cancel(&q, &ev[k]);
+            alive[k] = 0;
+        } else {
+            want[k] = rand() % 5000;
+            alive[k] = 1;
+            evq_move(&q, &ev[k], want[k]);
+        }
+    }
+    int expected = 0;
+    for (int i = 0; i < N; i++)
+        expected += alive[i];
+    simtime_t last = -1;
+    int popped = 0;
+    struct event *e;
+    while ((e = evq_pop(&q))) {
+        int k = (int)(e - ev);
+        assert_true(alive[k]);
+        assert_int_equal(e->time, want[k]);
+        assert_true(e->time >= last);
+        assert_false(event_pending(e));
+        last = e->time;
+        alive[k] = 0;
+        popped++;
+    }
+    assert_int_equal(popped, expected);
+    evq_free(&q);
+}
+
+static void test_timer_mod_semantics(void **state)
+{
+    (void)state;
+    struct evq q;
+    evq_init(&q);
+    struct timer t;
+    timer_init(&t, &q, record, (void *)9);
+    assert_int_equal(timer_mod(&t, 1000), 0);      /* idle: armed */
+    assert_int_equal(t.arms, 1);
+    assert_int_equal(timer_mod(&t, 1000), 1);      /* same expiry: no requeue */
+    assert_int_equal(t.requeues, 0);
+    assert_int_equal(timer_mod(&t, 2000), 1);      /* pending: moved */
+    assert_int_equal(t.requeues, 1);
+    assert_int_equal(timer_expires(&t), 2000);
+    assert_int_equal(timer_del(&t), 1);
+    assert_int_equal(timer_del(&t), 0);
+    assert_false(timer_pending(&t));
+    assert_int_equal(timer_mod(&t, 500), 0);
+    norder = 0;
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(norder, 1);
+    assert_int_equal(q.now, 500);
+    evq_free(&q);
+}
+
+/* A timer moved to an expiry shared with another goes behind it, as a
+ * re-queued kernel timer goes to the tail of its bucket. */
+static void test_moved_timer_goes_behind(void **state)
+{
+    (void)state;
+    struct evq q;
+    evq_init(&q);
+    struct timer a, b;
+    timer_init(&a, &q, record, (void *)1);
+    timer_init(&b, &q, record, (void *)2);
+    timer_mod(&a, 100);
+    timer_mod(&b, 500);
+    timer_mod(&a, 500);
+    norder = 0;
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(order[0], 2);
+    assert_int_equal(order[1], 1);
+    evq_free(&q);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_time_then_insertion_order),
+        cmocka_unit_test(test_cancel_and_move),
+        cmocka_unit_test(test_run_until_inclusive),
+        cmocka_unit_test(test_heap_against_reference),
+        cmocka_unit_test(test_timer_mod_semantics),
+        cmocka_unit_test(test_moved_timer_goes_behind),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
