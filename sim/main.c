@@ -12,9 +12,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "commands.h"
 #include "config.h"
 #include "record.h"
 #include "report.h"
+#include "runner.h"
 #include "sim.h"
 
 static const char usage_main[] =
@@ -24,6 +26,9 @@ static const char usage_main[] =
     "\n"
     "commands:\n"
     "  run FILE       run one scenario; iperf3-style table on stdout, results in SQLite\n"
+    "  sweep FILE     run every ${...} combination x repeats, in parallel, into one database\n"
+    "  report DB      goodput per combination with 95% intervals; --compare AXIS=A,B\n"
+    "  merge OUT IN.. combine result databases of one scenario\n"
     "  models         list applications, CPU profiles and model families\n"
     "  help           this text; `netsim run --help` for the options of run\n"
     "\n"
@@ -50,13 +55,10 @@ static const char usage_run[] =
     "Units: time 25us 50ms 2s; rate 10gbit 100mbit; size 256K 4M (1024-based); 1%.\n"
     "A value ${a, b} is a sweep axis: use `netsim sweep` for those.\n";
 
-static struct sim *running;
-
 static void on_signal(int sig)
 {
     (void)sig;
-    if (running)
-        running->q.stop = true;
+    runner_interrupt();
 }
 
 static char *scenario_stem(const char *path)
@@ -68,27 +70,6 @@ static char *scenario_stem(const char *path)
     if (dot && dot != stem)
         *dot = 0;
     return stem;
-}
-
-static void file_hash(const char *path, char out[17])
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    FILE *f = fopen(path, "rb");
-    int ch;
-    while (f && (ch = fgetc(f)) != EOF) {
-        h ^= (unsigned char)ch;
-        h *= 0x100000001b3ULL;
-    }
-    if (f)
-        fclose(f);
-    snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -150,19 +131,27 @@ static int cmd_run(int argc, char **argv)
     struct cfg *cfg = cfg_load(path);
     for (int i = 0; i < nsets && !cfg_errors(cfg); i++)
         cfg_override(cfg, sets[i]);
-    struct sim *s = cfg_errors(cfg) ? NULL : sim_build(cfg, seed, have_seed);
     if (cfg_errors(cfg)) {
         cfg_print_errors(cfg, stderr);
         fprintf(stderr, "netsim run: %s: %d error%s; nothing was run\n", path, cfg_errors(cfg), cfg_errors(cfg) == 1 ? "" : "s");
-        sim_free(s);
         cfg_free(cfg);
         return 2;
     }
-    if (have_seed == false && rep > 0)
-        s->seed = rng_derive_seed(s->seed, "rep") + (uint64_t)rep;
-    s->rep = rep;
-
     char *stem = scenario_stem(path);
+    struct run_opts o = {
+        .scenario_path = path, .scenario = stem, .variant_label = "", .seed = seed, .have_seed = have_seed,
+        .rep = rep, .out = stdout, .json = json, .quiet = quiet, .profile = profile, .progress = isatty(2) && !json,
+    };
+    /* Build first, so that a bad scenario never touches the database. */
+    struct sim *probe = sim_build(cfg, seed, have_seed);
+    sim_free(probe);
+    if (cfg_errors(cfg)) {
+        cfg_print_errors(cfg, stderr);
+        fprintf(stderr, "netsim run: %s: %d error%s; nothing was run\n", path, cfg_errors(cfg), cfg_errors(cfg) == 1 ? "" : "s");
+        free(stem);
+        cfg_free(cfg);
+        return 2;
+    }
     char defpath[512];
     snprintf(defpath, sizeof defpath, "results/%s.db", stem);
     struct rec *rec = NULL;
@@ -173,62 +162,21 @@ static int cmd_run(int argc, char **argv)
             fprintf(stderr, "netsim run: %s\n", err ? err : "cannot open the results database");
             free(err);
             free(stem);
-            sim_free(s);
             cfg_free(cfg);
             return 1;
         }
-        char hash[17];
-        file_hash(path, hash);
-        struct rec_run_info info = { stem, "", s->seed, rep, hash };
-        if (rec_run_begin(rec, &info) < 0) {
-            fprintf(stderr, "netsim run: %s\n", rec_errmsg(rec));
-            rec_close(rec);
-            free(stem);
-            sim_free(s);
-            cfg_free(cfg);
-            return 1;
-        }
-        for (int i = 0; i < cfg_param_count(cfg); i++) {
-            const char *k, *v;
-            cfg_param_at(cfg, i, &k, &v);
-            rec_param(rec, k, v);
-        }
-        char seedstr[32];
-        snprintf(seedstr, sizeof seedstr, "%llu", (unsigned long long)s->seed);
-        rec_param(rec, "run.seed", seedstr);
     }
-    struct report *rep_out = report_new(stdout, json ? REPORT_JSON : REPORT_TEXT, quiet);
-    report_show_profile(rep_out, profile);
-    s->rec = rec;
-    s->report = rep_out;
-
-    running = s;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    double t0 = wall();
-    sim_run(s, isatty(2) && !json);
-    double w = wall() - t0;
-    running = NULL;
-    const char *status = s->interrupted ? "interrupted" : "complete";
-    report_end(rep_out, time_to_s(s->q.now), w, s->q.executed, status);
-    int rc = 0;
-    if (rec) {
-        if (rec_run_end(rec, status, w, s->q.executed, time_to_s(s->q.now), NULL) < 0) {
-            fprintf(stderr, "netsim run: writing results: %s\n", rec_errmsg(rec));
-            rc = 1;
-        }
+    int rc = runner_run(cfg, &o, rec);
+    if (rec)
         rec_close(rec);
-    }
-    report_free(rep_out);
     free(stem);
-    sim_free(s);
     cfg_free(cfg);
     skb_pool_release();
-    if (rc == 0 && !strcmp(status, "interrupted"))
-        rc = 130;
     return rc;
 }
 
@@ -245,6 +193,12 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "run"))
         return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sweep"))
+        return cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc - 1, argv + 1);
+    if (!strcmp(cmd, "merge"))
+        return cmd_merge(argc - 1, argv + 1);
     if (!strcmp(cmd, "models")) {
         models_list();
         return 0;

@@ -21,6 +21,13 @@ struct rng {
  * stable across platforms and releases, unlike gsl's default seeding. */
 uint64_t rng_derive_seed(uint64_t run_seed, const char *name);
 void rng_init(struct rng *r, uint64_t run_seed, const char *name);
+/* Seed of replication `rep` of a scenario whose [sim] seed is `base`:
+ * replication 0 runs on the base seed itself; every combination of a sweep
+ * uses the same seed for the same replication (paired comparisons). */
+static inline uint64_t rng_rep_seed(uint64_t base, int rep)
+{
+    return rep == 0 ? base : rng_derive_seed(base, "rep") + (uint64_t)rep;
+}
 void rng_free(struct rng *r);
 
 static inline double rng_uniform(struct rng *r) { return gsl_rng_uniform(r->g); }      /* [0,1) */

@@ -1,0 +1,111 @@
+/*
+ * runner.c - one run, start to finish (see runner.h).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "config.h"
+#include "record.h"
+#include "report.h"
+#include "runner.h"
+#include "sim.h"
+
+static struct sim *volatile running;
+
+void runner_interrupt(void)
+{
+    struct sim *s = running;
+    if (s)
+        s->q.stop = true;
+}
+
+void runner_file_hash(const char *path, char out[17])
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    FILE *f = fopen(path, "rb");
+    int ch;
+    while (f && (ch = fgetc(f)) != EOF) {
+        h ^= (unsigned char)ch;
+        h *= 0x100000001b3ULL;
+    }
+    if (f)
+        fclose(f);
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int record_begin(struct rec *rec, struct cfg *cfg, const struct run_opts *o, struct sim *s)
+{
+    char hash[17];
+    runner_file_hash(o->scenario_path, hash);
+    struct rec_run_info info = { o->scenario, o->variant_label ? o->variant_label : "", s->seed, o->rep, hash };
+    if (rec_run_begin(rec, &info) < 0)
+        return -1;
+    for (int i = 0; i < cfg_param_count(cfg); i++) {
+        const char *k, *v;
+        cfg_param_at(cfg, i, &k, &v);
+        if (rec_param(rec, k, v) < 0)
+            return -1;
+    }
+    for (const char *const *p = o->extra_params; p && p[0] && p[1]; p += 2)
+        if (rec_param(rec, p[0], p[1]) < 0)
+            return -1;
+    return 0;
+}
+
+int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
+{
+    struct sim *s = cfg_errors(cfg) ? NULL : sim_build(cfg, o->have_seed ? o->seed : 0, o->have_seed);
+    if (cfg_errors(cfg)) {
+        cfg_print_errors(cfg, stderr);
+        fprintf(stderr, "netsim: %s: %d error%s; nothing was run\n", cfg_file(cfg), cfg_errors(cfg),
+                cfg_errors(cfg) == 1 ? "" : "s");
+        sim_free(s);
+        return 2;
+    }
+    if (!o->have_seed)
+        s->seed = rng_rep_seed(s->seed, o->rep);
+    s->rep = o->rep;
+    /* streams were seeded while building: build again on the final seed */
+    if (!o->have_seed && o->rep) {
+        uint64_t seed = s->seed;
+        sim_free(s);
+        s = sim_build(cfg, seed, true);
+        s->rep = o->rep;
+    }
+    if (rec && record_begin(rec, cfg, o, s) < 0) {
+        fprintf(stderr, "netsim: %s\n", rec_errmsg(rec));
+        sim_free(s);
+        return 1;
+    }
+    struct report *rep = o->out ? report_new(o->out, o->json ? REPORT_JSON : REPORT_TEXT, o->quiet) : NULL;
+    if (rep)
+        report_show_profile(rep, o->profile);
+    s->rec = rec;
+    s->report = rep;
+
+    running = s;
+    double t0 = wall();
+    sim_run(s, o->progress);
+    double w = wall() - t0;
+    running = NULL;
+    const char *status = s->interrupted ? "interrupted" : "complete";
+    if (rep) {
+        report_end(rep, time_to_s(s->q.now), w, s->q.executed, status);
+        report_free(rep);
+    }
+    int rc = s->interrupted ? 130 : 0;
+    if (rec && rec_run_end(rec, status, w, s->q.executed, time_to_s(s->q.now), NULL) < 0) {
+        fprintf(stderr, "netsim: writing results: %s\n", rec_errmsg(rec));
+        rc = 1;
+    }
+    sim_free(s);
+    return rc;
+}

@@ -1,0 +1,39 @@
+/*
+ * runner.h - one run of a scenario, start to finish: build the world from
+ * a loaded (and overridden) scenario, record into a results database, print
+ * the report. `netsim run` is one call; `netsim sweep` calls it per run.
+ */
+#ifndef NETSIM_RUNNER_H
+#define NETSIM_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct cfg;
+struct rec;
+
+struct run_opts {
+    const char *scenario_path;   /* for the scenario hash */
+    const char *scenario;        /* name stored in run.scenario (file stem) */
+    const char *variant_label;   /* "" for a plain run */
+    uint64_t seed;               /* used when have_seed */
+    bool have_seed;
+    int rep;                     /* replication index; seed derived when !have_seed */
+    const char *const *extra_params;   /* key, value, ..., NULL: e.g. "axis.high", "4M" */
+    FILE *out;                   /* report destination; NULL: no report */
+    bool json, quiet, profile, progress;
+};
+
+/* Returns 0 complete, 1 simulation or database error, 2 scenario errors
+ * (printed to stderr; nothing was written), 130 interrupted (recorded as
+ * 'interrupted'). rec may be NULL (no database). */
+int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec);
+
+/* Ask the running simulation to stop (signal handlers). */
+void runner_interrupt(void);
+
+/* Hex FNV-1a of a file's bytes: the scenario version `merge` compares. */
+void runner_file_hash(const char *path, char out[17]);
+
+#endif
