@@ -17,7 +17,7 @@ NETSIM   ?= netsim
 
 DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel
 
-.PHONY: all deps run test unit check-asan bench clean
+.PHONY: all deps run test unit check-asan bench plots clean
 all: $(NETSIM)
 
 $(NETSIM): $(BUILD)/sim/main.o $(BUILD)/libnetsim.a
@@ -64,6 +64,9 @@ bench: all $(BUILD)/tests/bench_evq
 $(BUILD)/tests/bench_evq: tests/bench_evq.c $(BUILD)/libnetsim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnetsim.a $(LDLIBS)
+
+plots: all
+	tools/plot-all.sh
 
 clean:
 	rm -rf build build-asan netsim netsim-asan

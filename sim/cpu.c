@@ -137,6 +137,17 @@ static void core_run(struct core *c)
         t->queued = false;
     }
     assert(c->clock >= now);
+    if (c->clock == now && again) {
+        /* A task that keeps the core without ever charging time would spin
+         * forever at one instant (an `ideal` profile sender, say). */
+        if (++c->spins > 10000000) {
+            fprintf(stderr, "netsim: livelock: task '%s' on core %d ran 10 million zero-cost slices at t = %.9f s; "
+                            "give it a cost (cost.SYMBOL) or a rate\n", t->name ? t->name : "?", c->id, time_to_s(now));
+            exit(1);
+        }
+    } else {
+        c->spins = 0;
+    }
     c->busy_ps += (uint64_t)(c->clock - now);
     c->busy_until = c->clock;
     if (c->current || c->rq_head[0] || c->rq_head[1])

@@ -62,6 +62,7 @@ struct core {
     struct cpu_sample *prof;     /* host's profile table, by symbol id */
     uint64_t busy_ps;
     uint64_t slices;
+    uint64_t spins;              /* consecutive zero-cost slices (livelock guard) */
 };
 
 void core_init(struct core *c, struct evq *q, struct host *h, int id, struct cpu_sample *prof);

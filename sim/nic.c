@@ -1,6 +1,7 @@
 /*
  * nic.c - ixgbe-like port: rings, RSS, ITR, NAPI (see nic.h, nic.md).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,8 @@ void nic_rx(struct nic *n, struct skb *skb)
     skb->hash = nic_rss_hash(n, skb);
     struct nic_vec *v = &n->vec[n->reta[skb->hash % NIC_RETA_SIZE]];
     skb->queue = (uint16_t)v->idx;
+    if (n->rx_observer)
+        n->rx_observer(n, skb, !v->hw_free);
     if (!v->hw_free) {
         n->rx_missed++;
         v->rx_drops++;
@@ -197,6 +200,7 @@ void nic_rx(struct nic *n, struct skb *skb)
     v->fifo_slot[pos] = v->next_slot;
     v->next_slot = (v->next_slot + 1) % n->p.rx_ring;
     v->fifo_len++;
+    assert(v->hw_free + v->fifo_len + v->cleaned == n->p.rx_ring - 1);
     irq_request(v, n->host->q->now);
 }
 
@@ -398,6 +402,7 @@ static bool nic_napi(struct cpu_task *t, struct core *c)
     }
     v->hw_free += v->cleaned;
     v->cleaned = 0;
+    assert(v->hw_free + v->fifo_len + v->cleaned == n->p.rx_ring - 1);
     itr_update(v);
     v->masked = false;
     if (v->tx_len)

@@ -90,6 +90,8 @@ struct nic {
     struct nic_vec vec[NIC_MAX_QUEUES];
     uint64_t rx_missed, pages_alloc, pages_recycled, tx_busy, tx_restart_queue;
     int sym_irq, sym_poll, sym_drv, sym_page, sym_txclean, sym_xmit;
+    /* Observer of every arriving frame (tests, traces); NULL normally. */
+    void (*rx_observer)(struct nic *n, const struct skb *skb, bool dropped);
 };
 
 /* Reads the NIC keys of the host section (with defaults); errors go to the

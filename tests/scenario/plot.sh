@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# Scenario test of tools/plot and tools/plot-all.sh: builds synthetic result
+# databases with the sqlite3 CLI (schema of sim/record.h), renders every
+# kind, and checks exit status, PNG signature and size (IHDR), SVG output,
+# and the errors (exit 2). Prints "ok NAME" / "not ok NAME" per check.
+# Usage (from the repo root): NETSIM=./netsim bash tests/scenario/plot.sh
+set -u
+plot=tools/plot
+plotall=tools/plot-all.sh
+netsim=${NETSIM:-./netsim}
+
+for tool in sqlite3 gnuplot; do
+    if ! command -v $tool >/dev/null 2>&1; then
+        echo "not ok plot-prerequisites"
+        echo "  $tool not installed (make deps)"
+        exit 0
+    fi
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/plot-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok $1"; }
+notok() {
+    echo "not ok $1"
+    shift
+    local l
+    for l in "$@"; do [ -z "$l" ] || printf '%s\n' "$l" | sed 's/^/  /'; done
+}
+
+# ------------------------------------------------------------ databases
+schema="PRAGMA user_version = 1;
+CREATE TABLE run(id INTEGER PRIMARY KEY, scenario TEXT, variant_label TEXT, seed INTEGER, rep INTEGER,
+  started_at TEXT, wall_s REAL, events INTEGER, status TEXT NOT NULL, error TEXT, scenario_hash TEXT,
+  sim_s REAL, hostname TEXT);
+CREATE TABLE param(run_id INTEGER NOT NULL, key TEXT NOT NULL, value TEXT);
+CREATE TABLE interval(run_id INTEGER NOT NULL, flow INTEGER NOT NULL, t_start REAL NOT NULL, t_end REAL NOT NULL,
+  bytes INTEGER NOT NULL, bits_per_s REAL);
+CREATE TABLE series(run_id INTEGER NOT NULL, name TEXT NOT NULL, t REAL NOT NULL, value REAL);
+CREATE TABLE counter(run_id INTEGER NOT NULL, name TEXT NOT NULL, value REAL);
+CREATE TABLE profile(run_id INTEGER NOT NULL, host TEXT NOT NULL, symbol TEXT NOT NULL, cpu_ns REAL, calls INTEGER);"
+
+# Deterministic pseudo-noise in [0, 1) from an integer expression.
+noise() { echo "((($1) * 7919 + 104729) % 1009) / 1009.0"; }
+
+# throughput.db: 2 variants x 3 repeats x 10 intervals, 2 flows; the
+# 'continuous' variant collapses after t = 4 s; plus a failed run that must
+# not show up, and a series 'cwnd' per run.
+sqlite3 "$tmp/throughput.db" "$schema
+WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 6)
+INSERT INTO run SELECT i, 'drs_regress', CASE WHEN i <= 3 THEN 'tcp.drs=trimodal' ELSE 'tcp.drs=continuous' END,
+  1000 + i, (i - 1) % 3, '2024-01-01T00:00:00Z', 1.5, 1000000, 'complete', NULL, 'abc', 10.0, 'ci' FROM k;
+INSERT INTO run VALUES (7, 'drs_regress', 'tcp.drs=bogus', 1, 0, '', 0.1, 0, 'failed', 'boom', 'abc', NULL, 'ci');
+WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 7),
+     t(s) AS (SELECT 0 UNION ALL SELECT s + 1 FROM t WHERE s < 9),
+     f(flow) AS (VALUES (1), (2))
+INSERT INTO interval SELECT i, flow, s, s + 1,
+  CAST((CASE WHEN i <= 3 OR s < 4 THEN 4.7e9 ELSE 2.9e9 - 1.5e8 * (s - 4) END) * (0.97 + 0.06 * $(noise 'i * 31 + s * 7 + flow')) / 8 AS INTEGER), NULL
+  FROM k, t, f;
+WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 6),
+     t(s) AS (SELECT 0 UNION ALL SELECT s + 1 FROM t WHERE s < 199)
+INSERT INTO series SELECT i, 'cwnd', s * 0.05, 10 + (s % (40 + 10 * i)) * (1 + $(noise 'i * 13 + s')) FROM k, t;
+INSERT INTO series SELECT run_id, 'rwnd', t, value * 3 FROM series WHERE name = 'cwnd';" || exit 1
+
+# sweep.db: axis high = 256K, 4M, 40M, 400M x ipfrag.evictor = lru, drop-new,
+# 3 repeats each, 5 intervals per run.
+sqlite3 "$tmp/sweep.db" "$schema
+CREATE TABLE ax(n INTEGER, high TEXT, bytes REAL);
+INSERT INTO ax VALUES (0, '256K', 262144), (1, '4M', 4194304), (2, '40M', 41943040), (3, '400M', 419430400);
+CREATE TABLE ev(n INTEGER, name TEXT);
+INSERT INTO ev VALUES (0, 'lru'), (1, 'drop-new');
+WITH RECURSIVE r(rep) AS (SELECT 0 UNION ALL SELECT rep + 1 FROM r WHERE rep < 2)
+INSERT INTO run SELECT 1 + ev.n * 12 + ax.n * 3 + rep, 'frag_evict', 'high=' || high || ',ipfrag.evictor=' || name,
+  rep + 1, rep, '', 1.0, 1000, 'complete', NULL, 'h', 5.0, 'ci' FROM ax, ev, r;
+INSERT INTO param SELECT id, 'axis.high', substr(variant_label, 6, instr(variant_label, ',') - 6) FROM run;
+INSERT INTO param SELECT id, 'axis.ipfrag.evictor', substr(variant_label, instr(variant_label, 'evictor=') + 8) FROM run;
+INSERT INTO param SELECT id, 'sim.duration', '5s' FROM run;
+WITH RECURSIVE t(s) AS (SELECT 0 UNION ALL SELECT s + 1 FROM t WHERE s < 4)
+INSERT INTO interval SELECT run.id, 1, s, s + 1,
+  CAST((CASE WHEN variant_label LIKE '%lru' THEN 2.0e9 + 1.6e9 * ((run.id - 1) % 12 / 3) ELSE 6.5e9 END)
+       * (0.9 + 0.2 * $(noise 'run.id * 17 + s')) / 8 AS INTEGER), NULL FROM run, t;
+DROP TABLE ax; DROP TABLE ev;" || exit 1
+
+# two.db: two independent numeric axes (buf x rate), one run each, goodput
+# in Mbit/s.
+sqlite3 "$tmp/two.db" "$schema
+CREATE TABLE ax(n INTEGER, a TEXT); INSERT INTO ax VALUES (0, '1M'), (1, '2M'), (2, '4M');
+CREATE TABLE bx(n INTEGER, b TEXT); INSERT INTO bx VALUES (0, '10mbit'), (1, '100mbit');
+INSERT INTO run SELECT ax.n * 2 + bx.n + 1, 'two_axes', 'buf=' || a || ',rate=' || b, 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci' FROM ax, bx;
+INSERT INTO param SELECT id, 'axis.buf', substr(variant_label, 5, instr(variant_label, ',') - 5) FROM run;
+INSERT INTO param SELECT id, 'axis.rate', substr(variant_label, instr(variant_label, 'rate=') + 5) FROM run;
+INSERT INTO interval SELECT id, 1, 0, 1, id * 1000000, NULL FROM run;
+INSERT INTO interval SELECT id, 1, 1, 2, id * 1100000, NULL FROM run;
+DROP TABLE ax; DROP TABLE bx;" || exit 1
+
+# lock.db: axis low moves in lockstep with high (${192K, 3M, 39M ! high}),
+# 2 repeats: the sweep's x axis is high, and low does not split the line.
+sqlite3 "$tmp/lock.db" "$schema
+CREATE TABLE ax(n INTEGER, h TEXT, l TEXT); INSERT INTO ax VALUES (0, '256K', '192K'), (1, '4M', '3M'), (2, '40M', '39M');
+INSERT INTO run SELECT n * 2 + rep + 1, 'lockstep', 'high=' || h || ',low=' || l, 1, rep, '', 1, 1, 'complete', NULL, 'h', 1, 'ci'
+  FROM ax, (SELECT 0 rep UNION SELECT 1);
+INSERT INTO param SELECT id, 'axis.high', substr(variant_label, 6, instr(variant_label, ',') - 6) FROM run;
+INSERT INTO param SELECT id, 'axis.low', substr(variant_label, instr(variant_label, 'low=') + 4) FROM run;
+INSERT INTO interval SELECT id, 1, 0, 1, id * 100000000, NULL FROM run;
+DROP TABLE ax;" || exit 1
+
+# empty.db: the schema, no rows. noint.db: a complete run, no intervals.
+sqlite3 "$tmp/empty.db" "$schema" || exit 1
+sqlite3 "$tmp/noint.db" "$schema
+INSERT INTO run VALUES (1, 'x', '', 1, 0, '', 0.1, 10, 'complete', NULL, 'h', 1.0, 'ci');" || exit 1
+printf 'not a database, just text\n' >"$tmp/text.db"
+
+# ------------------------------------------------------------ checks
+# png_size FILE: prints "W H" from the IHDR chunk (big-endian u32 at 16, 20).
+png_size() {
+    od -An -tu1 -j16 -N8 "$1" | awk '{ for (i = 1; i <= NF; i++) b[++n] = $i }
+        END { printf "%d %d\n", ((b[1] * 256 + b[2]) * 256 + b[3]) * 256 + b[4], ((b[5] * 256 + b[6]) * 256 + b[7]) * 256 + b[8] }'
+}
+is_png() { [ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+
+# check_png NAME WxH EXPECTED_PATH ARGS...: runs tools/plot ARGS, expects
+# exit 0, the path printed, and a PNG of that size at EXPECTED_PATH.
+check_png() {
+    local name=$1 size=$2 want=$3 out rc
+    shift 3
+    rm -f "$want"
+    out=$("$plot" "$@" 2>&1); rc=$?
+    if [ $rc -ne 0 ]; then notok "$name" "exit $rc: tools/plot $*" "$out"; return; fi
+    if [ ! -s "$want" ]; then notok "$name" "no file or empty file at $want" "$out"; return; fi
+    if [ "$(printf '%s\n' "$out" | tail -1)" != "$want" ]; then notok "$name" "printed '$out', expected the path $want"; return; fi
+    if ! is_png "$want"; then notok "$name" "$want is not a PNG (signature $(od -An -tx1 -N8 "$want"))"; return; fi
+    local got
+    got=$(png_size "$want")
+    if [ "$got" != "${size/x/ }" ]; then notok "$name" "$want is ${got/ /x}, expected $size"; return; fi
+    ok "$name"
+}
+check_svg() {
+    local name=$1 want=$2 out rc
+    shift 2
+    rm -f "$want"
+    out=$("$plot" "$@" 2>&1); rc=$?
+    if [ $rc -ne 0 ]; then notok "$name" "exit $rc: tools/plot $*" "$out"; return; fi
+    if [ ! -s "$want" ]; then notok "$name" "no file or empty file at $want"; return; fi
+    if ! head -c 5 "$want" | grep -q '^<?xml' && ! grep -q '<svg' "$want"; then
+        notok "$name" "$want is not SVG: $(head -c 80 "$want")"; return
+    fi
+    ok "$name"
+}
+# check_err NAME PATTERN ARGS...: expects exit 2 and a message matching PATTERN.
+check_err() {
+    local name=$1 pat=$2 out rc
+    shift 2
+    out=$("$plot" "$@" 2>&1); rc=$?
+    if [ $rc -ne 2 ]; then notok "$name" "exit $rc (expected 2): tools/plot $*" "$out"; return; fi
+    if ! printf '%s\n' "$out" | grep -qi -- "$pat"; then notok "$name" "message does not match '$pat':" "$out"; return; fi
+    ok "$name"
+}
+
+T=$tmp/throughput.db S=$tmp/sweep.db
+check_png plot-throughput-default 1000x600 "$tmp/throughput_throughput.png" "$T"
+check_png plot-throughput-size 640x480 "$tmp/tp640.png" "$T" --size 640x480 -o "$tmp/tp640.png"
+check_svg plot-throughput-svg "$tmp/tp.svg" "$T" -o "$tmp/tp.svg"
+check_png plot-throughput-run 1000x600 "$tmp/tp-run.png" "$T" --run 4 -o "$tmp/tp-run.png" --title "run 4 only"
+check_png plot-throughput-flow 1000x600 "$tmp/tp-flow.png" "$T" --flow 2 -o "$tmp/tp-flow.png"
+check_png plot-sweep-default 1000x600 "$tmp/sweep_sweep.png" "$S" --kind sweep
+check_png plot-sweep-size 640x480 "$tmp/sw640.png" "$S" --kind sweep --size 640x480 -o "$tmp/sw640.png"
+check_svg plot-sweep-svg "$tmp/sw.svg" "$S" --kind sweep -o "$tmp/sw.svg"
+check_png plot-sweep-categorical 1000x600 "$tmp/sw-cat.png" "$S" --kind sweep --axis ipfrag.evictor -o "$tmp/sw-cat.png"
+check_png plot-series-default 1000x600 "$tmp/throughput_series_cwnd.png" "$T" --kind series --series cwnd
+check_png plot-series-size 640x480 "$tmp/se640.png" "$T" --kind=series --series=rwnd --size=640x480 -o "$tmp/se640.png"
+check_png plot-cdf-default 1000x600 "$tmp/throughput_cdf.png" "$T" --kind cdf
+check_png plot-cdf-size 640x480 "$tmp/cdf640.png" "$S" --kind cdf --size 640x480 -o "$tmp/cdf640.png"
+
+# The failed run 7 must not be plotted: its label must not be in the SVG.
+if grep -q 'bogus' "$tmp/tp.svg" 2>/dev/null; then notok plot-skips-incomplete-runs "the failed run's label is in $tmp/tp.svg"
+elif ! grep -q 'tcp.drs=continuous' "$tmp/tp.svg" 2>/dev/null; then notok plot-skips-incomplete-runs "variant label missing from the SVG"
+else ok plot-skips-incomplete-runs; fi
+if grep -q '>4M<' "$tmp/sw.svg" 2>/dev/null && grep -q '>400M<' "$tmp/sw.svg"; then ok plot-sweep-tick-labels
+else notok plot-sweep-tick-labels "the SVG does not label the x ticks 4M and 400M"; fi
+
+check_err plot-err-sweep-several-axes 'several swept axes' "$tmp/two.db" --kind sweep
+check_svg plot-sweep-axis-option "$tmp/two.svg" "$tmp/two.db" --kind sweep --axis rate -o "$tmp/two.svg"
+if grep -q 'Mbit/s' "$tmp/two.svg" 2>/dev/null && grep -q '>100mbit<' "$tmp/two.svg" && grep -q 'buf=4M' "$tmp/two.svg"; then
+    ok plot-sweep-units-and-lines
+else
+    notok plot-sweep-units-and-lines "expected Mbit/s, a 100mbit tick and a line buf=4M in $tmp/two.svg"
+fi
+
+check_svg plot-sweep-lockstep "$tmp/lock.svg" "$tmp/lock.db" --kind sweep -o "$tmp/lock.svg"
+if grep -q '>40M<' "$tmp/lock.svg" 2>/dev/null && ! grep -q 'low=' "$tmp/lock.svg"; then ok plot-sweep-lockstep-axis
+else notok plot-sweep-lockstep-axis "expected x ticks of high and no line per low value in $tmp/lock.svg"; fi
+
+check_err plot-err-missing-db 'no such file' "$tmp/nonexistent.db"
+check_err plot-err-unknown-kind 'unknown kind' "$T" --kind pie
+check_err plot-err-empty-db 'no runs' "$tmp/empty.db"
+check_err plot-err-no-intervals 'no interval rows' "$tmp/noint.db"
+check_err plot-err-not-sqlite 'not an SQLite database\|not a netsim' "$tmp/text.db"
+check_err plot-err-no-db-arg 'usage' --kind cdf
+check_err plot-err-bad-size 'size' "$T" --size big
+check_err plot-err-bad-output '.png or .svg' "$T" -o "$tmp/x.jpg"
+check_err plot-err-unknown-series "no series 'ssthresh'" "$T" --kind series --series ssthresh
+check_err plot-err-series-ambiguous 'needs --series' "$T" --kind series
+check_err plot-err-sweep-no-axis 'no swept axis' "$T" --kind sweep
+check_err plot-err-unknown-run 'no run with id 99' "$T" --run 99
+check_err plot-err-failed-run "'failed'" "$T" --run 7
+check_err plot-err-unknown-option 'unknown option' "$T" --colour red
+if [ ! -e "$tmp/nonexistent.db" ]; then ok plot-does-not-create-db; else notok plot-does-not-create-db "tools/plot created $tmp/nonexistent.db"; fi
+
+# ------------------------------------------------------------ plot-all.sh
+mkdir -p "$tmp/all" "$tmp/none"
+cp "$T" "$S" "$tmp/all/"
+out=$(bash "$plotall" "$tmp/all" 2>&1); rc=$?
+want="throughput_throughput.png throughput_series_cwnd.png throughput_series_rwnd.png sweep_throughput.png sweep_sweep.png"
+missing=""
+for f in $want; do [ -s "$tmp/all/$f" ] && is_png "$tmp/all/$f" || missing="$missing $f"; done
+if [ $rc -ne 0 ]; then notok plot-all "exit $rc" "$out"
+elif [ -n "$missing" ]; then notok plot-all "missing:$missing" "$out"
+elif [ "$(printf '%s\n' "$out" | grep -c '\.png$')" -lt 5 ]; then notok plot-all "did not print the paths" "$out"
+else ok plot-all; fi
+out=$(bash "$plotall" "$tmp/none" 2>&1); rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qi 'nothing to plot'; then ok plot-all-empty
+else notok plot-all-empty "exit $rc" "$out"; fi
+
+# ------------------------------------------------------------ a real database
+if [ -x "$netsim" ] && [ -f scenarios/default.ini ]; then
+    if "$netsim" run scenarios/default.ini --set sim.duration=1s -q -o "$tmp/real.db" >"$tmp/real.log" 2>&1; then
+        check_png plot-netsim-db 1000x600 "$tmp/real_throughput.png" "$tmp/real.db"
+    else
+        notok plot-netsim-db "netsim run failed:" "$(tail -5 "$tmp/real.log")"
+    fi
+else
+    ok "plot-netsim-db # skip: no $netsim"
+fi

@@ -1,0 +1,250 @@
+/*
+ * test_nic.c - the ixgbe-like NIC on small built worlds: RX ring overflow
+ * and its drop pattern, RSS field selection, truesize, page recycling, ITR.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "sim/config.h"
+#include "sim/sim.h"
+
+static struct cfg *cfg;
+
+static struct sim *build(const char *ini)
+{
+    cfg = cfg_load_string("test.ini", ini);
+    struct sim *s = sim_build(cfg, 0, false);
+    if (cfg_errors(cfg))
+        cfg_print_errors(cfg, stderr);
+    assert_int_equal(cfg_errors(cfg), 0);
+    return s;
+}
+
+static void teardown_sim(struct sim *s)
+{
+    sim_free(s);
+    cfg_free(cfg);
+    cfg = NULL;
+}
+
+/* A sender that fills the wire back to back (a xeon-2012 core sends a
+ * 1472-byte datagram in 1.05 us), and a receiver whose driver costs `drv`
+ * per frame and nothing else. */
+static const char *line_rate_into(const char *drv, char *buf, size_t n)
+{
+    snprintf(buf, n,
+             "[sim]\nduration = 1s\n"
+             "[host tx]\nnet.core.wmem_max = 64M\n"
+             "[host rx]\ncpu = ideal\nitr = 0\ncost.ixgbe_clean_rx_irq = %s\n"
+             "[link l]\nends = tx:eth0 rx:eth0\n"
+             "[flow 1]\napp = udp_stream\nfrom = tx\nto = rx\nsndbuf = 32M\n",
+             drv);
+    return buf;
+}
+
+static uint64_t seen, dropped, run, max_run;
+
+/* Accepted runs are counted once the ring has first overflowed: before
+ * that, the empty ring takes 511 frames in a row. */
+static void observe(struct nic *n, const struct skb *skb, bool drop)
+{
+    (void)n;
+    (void)skb;
+    seen++;
+    if (drop) {
+        dropped++;
+        run = 0;
+    } else if (dropped && ++run > max_run) {
+        max_run = run;
+    }
+}
+
+static struct nic *port(struct sim *s, const char *host)
+{
+    return host_find(s, host)->nics[0];
+}
+
+static void test_slow_core_drops_its_share(void **state)
+{
+    (void)state;
+    char ini[1024];
+    struct sim *s = build(line_rate_into("1.5us", ini, sizeof ini));
+    port(s, "rx")->rx_observer = observe;
+    seen = dropped = run = max_run = 0;
+    sim_run(s, false);
+    /* arrivals every 1.2304 us, service 1.5 us: 1 - 1.2304/1.5 = 17.97 % */
+    double share = (double)dropped / (double)seen;
+    assert_true(seen > 800000);
+    assert_true(fabs(share - (1 - 1.2304 / 1.5)) < 0.01);
+    assert_true(max_run <= 16);                 /* refills come in batches of 16 */
+    assert_int_equal(port(s, "rx")->rx_missed, dropped);
+    teardown_sim(s);
+}
+
+static void test_fast_core_drops_none(void **state)
+{
+    (void)state;
+    char ini[1024];
+    struct sim *s = build(line_rate_into("1.0us", ini, sizeof ini));
+    port(s, "rx")->rx_observer = observe;
+    seen = dropped = run = max_run = 0;
+    sim_run(s, false);
+    assert_true(seen > 800000);
+    assert_int_equal(dropped, 0);
+    assert_int_equal(port(s, "rx")->rx_missed, 0);
+    teardown_sim(s);
+}
+
+static void test_rss_fragments_share_a_queue(void **state)
+{
+    (void)state;
+    struct sim *s = build("[sim]\nduration = 1s\n[host a]\ncores = 16\n[host b]\ncores = 16\n"
+                          "[link l]\nends = a:eth0 b:eth0\n");
+    struct nic *n = port(s, "b");
+    assert_int_equal(n->p.num_queues, 16);
+    struct skb f = { 0 };
+    f.proto = IPPROTO_UDP_;
+    f.saddr = 0;
+    f.daddr = 1;
+    bool split = false;
+    for (uint16_t sport = 1000; sport < 1200; sport++) {
+        f.sport = sport;
+        f.dport = 9;
+        f.frag_off = 0;
+        uint32_t q0 = n->reta[nic_rss_hash(n, &f) % NIC_RETA_SIZE];
+        for (uint32_t k = 1; k < 45; k++) {
+            f.frag_off = k * 1480;
+            assert_int_equal(n->reta[nic_rss_hash(n, &f) % NIC_RETA_SIZE], q0);
+        }
+        /* with UDP ports hashed, the first fragment moves, the rest stay */
+        n->p.rss_udp_ports = true;
+        f.frag_off = 0;
+        uint32_t q0p = n->reta[nic_rss_hash(n, &f) % NIC_RETA_SIZE];
+        uint32_t qrest = 0;
+        for (uint32_t k = 1; k < 45; k++) {
+            f.frag_off = k * 1480;
+            uint32_t q = n->reta[nic_rss_hash(n, &f) % NIC_RETA_SIZE];
+            if (k == 1)
+                qrest = q;
+            assert_int_equal(q, qrest);
+        }
+        split |= q0p != qrest;
+        n->p.rss_udp_ports = false;
+    }
+    assert_true(split);
+    teardown_sim(s);
+}
+
+static uint32_t sizes[4];
+static int nsizes;
+static struct skb *held[2048];
+static int nheld;
+
+static void capture_udp(struct host *h, struct skb *skb, struct core *c)
+{
+    (void)h;
+    (void)c;
+    if (nsizes < 4)
+        sizes[nsizes++] = skb->truesize;
+    if (nheld < 2048)
+        held[nheld++] = skb;    /* never freed: its RX page stays with the stack */
+    else
+        skb_free(skb);
+}
+
+static void release_held(void)
+{
+    for (int i = 0; i < nheld; i++)
+        skb_free(held[i]);
+    nheld = 0;
+}
+
+static void test_truesize_by_frame_size(void **state)
+{
+    (void)state;
+    /* 200-byte datagram: 242-byte frame, copied into the head; 1472: page */
+    static const char *const msg[2] = { "200", "1472" };
+    static const uint32_t want[2] = { 896, 2944 };
+    for (int i = 0; i < 2; i++) {
+        char ini[512];
+        snprintf(ini, sizeof ini,
+                 "[sim]\nduration = 10ms\n[link l]\nends = a:eth0 b:eth0\n"
+                 "[flow 1]\napp = udp_stream\nfrom = a\nto = b\nmsg_size = %s\nrate = 10mbit\n", msg[i]);
+        struct sim *s = build(ini);
+        host_find(s, "b")->proto[IPPROTO_UDP_] = capture_udp;
+        nsizes = 0;
+        sim_run(s, false);
+        assert_true(nsizes > 0);
+        assert_int_equal(sizes[0], want[i]);
+        release_held();
+        teardown_sim(s);
+    }
+}
+
+/* Every skb held: the first pass over the 512 slots recycles, every later
+ * use of a slot finds the other half still held and allocates a page. */
+static void test_page_allocated_when_buffer_held(void **state)
+{
+    (void)state;
+    struct sim *s = build("[sim]\nduration = 1s\n[host b]\ncores = 1\n[link l]\nends = a:eth0 b:eth0\n"
+                          "[flow 1]\napp = udp_stream\nfrom = a\nto = b\nrate = 12mbit\nstop = 1s\n");
+    struct host *b = host_find(s, "b");
+    b->proto[IPPROTO_UDP_] = capture_udp;
+    nheld = 0;
+    sim_run(s, false);
+    struct nic *n = port(s, "b");
+    /* 12 Mbit/s of 1472-byte messages: one every 981.33 us, 1020 in 1 s */
+    uint64_t frames = n->vec[0].rx_packets;
+    assert_int_equal(frames, 1020);
+    assert_int_equal(n->pages_recycled, 512);
+    assert_int_equal(n->pages_alloc, frames - 512);
+    assert_int_equal(b->prof[cpu_sym("ixgbe_alloc_rx_buffers")].calls, frames - 512);
+    release_held();
+    teardown_sim(s);
+}
+
+static void test_itr_bulk_at_9gbit(void **state)
+{
+    (void)state;
+    /* an ideal receiver always finishes its poll within the interval */
+    struct sim *s = build("[sim]\nduration = 200ms\n[host b]\ncores = 1\ncpu = ideal\n[link l]\nends = a:eth0 b:eth0\n"
+                          "[flow 1]\napp = udp_stream\nfrom = a\nto = b\nrate = 9gbit\n");
+    sim_run(s, false);
+    struct nic_vec *v = &port(s, "b")->vec[0];
+    assert_int_equal(v->itr_state, 2);
+    assert_true(v->itr >= 480 && v->itr <= 500);      /* 8K: 125 us = 500 quarter-us */
+    /* 8000/s over 200 ms, plus the first few at 20K before it settles */
+    assert_true(v->irqs >= 1600 && v->irqs < 1700);
+    teardown_sim(s);
+}
+
+static void test_itr_lowest_at_5mbit_small_packets(void **state)
+{
+    (void)state;
+    struct sim *s = build("[sim]\nduration = 200ms\n[host b]\ncores = 1\n[link l]\nends = a:eth0 b:eth0\n"
+                          "[flow 1]\napp = udp_stream\nfrom = a\nto = b\nrate = 5mbit\nmsg_size = 18\n");
+    sim_run(s, false);
+    struct nic_vec *v = &port(s, "b")->vec[0];
+    assert_int_equal(v->itr_state, 0);
+    assert_int_equal(v->itr, 40);                      /* 100K: 10 us */
+    teardown_sim(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_slow_core_drops_its_share),
+        cmocka_unit_test(test_fast_core_drops_none),
+        cmocka_unit_test(test_rss_fragments_share_a_queue),
+        cmocka_unit_test(test_truesize_by_frame_size),
+        cmocka_unit_test(test_page_allocated_when_buffer_held),
+        cmocka_unit_test(test_itr_bulk_at_9gbit),
+        cmocka_unit_test(test_itr_lowest_at_5mbit_small_packets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
