@@ -1,27 +1,43 @@
 /*
- * registry.c - the one place that knows every model: applications by name,
- * protocol handlers a host gets, and the list `netsim models` prints.
- * A new variant is one file plus one line here.
+ * registry.c - the one place that knows every model module. Each module
+ * (a protocol family) lists its own applications and variants in its own
+ * directory; adding a family is one line here.
  */
 #include <stdio.h>
 #include <string.h>
-#include "models/udp/udp.h"
 #include "sim/costs.h"
 #include "sim/sim.h"
 
-extern const struct app_ops udp_stream_app;
-extern const struct app_ops ping_app;
+extern const struct model_module udp_module;
+extern const struct model_module icmp_module;
+extern const struct model_module tcp_module;
+extern const struct model_module ipfrag_module;
+extern const struct model_module sctp_module;
 
-static const struct app_ops *const apps[] = {
-    &udp_stream_app,
-    &ping_app,
+static const struct model_module *const modules[] = {
+    &udp_module,
+    &icmp_module,
+    &tcp_module,
+    &ipfrag_module,
+    &sctp_module,
 };
+
+#define NMODULES ((int)(sizeof modules / sizeof modules[0]))
+_Static_assert(sizeof modules / sizeof modules[0] <= HOST_MAX_MODULES, "raise HOST_MAX_MODULES");
+
+const struct model_module *model_at(int i)
+{
+    return i >= 0 && i < NMODULES ? modules[i] : NULL;
+}
 
 const struct app_ops *app_at(int i)
 {
-    if (i < 0 || (size_t)i >= sizeof apps / sizeof apps[0])
-        return NULL;
-    return apps[i];
+    for (int m = 0; m < NMODULES; m++) {
+        for (int k = 0; modules[m]->apps && modules[m]->apps[k]; k++)
+            if (i-- == 0)
+                return modules[m]->apps[k];
+    }
+    return NULL;
 }
 
 const struct app_ops *app_find(const char *name)
@@ -34,23 +50,47 @@ const struct app_ops *app_find(const char *name)
 
 void models_attach_host(struct sim *s, struct host *h)
 {
-    (void)s;
-    h->proto[IPPROTO_UDP_] = udp_rcv;
-    h->proto[IPPROTO_ICMP_] = icmp_rcv;
+    for (int m = 0; m < NMODULES; m++)
+        if (modules[m]->attach_host)
+            modules[m]->attach_host(s, h, m);
+}
+
+void models_detach_host(struct sim *s, struct host *h)
+{
+    for (int m = 0; m < NMODULES; m++)
+        if (modules[m]->detach_host)
+            modules[m]->detach_host(s, h, m);
+}
+
+void models_apply_costs(struct host *h, const char *profile)
+{
+    for (int m = 0; m < NMODULES; m++) {
+        const struct cost_row *r = modules[m]->costs ? modules[m]->costs(profile) : NULL;
+        for (; r && r->symbol; r++)
+            h->cost[cpu_sym(r->symbol)] = r->ns;
+    }
+}
+
+void models_register_symbols(void)
+{
+    for (int i = 0; cpu_profile_at(i); i++)
+        for (int m = 0; m < NMODULES; m++) {
+            const struct cost_row *r = modules[m]->costs ? modules[m]->costs(cpu_profile_at(i)->name) : NULL;
+            for (; r && r->symbol; r++)
+                cpu_sym(r->symbol);
+        }
 }
 
 void models_list(void)
 {
     printf("applications ([flow N] app = ...):\n");
     for (int i = 0; app_at(i); i++)
-        printf("  %-12s %s\n", app_at(i)->name, app_at(i)->doc);
+        printf("  %-14s %s\n", app_at(i)->name, app_at(i)->doc);
     printf("\nCPU profiles ([host X] cpu = ...):\n");
     for (int i = 0; cpu_profile_at(i); i++)
-        printf("  %-12s %s\n", cpu_profile_at(i)->name, cpu_profile_at(i)->doc);
-    printf("\nprotocol families (variants arrive with their models):\n");
-    printf("  %-16s %s\n", "tcp.cc", "reno, cubic, bbr (models/tcp.md; not built yet)");
-    printf("  %-16s %s\n", "tcp.drs", "trimodal, continuous (not built yet)");
-    printf("  %-16s %s\n", "sctp.rwnd", "old, new (not built yet)");
-    printf("  %-16s %s\n", "sctp.hb", "jitter, lazy (not built yet)");
-    printf("  %-16s %s\n", "ipfrag.evictor", "lru, lru-warm, drop-new (not built yet)");
+        printf("  %-14s %s\n", cpu_profile_at(i)->name, cpu_profile_at(i)->doc);
+    printf("\nmodel families and their variants:\n");
+    for (int m = 0; m < NMODULES; m++)
+        if (modules[m]->list)
+            modules[m]->list();
 }

@@ -106,7 +106,7 @@ static void remove_at(struct evq *q, uint32_t i)
 
 void evq_cancel(struct evq *q, struct event *ev)
 {
-    if (ev->slot)
+    if (ev->slot && q->heap)
         remove_at(q, ev->slot - 1);
 }
 

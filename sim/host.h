@@ -18,6 +18,7 @@ struct cfg_section;
 
 #define HOST_MAX_NICS 8
 #define HOST_MAX_CORES 64
+#define HOST_MAX_MODULES 8
 
 typedef void (*proto_rcv_fn)(struct host *h, struct skb *skb, struct core *c);
 /* Reassembly hook (the ipfrag model): returns the whole datagram when this
@@ -44,7 +45,7 @@ struct host {
     struct sock *socks;
     proto_rcv_fn proto[256];
     defrag_fn defrag;
-    void *defrag_priv;
+    void *mod[HOST_MAX_MODULES];  /* per-module state (sim.h: struct model_module) */
     struct rng rng;
     uint16_t ip_id;
     uint16_t next_port;

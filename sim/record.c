@@ -49,9 +49,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
     [ST_RUN_INSERT] =
-        "INSERT INTO run(scenario, variant_label, seed, rep, started_at, wall_s,"
+        "INSERT INTO run(id, scenario, variant_label, seed, rep, started_at, wall_s,"
         " events, status, error, scenario_hash, sim_s, hostname)"
-        " VALUES(?1, ?2, ?3, ?4, ?5, NULL, NULL, 'running', NULL, ?6, NULL, ?7)",
+        " VALUES(?8, ?1, ?2, ?3, ?4, ?5, NULL, NULL, 'running', NULL, ?6, NULL, ?7)",
     [ST_RUN_END] =
         "UPDATE run SET status = ?1, wall_s = ?2, events = ?3, sim_s = ?4, error = ?5"
         " WHERE id = ?6",
@@ -403,6 +403,11 @@ int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info)
     bind_text(st, 5, started[0] ? started : NULL);
     bind_text(st, 6, info->scenario_hash);
     bind_text(st, 7, host[0] ? host : NULL);
+    /* NULL id: SQLite picks max(id) + 1, as for any INTEGER PRIMARY KEY. */
+    if (info->id > 0)
+        sqlite3_bind_int64(st, 8, info->id);
+    else
+        sqlite3_bind_null(st, 8);
     if (step(r, ST_RUN_INSERT, "insert run") != 0) {
         rollback(r);
         return -1;
@@ -525,6 +530,26 @@ int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t event
 const char *rec_errmsg(const struct rec *r)
 {
     return r->errmsg;
+}
+
+struct sqlite3 *rec_connection(struct rec *r, const char *what)
+{
+    if (r->run_id >= 0) {
+        set_err(r, "%s: run %lld is still in progress", what, (long long)r->run_id);
+        return NULL;
+    }
+    return r->db;
+}
+
+void rec_set_error(struct rec *r, const char *fmt, ...)
+{
+    char msg[sizeof r->errmsg];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    set_err(r, "%s", msg);
 }
 
 void rec_close(struct rec *r)

@@ -41,6 +41,10 @@ struct rec_run_info {
     uint64_t seed;
     int rep;
     const char *scenario_hash;  /* hex digest of the resolved scenario text */
+    int64_t id;                 /* run id: > 0 insert exactly this id (a sweep numbers
+                                   its runs 1..N so that -j and sharding give identical
+                                   rows; rec_run_begin fails if it is taken); 0 lets
+                                   SQLite choose (max + 1) */
 };
 
 /* Opens or creates the database, creating the directory part of the path
@@ -67,5 +71,29 @@ int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t event
 
 /* Last error message, "PATH: what: SQLite's message" ("" if none). */
 const char *rec_errmsg(const struct rec *r);
+
+/*
+ * Copies run src_run_id and all its rows (param, interval, series, counter,
+ * profile) from the results database file src_path into dst, in one
+ * transaction (record_copy.c). Runs of any status are copied, with their
+ * error. The copy gets id want_id if > 0 and free, else src_run_id if free,
+ * else a new one. Returns the new id; 0 when skipped as a duplicate: dst
+ * already holds a 'complete' run with the same scenario_hash,
+ * variant_label, rep and seed, or the very same run (those columns plus
+ * status, started_at, hostname, wall_s and error equal: a second merge of
+ * an interrupted or failed run); -1 on error, message in rec_errmsg(). It
+ * refuses (-1, "...: scenario version X differs from Y already in DB")
+ * when dst holds complete runs of the same scenario name with another
+ * scenario_hash, and fails while dst has a run open. src_path is only
+ * read; it may be in use by its writer (waited for like rec_open does).
+ */
+int64_t rec_copy_run(struct rec *dst, const char *src_path, int64_t src_run_id, int64_t want_id);
+
+/* For record_copy.c only, not for other callers: dst's SQLite connection,
+ * or NULL (with the error set) while a run is open; and setting the error
+ * message ("PATH: " is prepended, as for every other error). */
+struct sqlite3;
+struct sqlite3 *rec_connection(struct rec *r, const char *what);
+void rec_set_error(struct rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -45,7 +45,9 @@ static int record_begin(struct rec *rec, struct cfg *cfg, const struct run_opts 
 {
     char hash[17];
     runner_file_hash(o->scenario_path, hash);
-    struct rec_run_info info = { o->scenario, o->variant_label ? o->variant_label : "", s->seed, o->rep, hash };
+    struct rec_run_info info = { .scenario = o->scenario, .variant_label = o->variant_label ? o->variant_label : "",
+                                  .seed = s->seed, .rep = o->rep, .scenario_hash = hash,
+                                  .id = o->run_id };
     if (rec_run_begin(rec, &info) < 0)
         return -1;
     for (int i = 0; i < cfg_param_count(cfg); i++) {

@@ -23,6 +23,7 @@ struct run_opts {
     const char *const *extra_params;   /* key, value, ..., NULL: e.g. "axis.high", "4M" */
     FILE *out;                   /* report destination; NULL: no report */
     bool json, quiet, profile, progress;
+    int64_t run_id;              /* > 0: record the run under this id (a sweep's run number) */
 };
 
 /* Returns 0 complete, 1 simulation or database error, 2 scenario errors

@@ -51,6 +51,7 @@ static void host_configure(struct sim *s, struct host *h)
     }
     for (const struct cost_row *r = prof->rows; r->symbol; r++)
         h->cost[cpu_sym(r->symbol)] = r->ns;
+    models_apply_costs(h, prof->name);
     for (int i = 0; i < cpu_sym_count(); i++) {
         char key[96];
         snprintf(key, sizeof key, "cost.%s", cpu_sym_name(i));
@@ -168,7 +169,9 @@ static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (
             char key[64];
             snprintf(key, sizeof key, "link.%s.%s", l->name, e ? "rev" : "fwd");
             link_dir_init(d, &s->q, s->seed, key);
-            snprintf(d->name, sizeof d->name, "link %s %s (%s -> %s)", l->name, e ? "rev" : "fwd", h[e]->name, h[!e]->name);
+            char lname[sizeof l->name];
+            memcpy(lname, l->name, sizeof lname);   /* d lives inside l: no overlap for snprintf */
+            snprintf(d->name, sizeof d->name, "link %s %s (%s -> %s)", lname, e ? "rev" : "fwd", h[e]->name, h[!e]->name);
             d->rate = rate;
             d->mtu = mtu;
             link_dir_configure(sec, d, e ? "rev" : "fwd");
@@ -285,6 +288,7 @@ static void flows_build(struct sim *s)
 struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_override)
 {
     cpu_profiles_register_symbols();
+    models_register_symbols();
     struct sim *s = calloc(1, sizeof *s);
     if (!s)
         exit(1);

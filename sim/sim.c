@@ -90,8 +90,10 @@ void sim_run(struct sim *s, bool progress)
         if (progress) {
             double w = wall_now();
             if (w - t_last > 0.25 && w - t_start > 1.0) {
-                fprintf(stderr, "\r  sim %.2f / %.2f s   %.1f M events/s   ", time_to_s(t), time_to_s(s->duration),
-                        (double)s->q.executed / (w - t_start) / 1e6);
+                double rate = time_to_s(t) / (w - t_start);   /* simulated s per wall s */
+                fprintf(stderr, "\r  sim %.2f / %.2f s   %.1f M events/s   %.2f sim s/wall s   ETA %.0f s   ",
+                        time_to_s(t), time_to_s(s->duration), (double)s->q.executed / (w - t_start) / 1e6, rate,
+                        rate > 0 ? time_to_s(s->duration - t) / rate : 0.0);
                 t_last = w;
                 shown = true;
             }
@@ -133,10 +135,17 @@ void sim_free(struct sim *s)
 {
     if (!s)
         return;
+    /* Packets first, while everything they point at (sockets, NIC buffer
+     * slots) still exists; then the objects. */
+    for (int i = 0; i < s->nhosts; i++)
+        for (struct sock *sk = s->hosts[i]->socks; sk; sk = sk->next)
+            skbq_purge(&sk->rq);
+    evq_free(&s->q);             /* forgets pending events before their owners go */
+    for (int i = 0; i < s->nhosts; i++)
+        models_detach_host(s, s->hosts[i]);
     for (int i = 0; i < s->nlinks; i++) {
         link_dir_free(&s->links[i]->dir[0]);
         link_dir_free(&s->links[i]->dir[1]);
-        free(s->links[i]);
     }
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
@@ -144,16 +153,15 @@ void sim_free(struct sim *s)
             nic_free(h->nics[k]);
             free(h->nics[k]);
         }
-        for (struct sock *sk = h->socks; sk; sk = sk->next)
-            skbq_purge(&sk->rq);
         free(h->route);
         rng_free(&h->rng);
     }
+    for (int i = 0; i < s->nlinks; i++)
+        free(s->links[i]);
     for (int i = 0; i < s->nflows; i++) {
         free(s->flows[i]->priv);   /* apps keep their sockets in one block */
         free(s->flows[i]);
     }
-    evq_free(&s->q);
     for (int i = 0; i < s->nhosts; i++)
         free(s->hosts[i]);
     free(s->counters);

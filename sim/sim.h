@@ -83,11 +83,34 @@ void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is
 void sim_series(struct sim *s, const char *name, double value);
 static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += bytes; }
 
-/* Registries (models/registry.c). */
+/*
+ * A model module: one protocol family with its applications, variants and
+ * costs (models/udp, models/tcp, models/ipfrag, models/sctp). The registry
+ * (models/registry.c) lists the modules; each module lists its own variants
+ * in its own directory, so a new variant touches only its family.
+ */
+struct cost_row;
+struct model_module {
+    const char *name;
+    const struct app_ops *const *apps;          /* NULL-terminated, or NULL */
+    /* Read the host's keys for this family and install protocol handlers;
+     * keep per-host state in h->mod[slot]. Errors via cfg_error. */
+    void (*attach_host)(struct sim *s, struct host *h, int slot);
+    void (*detach_host)(struct sim *s, struct host *h, int slot);
+    /* Extra cost rows for a CPU profile (NULL-terminated), or NULL. */
+    const struct cost_row *(*costs)(const char *profile);
+    /* `netsim models`: print this family's variants and docs. */
+    void (*list)(void);
+};
+
 const struct app_ops *app_find(const char *name);
 const struct app_ops *app_at(int i);
-/* Protocol handlers a host gets at build time. */
+const struct model_module *model_at(int i);
 void models_attach_host(struct sim *s, struct host *h);
+void models_detach_host(struct sim *s, struct host *h);
+/* Module cost rows for a profile, applied over the profile's own rows. */
+void models_apply_costs(struct host *h, const char *profile);
+void models_register_symbols(void);
 /* `netsim models`: every family, variant and one-line doc. */
 void models_list(void);
 

@@ -84,6 +84,34 @@ fi
 lost=$(q "$tmp/det.db" "select value from counter where run_id = 1 and name = 'link.l.fwd.netem_loss'")
 check "netem loss counted" between "$lost" 1 100000
 
+# --- loss over a million packets: 1 % within the binomial 99 % interval;
+# gemodel at the stationary rate its parameters imply (bursty: 5 % relative)
+lossrun() {
+    cat > "$tmp/loss.ini" <<INI
+[sim]
+duration = 1300ms
+interval = 1300ms
+[link l]
+ends = a:eth0 b:eth0
+loss = $1
+[flow 1]
+app = udp_stream
+from = a
+to = b
+sndbuf = 256K
+INI
+    "$NETSIM" run "$tmp/loss.ini" -o "$tmp/loss.db" -q >/dev/null
+    q "$tmp/loss.db" "select (select value from counter where run_id = r.id and name = 'link.l.fwd.netem_loss'),
+        (select value from counter where run_id = r.id and name = 'link.l.fwd.tx_packets') from run r order by id desc limit 1"
+}
+IFS='|' read -r lost sent <<<"$(lossrun 1%)"
+check "loss 1% over 1M packets within the binomial 99% interval" awk -v l="$lost" -v s="$sent" 'BEGIN {
+    n = l + s; exit !(n > 1000000 && (l - 0.01 * n) ^ 2 <= (2.576 ^ 2) * n * 0.01 * 0.99) }'
+IFS='|' read -r lost sent <<<"$(lossrun 'gemodel 1% 10% 70% 0.1%')"
+check "gemodel loss at its stationary rate (6.45%)" awk -v l="$lost" -v s="$sent" 'BEGIN {
+    n = l + s; want = 0.01 / 0.11 * 0.7 + 0.10 / 0.11 * 0.001; r = l / n
+    exit !(n > 1000000 && r > want * 0.95 && r < want * 1.05) }'
+
 # --- bad scenarios: exit 2, file:line, database untouched
 cp "$tmp/det.db" "$tmp/keep.db"
 before=$(md5sum < "$tmp/det.db")
