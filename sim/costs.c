@@ -32,6 +32,8 @@ static const struct cost_row xeon_2012[] = {
     { "csum_partial_copy_generic", 0.38, true, "[spec] copy with software checksum: ipfrag.md 9's 25 us per 64 KB datagram" },
     { "udp_recvmsg",             600, false, "[est] syscall entry, dequeue, skb free" },
     { "copy_to_user",            0.1, true, "[est] cache-hot copy, about 10 GB/s; the NIC validated the checksum (CHECKSUM_UNNECESSARY)" },
+    { "loopback_xmit",           150, false, "[est] loopback_xmit + netif_rx: orphan, enqueue on the per-CPU backlog" },
+    { "process_backlog",         100, false, "[est] NET_RX softirq dequeue from the per-CPU backlog" },
     { "ping_send",               500, false, "[est] sendmsg of an ICMP echo request" },
     { NULL, 0, false, NULL },
 };

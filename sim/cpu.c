@@ -37,6 +37,8 @@ void core_init(struct core *c, struct evq *q, struct host *h, int id, struct cpu
     c->host = h;
     c->id = id;
     c->speed = 1.0;
+    c->factor = 1.0;
+    c->mult = 1.0;
     c->prof = prof;
     event_init(&c->dispatch, core_dispatch, c);
 }
@@ -97,17 +99,9 @@ static void core_run(struct core *c)
     simtime_t now = c->q->now;
     struct cpu_task *t = c->current;
     if (t && t->cls == CPU_PROCESS) {
-        if (softirq_ready(c, now)) {
-            /* softirq work runs first; the task resumes right after */
-            t->ready = now;
-            t->next = c->rq_head[CPU_PROCESS];
-            c->rq_head[CPU_PROCESS] = t;
-            if (!c->rq_tail[CPU_PROCESS])
-                c->rq_tail[CPU_PROCESS] = t;
-            c->current = t = NULL;
-        } else if (ready_in(c, CPU_PROCESS, now)) {
-            /* round robin between runnable processes, one slice each: a
-             * coarse stand-in for CFS sharing the core */
+        if (softirq_ready(c, now) || ready_in(c, CPU_PROCESS, now)) {
+            /* softirq work runs first; other ready processes get a turn
+             * (round robin, one slice each: a coarse stand-in for CFS) */
             t->ready = now;
             rq_append(c, t);
             c->current = t = NULL;
@@ -124,6 +118,9 @@ static void core_run(struct core *c)
         c->current = t;
     }
     c->clock = now;
+    c->mult = c->speed * c->factor;
+    if (c->jitter > 0)
+        c->mult *= (1.0 - c->jitter) + c->jitter * rng_exponential(c->rng, 1.0);
     simtime_t *outer = ctx_clock;        /* core_wake may nest a slice */
     struct core *outer_core = cpu_current;
     ctx_clock = &c->clock;

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "event.h"
+#include "rng.h"
 
 struct core;
 struct cpu_task;
@@ -53,7 +54,11 @@ struct core {
     struct evq *q;
     struct host *host;
     int id;
-    double speed;                /* cost multiplier (f_cpu); 1 = profile speed */
+    double speed;                /* cost multiplier of the whole host (1 / cpu_speed) */
+    double factor;               /* this core's f_cpu (core_cost_factor) */
+    double jitter;               /* j: per-slice cost multiplier J = (1 - j) + j Exp(1) */
+    double mult;                 /* speed * factor * J of the running slice */
+    struct rng *rng;             /* for J; NULL when jitter is 0 */
     simtime_t clock;             /* local time within the current slice */
     simtime_t busy_until;        /* end of the last slice */
     struct cpu_task *current;
@@ -69,14 +74,25 @@ void core_init(struct core *c, struct evq *q, struct host *h, int id, struct cpu
 /* Make t runnable from time `at` (>= now). Runs it at once if the core is
  * idle and at == now; otherwise queues it. No-op if already queued. */
 void core_wake(struct core *c, struct cpu_task *t, simtime_t at);
-/* Charge ns (scaled by c->speed) under symbol sym. */
-static inline void core_charge(struct core *c, int sym, double ns)
+/* Charge ns under symbol sym, scaled by the slice's multiplier: the host's
+ * speed, the core's factor and the slice's jitter draw (ipfrag.md 9,
+ * sctp.md A.3: one J per work item). */
+static inline void core_charge_scaled(struct core *c, int sym, double ns, double mult)
 {
-    double ps = ns * c->speed * 1000.0;
-    simtime_t d = (simtime_t)(ps + 0.5);
+    simtime_t d = (simtime_t)(ns * mult * 1000.0 + 0.5);
     c->clock += d;
     c->prof[sym].ps += (double)d;
     c->prof[sym].calls++;
+}
+static inline void core_charge(struct core *c, int sym, double ns)
+{
+    core_charge_scaled(c, sym, ns, c->mult);
+}
+/* Overheads the spec keeps out of J and f_cpu (interrupt entry, poll call,
+ * timer tick): scaled by the host's speed only. */
+static inline void core_charge_fixed(struct core *c, int sym, double ns)
+{
+    core_charge_scaled(c, sym, ns, c->speed);
 }
 static inline simtime_t core_now(const struct core *c) { return c->clock; }
 static inline bool core_idle(const struct core *c) { return !c->current && !c->rq_head[0] && !c->rq_head[1]; }

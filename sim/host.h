@@ -47,17 +47,27 @@ struct host {
     defrag_fn defrag;
     void *mod[HOST_MAX_MODULES];  /* per-module state (sim.h: struct model_module) */
     struct rng rng;
+    struct rng core_rng[HOST_MAX_CORES];   /* cost jitter draws, one stream per core */
+    /* loopback device: netif_rx puts packets on the sending core's backlog,
+     * processed there in softirq (process_backlog) */
+    struct skb_queue backlog[HOST_MAX_CORES];
+    struct cpu_task backlog_task[HOST_MAX_CORES];
+    uint32_t lo_mtu;
     uint16_t ip_id;
     uint16_t next_port;
     /* IP counters */
     uint64_t ip_in, ip_out, ip_forwarded, ip_no_proto, ip_no_route, ip_frag_no_reasm, frags_created;
-    int sym_ip_rcv, sym_ip_output, sym_ip_forward;
+    int sym_ip_rcv, sym_ip_output, sym_ip_forward, sym_lo_xmit, sym_backlog;
 };
 
 /* Charge a profile cost per call, or per byte for copy symbols. */
 static inline void host_charge(struct host *h, struct core *c, int sym)
 {
     core_charge(c, sym, h->cost[sym]);
+}
+static inline void host_charge_fixed(struct host *h, struct core *c, int sym)
+{
+    core_charge_fixed(c, sym, h->cost[sym]);
 }
 static inline void host_charge_bytes(struct host *h, struct core *c, int sym, uint64_t bytes)
 {
@@ -73,6 +83,7 @@ void ip_rcv(struct host *h, struct skb *skb, struct core *c);
 /* Route, fragment if needed, hand to the NIC. Returns 0 or -1 (dropped). */
 int ip_output(struct host *h, struct skb *skb, struct core *c);
 uint32_t ip_hdr_len(uint8_t family);
+void ip_loopback_init(struct host *h, uint32_t mtu);
 /* Largest L4 datagram (header + payload) that fits one packet on the route. */
 uint32_t ip_max_unfragmented(struct host *h, uint32_t daddr, uint8_t family);
 /* ICMP (icmp.c). */

@@ -21,6 +21,8 @@ static struct nic *route(struct host *h, uint32_t daddr)
 
 uint32_t ip_max_unfragmented(struct host *h, uint32_t daddr, uint8_t family)
 {
+    if (daddr == h->id)
+        return h->lo_mtu - ip_hdr_len(family);
     struct nic *n = route(h, daddr);
     if (!n)
         return 0;
@@ -99,9 +101,59 @@ static int ip_fragment(struct host *h, struct skb *skb, struct nic *out, struct 
     return rc;
 }
 
+/* The loopback device: one softirq task per core drains that core's
+ * backlog, one packet per slice (process_backlog), ahead of process work. */
+static bool backlog_slice(struct cpu_task *t, struct core *c)
+{
+    struct host *h = c->host;
+    struct skb *skb = skbq_pop(&h->backlog[c->id]);
+    (void)t;
+    if (!skb)
+        return false;
+    host_charge(h, c, h->sym_backlog);
+    skb->tstamp = core_now(c);
+    ip_rcv(h, skb, c);
+    return h->backlog[c->id].head != NULL;
+}
+
+void ip_loopback_init(struct host *h, uint32_t mtu)
+{
+    h->lo_mtu = mtu;
+    h->sym_lo_xmit = cpu_sym("loopback_xmit");
+    h->sym_backlog = cpu_sym("process_backlog");
+    for (int i = 0; i < HOST_MAX_CORES; i++) {
+        skbq_init(&h->backlog[i]);
+        h->backlog_task[i] = (struct cpu_task){ .run = backlog_slice, .ctx = h, .cls = CPU_SOFTIRQ, .name = "backlog" };
+    }
+}
+
+/* loopback_xmit: the skb is orphaned (its send-buffer charge returned at
+ * once, as skb_orphan does) and queued with netif_rx on this core; the
+ * NET_RX softirq runs it when the sending code enables bottom halves,
+ * i.e. on this core before the sender's next slice. */
+static int loopback_xmit(struct host *h, struct skb *skb, struct core *c)
+{
+    host_charge(h, c, h->sym_lo_xmit);
+    if (skb->destructor) {
+        skb->destructor(skb);
+        skb->destructor = NULL;
+    }
+    skb->sk = NULL;
+    skbq_push(&h->backlog[c->id], skb);
+    core_wake(c, &h->backlog_task[c->id], core_now(c));
+    return 0;
+}
+
 int ip_output(struct host *h, struct skb *skb, struct core *c)
 {
     host_charge(h, c, h->sym_ip_output);
+    if (skb->daddr == h->id) {
+        skb->saddr = h->id;
+        skb->ip_id = h->ip_id++;
+        skb->tstamp = core_now(c);
+        h->ip_out++;
+        return loopback_xmit(h, skb, c);
+    }
     struct nic *out = route(h, skb->daddr);
     if (!out) {
         h->ip_no_route++;

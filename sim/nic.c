@@ -378,10 +378,10 @@ static bool nic_napi(struct cpu_task *t, struct core *c)
         v->poll_n = 0;
         v->polls++;
         if (v->from_irq) {
-            host_charge(n->host, c, n->sym_irq);
+            host_charge_fixed(n->host, c, n->sym_irq);
             v->from_irq = false;
         }
-        host_charge(n->host, c, n->sym_poll);
+        host_charge_fixed(n->host, c, n->sym_poll);
         tx_clean(v, c);
     }
     /* refill: a batch of cleaned descriptors goes back to the NIC; it

@@ -59,6 +59,26 @@ static void host_configure(struct sim *s, struct host *h)
             h->cost[i] = time_to_ns(cfg_time(sec, key, "0", 0, PS_PER_S));
     }
     double speed = cfg_double(sec, "cpu_speed", "1", 0.01, 100);
+    double jitter = cfg_double(sec, "cost_jitter", "0", 0, 1);
+    double factor[HOST_MAX_CORES];
+    for (int i = 0; i < HOST_MAX_CORES; i++)
+        factor[i] = 1.0;
+    const char *fl = cfg_str(sec, "core_cost_factor", "");
+    if (*fl) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", fl);
+        int i = 0;
+        for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", "), i++) {
+            char *end;
+            double v = strtod(tok, &end);
+            if (*end || v <= 0 || v > 100 || i >= h->ncores) {
+                cfg_error(sec, "core_cost_factor", "got '%s', expected up to %d positive factors, one per core, "
+                          "such as 0.99, 1.015", fl, h->ncores);
+                break;
+            }
+            factor[i] = v;
+        }
+    }
     h->rmem_default = cfg_size(sec, "net.core.rmem_default", "212992", 256, 1ULL << 31);
     h->rmem_max = cfg_size(sec, "net.core.rmem_max", "212992", 256, 1ULL << 31);
     h->wmem_default = cfg_size(sec, "net.core.wmem_default", "212992", 256, 1ULL << 31);
@@ -67,10 +87,19 @@ static void host_configure(struct sim *s, struct host *h)
     for (int i = 0; i < h->ncores; i++) {
         core_init(&h->cores[i], &s->q, h, i, h->prof);
         h->cores[i].speed = 1.0 / speed;
+        h->cores[i].factor = factor[i];
+        h->cores[i].jitter = jitter;
+        if (jitter > 0) {
+            char name[96];
+            snprintf(name, sizeof name, "host.%s.core%d", h->name, i);
+            rng_init(&h->core_rng[i], s->seed, name);
+            h->cores[i].rng = &h->core_rng[i];
+        }
     }
     h->sym_ip_rcv = cpu_sym("ip_rcv");
     h->sym_ip_output = cpu_sym("ip_output");
     h->sym_ip_forward = cpu_sym("ip_forward");
+    ip_loopback_init(h, (uint32_t)cfg_int(sec, "lo_mtu", "65536", 1280, 65536));
     char name[64];
     snprintf(name, sizeof name, "host.%s", h->name);
     rng_init(&h->rng, s->seed, name);
@@ -268,9 +297,7 @@ static void flows_build(struct sim *s)
             cfg_error(sec, "from", "no host '%s' (hosts are the ends of [link] sections)", from);
         if (to && !f->to)
             cfg_error(sec, "to", "no host '%s' (hosts are the ends of [link] sections)", to);
-        if (f->from && f->to && f->from == f->to)
-            cfg_error(sec, "to", "a flow goes between two different hosts");
-        else if (f->from && f->to && !f->from->route[f->to->index])
+        if (f->from && f->to && f->from != f->to && !f->from->route[f->to->index])
             cfg_error(sec, "to", "no route from %s to %s", f->from->name, f->to->name);
         f->start = cfg_time(sec, "start", "0s", 0, s->duration);
         char dur[32];

@@ -155,6 +155,11 @@ void sim_free(struct sim *s)
         }
         free(h->route);
         rng_free(&h->rng);
+        for (int k = 0; k < h->ncores; k++) {
+            skbq_purge(&h->backlog[k]);
+            if (h->cores[k].rng)
+                rng_free(h->cores[k].rng);
+        }
     }
     for (int i = 0; i < s->nlinks; i++)
         free(s->links[i]);
