@@ -229,5 +229,28 @@ if [ -x "$netsim" ] && [ -f scenarios/default.ini ]; then
         notok plot-netsim-db "netsim run failed:" "$(tail -5 "$tmp/real.log")"
     fi
 else
-    ok "plot-netsim-db # skip: no $netsim"
+    notok plot-netsim-db "no netsim binary at $netsim"
+fi
+
+# ------------------------------------------------------------ a real sweep over a plain numeric axis
+cat > "$tmp/num.ini" <<'INI'
+[sim]
+duration = 50ms
+interval = 10ms
+repeat = 2
+[host b]
+cpu_speed = ${speed=0.5, 1.0}
+[link l]
+ends = a:eth0 b:eth0
+[flow 1]
+app = udp_stream
+from = a
+to = b
+INI
+if "$netsim" sweep "$tmp/num.ini" -j 2 -o "$tmp/num.db" >"$tmp/num.log" 2>&1; then
+    if tools/plot "$tmp/num.db" --kind sweep -o "$tmp/num.png" >"$tmp/num.out" 2>&1 && ! grep -q 'expression expected' "$tmp/num.out" \
+        && is_png "$tmp/num.png"; then ok plot-sweep-plain-number-axis
+    else notok plot-sweep-plain-number-axis "$(cat "$tmp/num.out")"; fi
+else
+    notok plot-sweep-plain-number-axis "netsim sweep failed:" "$(tail -5 "$tmp/num.log")"
 fi
