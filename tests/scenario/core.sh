@@ -183,6 +183,18 @@ top=$(q "$tmp/slow.db" "select symbol from profile where host = 'receiver' order
 check "slow receiver: profile shows the receive path" grep -qE "udp_recvmsg|ip_rcv|ixgbe_clean_rx_irq|udp_rcv" <<<"$top"
 check "profile table printed" grep -q "# Overhead" "$tmp/slow.out"
 
+# --- Ctrl-C: the run is recorded as interrupted, earlier runs stay intact
+"$NETSIM" run "$tmp/lossy.ini" -o "$tmp/int.db" -q >/dev/null
+"$NETSIM" run scenarios/udp_line_rate.ini --set sim.duration=600s -o "$tmp/int.db" -q >/dev/null 2>&1 &
+pid=$!
+sleep 1          # the run's rows are invisible until it commits: just give it time to start
+kill -INT $pid
+wait $pid
+rc=$?
+check "interrupted run exits 130" test $rc -eq 130
+check "interrupted run marked interrupted" test "$(q "$tmp/int.db" "select status from run where id = 2")" = interrupted
+check "earlier run intact and complete" test "$(q "$tmp/int.db" "select status || ' ' || (select count(*) from interval where run_id = 1) from run where id = 1")" = "complete 3"
+
 # --- CLI basics
 "$NETSIM" --help >/dev/null; check "netsim --help exits 0" test $? -eq 0
 "$NETSIM" run --help | grep -q -- "--seed"; check "netsim run --help lists --seed" test $? -eq 0
