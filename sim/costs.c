@@ -45,6 +45,7 @@ static const struct cost_row ideal[] = {
 static const struct cpu_profile profiles[] = {
     { "xeon-2012", "Sandy Bridge-EP class core, about 2.6 GHz, 3.x kernel (seeds 000, 004)", xeon_2012 },
     { "xeon-2015-kvm", "a 4.4-era KVM guest (seed 001); engine rows as xeon-2012 [est], SCTP rows from models/sctp", xeon_2012 },
+    { "modern", "the xeon-2012 core with a 4.17+ kernel (ipfrag.md 10.3): engine rows as xeon-2012, model rows from models/ipfrag", xeon_2012 },
     { "ideal", "every cost zero: the network alone, for exact latency checks", ideal },
 };
 

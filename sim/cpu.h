@@ -65,6 +65,7 @@ struct core {
     struct cpu_task *rq_head[2], *rq_tail[2];
     struct event dispatch;       /* end of slice / next ready task */
     struct cpu_sample *prof;     /* host's profile table, by symbol id */
+    struct cpu_sample *core_prof; /* optional: this core's own table (perf -C), NULL = none */
     uint64_t busy_ps;
     uint64_t slices;
     uint64_t spins;              /* consecutive zero-cost slices (livelock guard) */
@@ -83,6 +84,10 @@ static inline void core_charge_scaled(struct core *c, int sym, double ns, double
     c->clock += d;
     c->prof[sym].ps += (double)d;
     c->prof[sym].calls++;
+    if (c->core_prof) {
+        c->core_prof[sym].ps += (double)d;
+        c->core_prof[sym].calls++;
+    }
 }
 static inline void core_charge(struct core *c, int sym, double ns)
 {

@@ -386,6 +386,70 @@ static struct rep_prof **prof_sorted(const struct report *r)
     return v;
 }
 
+/*
+ * Caller-tagged rows: a symbol "callee <- caller <- caller's caller" is a
+ * sample of callee under that call chain (perf report -g caller). When a
+ * host has such rows, its table lists each callee once with the sum of its
+ * rows, followed by the share of each chain in it, the way perf prints
+ * "_raw_spin_unlock_irqrestore" and then "|--36.14%-- mod_timer". A host
+ * without tagged rows prints exactly as before. Returns 1 if it printed.
+ */
+static size_t callee_len(const char *sym)
+{
+    const char *p = strstr(sym, " <- ");
+    return p ? (size_t)(p - sym) : strlen(sym);
+}
+
+static int print_callers(struct report *r, struct rep_prof **v, size_t n, double total)
+{
+    size_t a, b, nb = 0;
+    int tagged = 0;
+
+    for (a = 0; a < n; a++)
+        tagged |= strstr(v[a]->symbol, " <- ") != NULL;
+    if (!tagged)
+        return 0;
+    /* one entry per callee, in order of its summed time (v is sorted by
+     * time, so the callee's first row decides ties) */
+    struct callee { size_t first; double ns; uint64_t calls; } *c = malloc(n * sizeof *c);
+    if (!c)
+        oom();
+    for (a = 0; a < n; a++) {
+        size_t len = callee_len(v[a]->symbol);
+        for (b = 0; b < nb; b++)
+            if (callee_len(v[c[b].first]->symbol) == len && !strncmp(v[c[b].first]->symbol, v[a]->symbol, len))
+                break;
+        if (b == nb)
+            c[nb++] = (struct callee){ a, 0, 0 };
+        c[b].ns += v[a]->cpu_ns;
+        c[b].calls += v[a]->calls;
+    }
+    for (a = 1; a < nb; a++)            /* insertion sort by time, stable */
+        for (b = a; b > 0 && c[b].ns > c[b - 1].ns; b--) {
+            struct callee t = c[b];
+            c[b] = c[b - 1];
+            c[b - 1] = t;
+        }
+    for (b = 0; b < nb; b++) {
+        const char *sym = v[c[b].first]->symbol;
+        size_t len = callee_len(sym);
+        char nsop[32] = "-";
+        if (c[b].calls > 0)
+            snprintf(nsop, sizeof nsop, "%.1f", c[b].ns / (double)c[b].calls);
+        fprintf(r->out, "%9.2f%%%12s%13" PRIu64 "  %.*s\n", total > 0 ? 100.0 * c[b].ns / total : 0.0, nsop,
+                c[b].calls, (int)len, sym);
+        for (a = 0; a < n; a++) {   /* v is in time order: chains print largest first */
+            const char *s = v[a]->symbol;
+            if (callee_len(s) != len || strncmp(s, sym, len) || !s[len])
+                continue;
+            fprintf(r->out, "%36s|--%.2f%%-- %s\n", "", c[b].ns > 0 ? 100.0 * v[a]->cpu_ns / c[b].ns : 0.0,
+                    s + len + 4);
+        }
+    }
+    free(c);
+    return 1;
+}
+
 static void print_profile(struct report *r)
 {
     struct rep_prof **v = prof_sorted(r);
@@ -400,6 +464,8 @@ static void print_profile(struct report *r)
             total += v[j]->cpu_ns;
         fprintf(r->out, "\n# host %s: %.6f s of CPU time\n", v[i]->host, total * 1e-9);
         fputs("# Overhead       ns/op        Calls  Symbol\n", r->out);
+        if (print_callers(r, v + i, j - i, total))
+            continue;
         for (k = i; k < j; k++) {
             char nsop[32] = "-";
             double share = total > 0 ? 100.0 * v[k]->cpu_ns / total : 0.0;

@@ -46,6 +46,10 @@ void skb_free(struct skb *skb)
         skb->destructor(skb);
     if (skb->rx_page)
         nic_page_release(skb);
+    for (struct skb *f = skb->frag_list, *nx; f; f = nx) {
+        nx = f->next;            /* the datagram's pages go back with it */
+        skb_free(f);
+    }
     skb->next = free_list;
     free_list = skb;
     in_use--;

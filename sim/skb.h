@@ -56,6 +56,9 @@ struct skb {
     skb_destructor destructor;   /* sock_wfree / sock_rfree, run by skb_free */
     struct rx_slot *rx_page;     /* NIC RX buffer this skb holds (page recycling) */
     uint32_t rx_page_gen;
+    struct skb *frag_list;       /* reassembled datagram: the other fragments,
+                                  * chained by next; freed with this skb
+                                  * (skb_shinfo(skb)->frag_list) */
 
     /* times */
     simtime_t tstamp;            /* when created or received */

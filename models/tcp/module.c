@@ -1,16 +1,115 @@
 /*
- * module.c - the tcp family (placeholder until the model is built).
+ * module.c - the tcp family: per-host sysctls and variant choice, the
+ * protocol handler, the applications (tcp_stream, tcp_iperf3) and the
+ * `netsim models` listing. The engine is tcp_*.c, congestion control
+ * cc_*.c (tcp.cc), receive autotuning drs_*.c (tcp.drs).
+ *
+ * Host keys (kernel names; defaults are Linux 4.15's):
+ *   net.ipv4.tcp_rmem = "4096 87380 6291456"   min, default, max (bytes)
+ *   net.ipv4.tcp_wmem = "4096 16384 4194304"
+ *   net.ipv4.tcp_adv_win_scale (1), tcp_app_win (31), tcp_moderate_rcvbuf (1),
+ *   tcp_timestamps (1), tcp_sack (1), tcp_window_scaling (1),
+ *   tcp_reordering (3), tcp_fack (1), tcp_recovery (1 = RACK),
+ *   tcp_early_retrans (3 = TLP)
+ *   tcp.cc = cubic | reno | bbr (cubic, the 4.15 default)
+ *   tcp.drs = trimodal | continuous (trimodal: 4.15 before seed 003)
+ *   tcp.init_cwnd (10), tcp.fq_pacing (off: pace CUBIC/Reno as with sch_fq)
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "models/tcp/tcp.h"
+#include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/units.h"
+
+extern const struct app_ops tcp_stream_app, tcp_iperf3_app;
+static const struct app_ops *const apps[] = { &tcp_stream_app, &tcp_iperf3_app, NULL };
+
+void tcp_sock_free(struct tcp_sock *tp);
+
+/* "4096 87380 6291456": three sizes, non-decreasing */
+static void read_triple(struct cfg_section *sec, const char *key, const char *def, uint64_t out[3])
+{
+    const char *v = cfg_str(sec, key, def);
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", v);
+    int n = 0;
+    for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
+        const char *why = NULL;
+        uint64_t x;
+        if (n == 3 || parse_size(tok, &x, &why)) {
+            n = -1;
+            break;
+        }
+        out[n++] = x;
+    }
+    if (n != 3 || out[0] > out[1] || out[1] > out[2] || out[2] > (1ULL << 31) || out[1] < 256) {
+        cfg_error(sec, key, "got '%s', expected three sizes 'min default max' such as '%s' (max at most 2G)", v, def);
+        sscanf(def, "%llu %llu %llu", (unsigned long long *)&out[0], (unsigned long long *)&out[1],
+               (unsigned long long *)&out[2]);
+    }
+}
+
+static void attach(struct sim *s, struct host *h, int slot)
+{
+    (void)s;
+    struct cfg_section *sec = h->sec;
+    struct tcp_host *th = calloc(1, sizeof *th);
+    if (!th)
+        exit(1);
+    read_triple(sec, "net.ipv4.tcp_rmem", "4096 87380 6291456", th->rmem);
+    read_triple(sec, "net.ipv4.tcp_wmem", "4096 16384 4194304", th->wmem);
+    th->adv_win_scale = (int)cfg_int(sec, "net.ipv4.tcp_adv_win_scale", "1", -31, 31);
+    if (!th->adv_win_scale)
+        cfg_error(sec, "net.ipv4.tcp_adv_win_scale", "got 0, expected -31..-1 or 1..31");
+    th->app_win = (int)cfg_int(sec, "net.ipv4.tcp_app_win", "31", 0, 31);
+    th->moderate_rcvbuf = cfg_bool(sec, "net.ipv4.tcp_moderate_rcvbuf", "1");
+    th->timestamps = cfg_bool(sec, "net.ipv4.tcp_timestamps", "1");
+    th->sack = cfg_bool(sec, "net.ipv4.tcp_sack", "1");
+    th->window_scaling = cfg_bool(sec, "net.ipv4.tcp_window_scaling", "1");
+    th->reordering = (int)cfg_int(sec, "net.ipv4.tcp_reordering", "3", 1, 300);
+    th->fack = cfg_bool(sec, "net.ipv4.tcp_fack", "1");
+    th->rack = cfg_int(sec, "net.ipv4.tcp_recovery", "1", 0, 1) & 1;
+    th->tlp = cfg_int(sec, "net.ipv4.tcp_early_retrans", "3", 0, 4) >= 3;
+    th->init_cwnd = (uint32_t)cfg_int(sec, "tcp.init_cwnd", "10", 1, 1000);
+    th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off");
+    static const char *const ccs[] = { "cubic", "reno", "bbr", NULL };
+    th->cc = tcp_cc_find(ccs[cfg_choice(sec, "tcp.cc", "cubic", ccs)]);
+    static const char *const drs[] = { "trimodal", "continuous", NULL };
+    th->drs = tcp_drs_find(drs[cfg_choice(sec, "tcp.drs", "trimodal", drs)]);
+    h->mod[slot] = th;
+    h->proto[IPPROTO_TCP_] = tcp_rcv;
+}
+
+static void detach(struct sim *s, struct host *h, int slot)
+{
+    (void)s;
+    struct tcp_host *th = h->mod[slot];
+    if (!th)
+        return;
+    for (struct tcp_sock *tp = th->conns, *n; tp; tp = n) {
+        n = tp->next_conn;
+        tcp_sock_free(tp);
+    }
+    free(th);
+    h->mod[slot] = NULL;
+}
 
 static void list(void)
 {
-    printf("  %-16s %s\n", "tcp.cc", "reno, cubic, bbr (models/tcp.md): not built yet");
-    printf("  %-16s %s\n", "tcp.drs", "trimodal, continuous: not built yet");
+    printf("  tcp.cc (models/tcp.md §5):\n");
+    for (int i = 0; tcp_cc_table[i]; i++)
+        printf("    %-14s %s\n", tcp_cc_table[i]->name, tcp_cc_table[i]->doc);
+    printf("  tcp.drs (models/tcp.md §3.8):\n");
+    for (int i = 0; tcp_drs_table[i]; i++)
+        printf("    %-14s %s\n", tcp_drs_table[i]->name, tcp_drs_table[i]->doc);
 }
 
 const struct model_module tcp_module = {
     .name = "tcp",
+    .apps = apps,
+    .attach_host = attach,
+    .detach_host = detach,
     .list = list,
 };

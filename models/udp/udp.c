@@ -4,7 +4,7 @@
  */
 #include "models/udp/udp.h"
 
-static int sym_rcv = -1, sym_send, sym_copy_from, sym_recv, sym_copy;
+static int sym_rcv = -1, sym_send, sym_copy_from, sym_recv, sym_copy, sym_csum_copy;
 
 static void syms(void)
 {
@@ -15,6 +15,7 @@ static void syms(void)
     sym_copy_from = cpu_sym("copy_from_user");
     sym_recv = cpu_sym("udp_recvmsg");
     sym_copy = cpu_sym("copy_to_user");
+    sym_csum_copy = cpu_sym("csum_partial_copy_generic");
 }
 
 void udp_rcv(struct host *h, struct skb *skb, struct core *c)
@@ -60,7 +61,9 @@ int64_t udp_recvmsg(struct sock *sk, struct core *c)
         return -1;
     struct host *h = sk->host;
     host_charge(h, c, sym_recv);
-    host_charge_bytes(h, c, sym_copy, skb->payload);
+    /* A reassembled datagram (is_frag) had no checksum offload
+     * (CHECKSUM_NONE): udp_recvmsg verifies it while copying. */
+    host_charge_bytes(h, c, skb->is_frag ? sym_csum_copy : sym_copy, skb->payload);
     int64_t n = skb->payload;
     skb_free(skb);
     return n;

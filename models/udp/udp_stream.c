@@ -7,7 +7,11 @@
  * Keys: msg_size (1472: fills a 1500-byte MTU), rate (max), sndbuf and
  * rcvbuf (SO_SNDBUF/SO_RCVBUF requests, 0 = sysctl default), port (5201),
  * family (inet | inet6), cpu (sender core, 0), reader_cpu (receiver core,
- * default the last one, away from RX queue 0).
+ * default the last one, away from RX queue 0), pace_jitter (0: with a
+ * `rate`, each datagram leaves at its slot +- a uniform jitter, like a
+ * netperf loop whose iterations vary; ipfrag.md 10.1 uses 300ns),
+ * start_phase (off: on, the first datagram leaves at a uniform random
+ * offset within one period, so that two paced flows do not start in step).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +33,21 @@ struct udp_stream {
     bool tx_slept, rx_slept;
     uint64_t sent, send_errors, received;
     int sym_schedule;
+    simtime_t jitter, phase;     /* pacing jitter (+-), start offset */
+    uint64_t rnd;                /* splitmix64 state, seeded from (run seed, "flow.N.pace") */
 };
+
+/* The pacing stream: splitmix64 over a seed derived the engine's way
+ * (rng_derive_seed), so it needs no allocation and the flow's struct is
+ * still freed whole by sim_free. Uniform in [0, 1). */
+static double pace_uniform(struct udp_stream *u)
+{
+    uint64_t z = (u->rnd += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-53;
+}
 
 static bool sender_slice(struct cpu_task *t, struct core *c)
 {
@@ -50,7 +68,9 @@ static bool sender_slice(struct cpu_task *t, struct core *c)
         u->send_errors++;
     u->sent++;
     if (u->period) {
-        simtime_t next = u->f->start + (simtime_t)u->sent * u->period;
+        simtime_t next = u->f->start + u->phase + (simtime_t)u->sent * u->period;
+        if (u->jitter)
+            next += (simtime_t)((2.0 * pace_uniform(u) - 1.0) * (double)u->jitter);
         if (next > core_now(c)) {
             evq_push(&u->s->q, &u->pace, next);
             return false;
@@ -112,6 +132,15 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
                   "need IP reassembly, which comes with the ipfrag model", u->msg_size, max);
     if (u->rate)
         u->period = time_serialise(u->msg_size, u->rate);
+    u->jitter = cfg_time(sec, "pace_jitter", "0", 0, PS_PER_S);
+    bool phase = cfg_bool(sec, "start_phase", "off");
+    char sname[48];
+    snprintf(sname, sizeof sname, "flow.%d.pace", f->id);
+    u->rnd = rng_derive_seed(s->seed, sname);
+    if (phase)
+        u->phase = (simtime_t)(pace_uniform(u) * (double)u->period);
+    if ((u->jitter || phase) && !u->rate)
+        cfg_error(sec, u->jitter ? "pace_jitter" : "start_phase", "needs a `rate` (pacing) to apply to");
 
     sock_init(&u->tx, f->from, IPPROTO_UDP_, host_alloc_port(f->from));
     sock_init(&u->rx, f->to, IPPROTO_UDP_, port);
@@ -143,7 +172,7 @@ static void start(struct sim *s, struct flow *f)
     struct udp_stream *u = f->priv;
     (void)s;
     core_wake(u->rx_core, &u->reader, 0);
-    core_wake(u->tx_core, &u->sender, f->start);
+    core_wake(u->tx_core, &u->sender, f->start + u->phase);
 }
 
 const struct app_ops udp_stream_app = {

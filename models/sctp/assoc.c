@@ -1,0 +1,200 @@
+/*
+ * assoc.c - per-host SCTP settings (net.sctp.* sysctls, the variants) and
+ * setting up an association's two ends (sctp.md A.2, A.4, A.9).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "models/sctp/sctp.h"
+#include "sim/config.h"
+#include "sim/sim.h"
+
+static int slot = -1;
+
+int sctp_host_slot(void) { return slot; }
+void sctp_set_slot(int s) { slot = s; }
+
+static uint64_t jiffies_key(struct cfg_section *sec, const char *key, const char *def)
+{
+    return (uint64_t)(cfg_time(sec, key, def, KT_PS_PER_JIFFY, 3600 * PS_PER_S) / KT_PS_PER_JIFFY);
+}
+
+static void counter(struct sim *s, const char *host, const char *what, const uint64_t *v)
+{
+    char name[96];
+    snprintf(name, sizeof name, "host.%s.sctp.%s", host, what);
+    sim_counter(s, name, v, false);
+}
+
+/* The host's SCTP settings, read from its section on first use, so that
+ * hosts without SCTP do not list SCTP keys. */
+struct sctp_host *sctp_host_of(struct host *h)
+{
+    if (h->mod[slot])
+        return h->mod[slot];
+    sctp_syms_init();
+    struct sctp_host *sh = calloc(1, sizeof *sh);
+    if (!sh)
+        exit(1);
+    h->mod[slot] = sh;
+    struct cfg_section *sec = h->sec;
+    static const char *rw[] = { "old", "new", NULL }, *hb[] = { "jitter", "lazy", NULL };
+    static const char *irq[] = { "restore", "self", NULL };
+    sh->rwnd = sctp_rwnd_find(rw[cfg_choice(sec, "sctp.rwnd", "old", rw)]);
+    sh->hb = sctp_hb_find(hb[cfg_choice(sec, "sctp.hb", "jitter", hb)]);
+    sh->rto_initial = jiffies_key(sec, "net.sctp.rto_initial", "3s");
+    sh->rto_min = jiffies_key(sec, "net.sctp.rto_min", "1s");
+    sh->rto_max = jiffies_key(sec, "net.sctp.rto_max", "60s");
+    sh->hb_interval = jiffies_key(sec, "net.sctp.hb_interval", "30s");
+    sh->sack_timeout = jiffies_key(sec, "net.sctp.sack_timeout", "200ms");
+    sh->max_burst = (uint32_t)cfg_int(sec, "net.sctp.max_burst", "4", 1, 1000);
+    sh->rwnd_update_shift = (uint32_t)cfg_int(sec, "net.sctp.rwnd_update_shift", "4", 1, 31);
+    sh->assoc_max_retrans = (uint32_t)cfg_int(sec, "net.sctp.association_max_retrans", "10", 1, 1000);
+    sh->path_max_retrans = (uint32_t)cfg_int(sec, "net.sctp.path_max_retrans", "5", 1, 1000);
+    sh->sack_freq = (uint32_t)cfg_int(sec, "sctp.sack_freq", "2", 1, 100);
+    sh->skb_struct_size = (uint32_t)cfg_size(sec, "sctp.skb_struct_size", "232", 0, 4096);
+    sh->tx_chunk_wmem = (uint32_t)cfg_size(sec, "sctp.tx_chunk_wmem", "2500", 1, 1 << 20);
+    sh->nodelay = cfg_bool(sec, "sctp.nodelay", "off");
+    sh->lazy_rearm_jitter = cfg_bool(sec, "sctp.lazy_rearm_jitter", "off");
+    kt_irqoff_restore = cfg_choice(sec, "sctp.irqoff_attribution", "restore", irq) == 0;
+    if (sh->rto_min > sh->rto_max)
+        cfg_error(sec, "net.sctp.rto_min", "is larger than net.sctp.rto_max");
+    char name[96];
+    snprintf(name, sizeof name, "host.%s.sctp", h->name);
+    rng_init(&sh->rng, h->sim->seed, name);
+    for (int k = 0; k < KT_NCALLERS; k++) {
+        static const char *const what[KT_NCALLERS][3] = {
+            { "mod_timer.sctp_transport_reset_timers.calls", "mod_timer.sctp_transport_reset_timers.requeues",
+              "mod_timer.sctp_transport_reset_timers.shortcut" },
+            { "mod_timer.sctp_do_sm.calls", "mod_timer.sctp_do_sm.requeues", "mod_timer.sctp_do_sm.shortcut" },
+        };
+        counter(h->sim, h->name, what[k][0], &sh->kt.calls[k]);
+        counter(h->sim, h->name, what[k][1], &sh->kt.queued[k]);
+        counter(h->sim, h->name, what[k][2], &sh->kt.shortcut[k]);
+    }
+    counter(h->sim, h->name, "del_timer.calls", &sh->kt.del_calls);
+    return sh;
+}
+
+void sctp_host_free(struct host *h, int mod_slot)
+{
+    /* a world whose build failed is freed before modules attach: use the
+     * slot the registry gives, not the one remembered at attach */
+    struct sctp_host *sh = h->mod[mod_slot];
+    if (!sh)
+        return;
+    for (struct sock *sk = h->socks; sk; sk = sk->next)
+        if (sk->proto == IPPROTO_SCTP_ && sk->priv)
+            skbq_purge(&((struct sctp_assoc *)sk->priv)->backlog);
+    rng_free(&sh->rng);
+    free(sh);
+    h->mod[mod_slot] = NULL;
+}
+
+static void end_init(struct sctp_assoc *a, struct host *h, struct host *peer, uint8_t family, uint16_t port,
+                     uint16_t peer_port, uint32_t flow)
+{
+    a->host = h;
+    a->sh = sctp_host_of(h);
+    sock_init(&a->sk, h, IPPROTO_SCTP_, port);
+    a->sk.family = family;
+    a->sk.priv = a;
+    a->family = family;
+    a->peer_addr = peer->id;
+    a->peer_port = peer_port;
+    a->flow = flow;
+    uint32_t ip = ip_hdr_len(family);
+    a->pmtu = ip_max_unfragmented(h, peer->id, family) + ip;
+    a->overhead = ip + SCTP_COMMON_HDR;
+    a->frag_point = a->pmtu - a->overhead - SCTP_DATA_HDR;
+    skbq_init(&a->backlog);
+    kt_init(&a->t3, h->q, sctp_t3_expire, a);
+    kt_init(&a->hb, h->q, sctp_hb_expire, a);
+    kt_init(&a->sack_timer, h->q, sctp_sack_timer_expire, a);
+    a->rto = a->sh->rto_initial;
+    a->sack_needed = true;       /* the first DATA is SACKed at once */
+}
+
+void sctp_assoc_pair(struct sctp_assoc *cli, struct sctp_assoc *srv, struct host *from, struct host *to,
+                     uint8_t family, uint16_t dport, uint32_t flow, uint64_t sndbuf, uint64_t rcvbuf,
+                     struct cfg_section *sec)
+{
+    uint16_t sport = host_alloc_port(from);
+    end_init(cli, from, to, family, sport, dport, flow);
+    end_init(srv, to, from, family, dport, sport, flow);
+    cli->is_client = true;
+    /* SO_SNDBUF / SO_RCVBUF on both sockets, as iperf3 -w would */
+    sock_set_bufs(&cli->sk, rcvbuf, sndbuf);
+    sock_set_bufs(&srv->sk, rcvbuf, sndbuf);
+    if (cli->sk.sndbuf / cli->sh->tx_chunk_wmem + 2 >= SCTP_TX_RING)
+        cfg_error(sec, "sndbuf", "a send buffer of %u bytes holds more than the model's %d chunks", cli->sk.sndbuf,
+                  SCTP_TX_RING);
+    if (srv->sk.rcvbuf / (srv->sh->skb_struct_size + 1) + 2 >= SCTP_RQ_RING)
+        cfg_error(sec, "rcvbuf", "a receive buffer of %u bytes holds more than the model's %d messages",
+                  srv->sk.rcvbuf, SCTP_RQ_RING);
+    cli->peer_dbg = srv;
+    srv->peer_dbg = cli;
+    /* sctp_association_init: rwnd = sk_rcvbuf / 2, at least 1500 */
+    struct sctp_assoc *ends[2] = { cli, srv };
+    for (int i = 0; i < 2; i++) {
+        struct sctp_assoc *a = ends[i];
+        a->rwnd = a->a_rwnd = a->sk.rcvbuf / 2 > 1500 ? a->sk.rcvbuf / 2 : 1500;
+        a->next_tsn = a->next_send = 1;        /* initial TSN; the peer's cum is one below */
+        a->ctsn_ack_point = 0;
+        a->cum = a->max_tsn_seen = 0;
+        /* RFC 4960 7.2.1: cwnd = min(4 MTU, max(2 MTU, 4380)) */
+        uint32_t two = 2 * a->pmtu > 4380 ? 2 * a->pmtu : 4380;
+        a->cwnd = 4 * a->pmtu < two ? 4 * a->pmtu : two;
+    }
+    for (int i = 0; i < 2; i++) {
+        struct sctp_assoc *a = ends[i], *p = ends[1 - i];
+        a->peer_rwnd = a->ssthresh = p->a_rwnd;          /* a_rwnd of INIT / INIT-ACK */
+    }
+    cli->timer_core = NULL;      /* set by the application with its cores */
+    srv->timer_core = to->nnics ? to->nics[0]->vec[0].core : NULL;
+}
+
+void sctp_assoc_counters(struct sim *s, struct sctp_assoc *cli, struct sctp_assoc *srv, int flow)
+{
+    char name[96];
+#define C(end, field, drop)                                                           \
+    do {                                                                               \
+        snprintf(name, sizeof name, "flow.%d.sctp.%s." #field, flow, end == cli ? "client" : "server"); \
+        sim_counter(s, name, &end->st.field, drop);                                    \
+    } while (0)
+    C(cli, data_chunks_sent, false);
+    C(cli, data_packets_sent, false);
+    C(cli, retransmits, false);
+    C(cli, fast_retransmits, false);
+    C(cli, frtx_lost, false);
+    C(cli, t3_expiries, false);
+    C(cli, t3_sndbuf_full, false);
+    C(cli, t3_window_full, false);
+    C(cli, stall_ps_max, false);
+    C(cli, stall_ps_sum, false);
+    C(cli, error_count_max, false);
+    C(cli, zero_window_probes, false);
+    C(cli, sacks_rx, false);
+    C(cli, hb_sent, false);
+    C(cli, hb_lazy_skips, false);
+    C(srv, sacks_tx, false);
+    C(srv, window_update_sacks, false);
+    C(srv, backlog_drops, true);
+    C(srv, rwnd_discards, true);
+    C(srv, frtx_dropped, false);
+    C(srv, reneges, false);
+    C(srv, reneged_tsns, false);
+    C(srv, dup_tsns, false);
+    C(srv, map_discards, true);
+    C(srv, hb_sent, false);
+#undef C
+    snprintf(name, sizeof name, "flow.%d.sctp.client.hb_timer.mod_timer_calls", flow);
+    sim_counter(s, name, &cli->hb.calls, false);
+    snprintf(name, sizeof name, "flow.%d.sctp.client.hb_timer.requeues", flow);
+    sim_counter(s, name, &cli->hb.queued, false);
+    snprintf(name, sizeof name, "flow.%d.sctp.client.hb_timer.shortcut", flow);
+    sim_counter(s, name, &cli->hb.shortcut, false);
+    snprintf(name, sizeof name, "flow.%d.sctp.client.t3_timer.mod_timer_calls", flow);
+    sim_counter(s, name, &cli->t3.calls, false);
+    snprintf(name, sizeof name, "flow.%d.sctp.client.prandom_calls", flow);
+    sim_counter(s, name, &cli->st.prandom_calls, false);
+}

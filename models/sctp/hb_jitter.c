@@ -1,0 +1,32 @@
+/*
+ * hb_jitter.c - sctp.hb = jitter: the heartbeat timer before Marcelo
+ * Ricardo Leitner's "sctp: avoid refreshing heartbeat timer too often"
+ * (ba6f5e33bdbb, 4.5; this is 4.4). Kernel: transport.c
+ * sctp_transport_timeout() and sctp_transport_reset_timers(). sctp.md B.2.
+ *
+ * Every DATA chunk appended to a packet re-arms the heartbeat timer to
+ * jiffies + rto/2 + prandom_u32_max(rto) + hbinterval. The random term
+ * spans 1000 jiffies while slack rounds to 64-128, so almost every call
+ * moves the expiry and re-queues the timer: mod_timer's shortcut for an
+ * unchanged expiry rarely applies.
+ */
+#include "models/sctp/sctp.h"
+
+static uint64_t timeout(struct sctp_assoc *a)
+{
+    /* the transport is never UNCONFIRMED or PF here: hbinterval always counts */
+    return sctp_jiffies(sctp_now(NULL)) + a->rto / 2 + sctp_prandom_max(a, a->rto, NULL) + a->sh->hb_interval;
+}
+
+static void on_data_sent(struct sctp_assoc *a, struct core *c)
+{
+    uint64_t e = sctp_jiffies(core_now(c)) + a->rto / 2 + sctp_prandom_max(a, a->rto, c) + a->sh->hb_interval;
+    kt_mod(&a->hb, e, a->host, c, &a->sh->kt, KT_RESET_TIMERS);
+}
+
+const struct sctp_hb_ops sctp_hb_jitter = {
+    .name = "jitter",
+    .doc = "4.4: re-arm with a random expiry (rto/2 + U[0, rto) + hbinterval) for every DATA chunk",
+    .timeout = timeout,
+    .on_data_sent = on_data_sent,
+};

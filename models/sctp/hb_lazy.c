@@ -1,0 +1,41 @@
+/*
+ * hb_lazy.c - sctp.hb = lazy: "sctp: avoid refreshing heartbeat timer too
+ * often" (Marcelo Ricardo Leitner, ba6f5e33bdbb, 4.5), as posted.
+ * Kernel: transport.c sctp_transport_reset_timers(). sctp.md B.2.
+ *
+ * sctp_transport_timeout() loses its random term; reset_timers re-arms
+ * only when the timer's expiry lies before the non-random base expiry,
+ * and adds prandom_u32_max(rto) at that re-arm. Between re-arms each chunk
+ * costs one comparison. Side effect of the posted diff: the other re-arm
+ * paths (after a heartbeat, on HEARTBEAT-ACK) call timeout() too and lose
+ * the RFC 4960 8.3 jitter, so idle heartbeats come every rto/2 +
+ * hbinterval exactly; host key sctp.lazy_rearm_jitter adds it back there,
+ * as upstream later did through sctp_transport_reset_hb_timer.
+ */
+#include "models/sctp/sctp.h"
+
+static uint64_t timeout(struct sctp_assoc *a)
+{
+    uint64_t e = sctp_jiffies(sctp_now(NULL)) + a->rto / 2 + a->sh->hb_interval;
+    if (a->sh->lazy_rearm_jitter)
+        e += sctp_prandom_max(a, a->rto, NULL);
+    return e;
+}
+
+static void on_data_sent(struct sctp_assoc *a, struct core *c)
+{
+    uint64_t e = sctp_jiffies(core_now(c)) + a->rto / 2 + a->sh->hb_interval;
+    /* time_before(hb_timer.expires, expires): the comparison is charged
+     * with the rest of reset_timers */
+    if ((int64_t)(a->hb.expires - e) < 0)
+        kt_mod(&a->hb, e + sctp_prandom_max(a, a->rto, c), a->host, c, &a->sh->kt, KT_RESET_TIMERS);
+    else
+        a->st.hb_lazy_skips++;
+}
+
+const struct sctp_hb_ops sctp_hb_lazy = {
+    .name = "lazy",
+    .doc = "ba6f5e33bdbb as posted: re-arm only when the base expiry passed the current one",
+    .timeout = timeout,
+    .on_data_sent = on_data_sent,
+};

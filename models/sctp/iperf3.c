@@ -1,0 +1,168 @@
+/*
+ * iperf3.c - `iperf3 --sctp -c R -l LEN` against `iperf3 -s` (3.0.1), the
+ * workload of seed 000 (sctp.md A.1, A.8). The client writes LEN-byte
+ * messages with blocking sendmsg and reports the bytes it wrote per
+ * interval, on its own late-ticking clock (iperf3.h); the server selects
+ * and reads one message per read(). The flow's interval rows are the
+ * client's, as in the seed's tables; the server's goodput is a counter.
+ *
+ * Keys: len (1452: fills a 1500-byte MTU with one DATA chunk), ip (4 | 6),
+ * cpu (client core, 0), server_cpu (1; 0 puts the reader on the RX core),
+ * port (5201), sndbuf / rcvbuf (SO_SNDBUF / SO_RCVBUF requests on both
+ * ends, 0 = the sysctl default 212992), trace_interval (10ms; 0 = no
+ * traces): rmem, rwnd, a_rwnd, backlog, queues, peer rwnd, cwnd, flight,
+ * outstanding, wmem, rto as series.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "models/sctp/iperf3.h"
+#include "models/sctp/sctp.h"
+#include "sim/config.h"
+#include "sim/record.h"
+#include "sim/report.h"
+#include "sim/sim.h"
+
+struct iperf3 {
+    struct sctp_assoc cli, srv;
+    struct flow *f;
+    struct sim *s;
+    struct iperf3_ticker k;
+    uint64_t written, intervals, zero_intervals, server_bytes;
+    simtime_t trace_iv;
+    struct event trace;
+};
+
+void iperf3_tick(struct iperf3_ticker *k, simtime_t now, iperf3_emit_fn emit, void *ctx)
+{
+    if (now < k->next_tick)
+        return;
+    emit(ctx, k->istart, now, k->bytes);
+    k->bytes = 0;
+    k->istart = now;
+    k->next_tick += k->interval;
+    while (now >= k->next_tick) {
+        emit(ctx, now, now, 0);
+        k->next_tick += k->interval;
+    }
+}
+
+static void emit(void *ctx, simtime_t t0, simtime_t t1, uint64_t bytes)
+{
+    struct iperf3 *p = ctx;
+    double secs = time_to_s(t1 - t0);
+    p->intervals++;
+    if (t1 == t0)
+        p->zero_intervals++;
+    if (p->s->rec)
+        rec_interval(p->s->rec, p->f->id, time_to_s(t0), time_to_s(t1), bytes, secs > 0 ? (double)bytes * 8 / secs : 0);
+    if (p->s->report)
+        report_interval(p->s->report, p->f->id, time_to_s(t0), time_to_s(t1), bytes);
+}
+
+static void written(struct sctp_assoc *a, uint32_t bytes, struct core *c)
+{
+    struct iperf3 *p = a->hooks.ctx;
+    p->written += bytes;
+    p->k.bytes += bytes;
+    iperf3_tick(&p->k, core_now(c), emit, p);
+}
+
+static void read_(struct sctp_assoc *a, uint32_t bytes, struct core *c)
+{
+    struct iperf3 *p = a->hooks.ctx;
+    (void)c;
+    p->server_bytes += bytes;
+    flow_deliver(p->f, bytes);
+}
+
+static void trace(struct event *ev)
+{
+    struct iperf3 *p = ev->ctx;
+    struct sim *s = p->s;
+    struct sctp_assoc *r = &p->srv, *t = &p->cli;
+    sim_series(s, "sctp.rmem", (double)r->rmem);
+    sim_series(s, "sctp.rwnd", r->rwnd);
+    sim_series(s, "sctp.a_rwnd", r->a_rwnd);
+    sim_series(s, "sctp.backlog_len", (double)r->backlog_len);
+    sim_series(s, "sctp.rq_len", r->rq_n);
+    sim_series(s, "sctp.lobby_len", r->lobby_n);
+    sim_series(s, "sctp.peer_rwnd", t->peer_rwnd);
+    sim_series(s, "sctp.cwnd", t->cwnd);
+    sim_series(s, "sctp.flight_size", t->flight);
+    sim_series(s, "sctp.outstanding", t->outstanding);
+    sim_series(s, "sctp.wmem", t->wmem);
+    sim_series(s, "sctp.rto_ms", (double)t->rto);
+    if (s->q.now + p->trace_iv <= s->duration)
+        evq_push(&s->q, &p->trace, s->q.now + p->trace_iv);
+}
+
+static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
+{
+    struct iperf3 *p = calloc(1, sizeof *p);
+    if (!p)
+        exit(1);
+    f->priv = p;
+    p->f = f;
+    p->s = s;
+    static const char *const ips[] = { "4", "6", NULL };
+    uint8_t family = cfg_choice(sec, "ip", "4", ips) ? NET_IPV6 : NET_IPV4;
+    uint32_t len = (uint32_t)cfg_size(sec, "len", "1452", 1, 65000);
+    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
+    int scpu = (int)cfg_int(sec, "server_cpu", f->to->ncores > 1 ? "1" : "0", 0, f->to->ncores - 1);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", "5201", 1, 65535);
+    uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 30);
+    uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 30);
+    p->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, 3600 * PS_PER_S);
+    if (host_sock_lookup(f->to, IPPROTO_SCTP_, port))
+        cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
+    sctp_assoc_pair(&p->cli, &p->srv, f->from, f->to, family, port, (uint32_t)f->id, sndbuf, rcvbuf, sec);
+    if (len > p->cli.frag_point)
+        cfg_error(sec, "len", "got %u, more than the %u bytes of one DATA chunk at this PMTU: fragmentation of "
+                  "messages is not modelled", len, p->cli.frag_point);
+    sctp_procs_init(&p->cli, &p->srv, &f->from->cores[cpu], &f->to->cores[scpu], len, f->stop);
+    p->cli.timer_core = p->cli.writer_core;
+    if (!p->srv.timer_core)
+        p->srv.timer_core = p->srv.reader_core;
+    p->cli.hooks = (struct sctp_app_hooks){ .written = written, .ctx = p };
+    p->srv.hooks = (struct sctp_app_hooks){ .read = read_, .ctx = p };
+    event_init(&p->trace, trace, p);
+    f->counts_goodput = false;   /* the client's own interval clock reports */
+    snprintf(f->desc, sizeof f->desc, "sctp_iperf3 %s -> %s, -%c -l %u, rwnd %s", f->from->name, f->to->name,
+             family == NET_IPV6 ? '6' : '4', len, p->srv.sh->rwnd->name);
+    sctp_assoc_counters(s, &p->cli, &p->srv, f->id);
+    char name[96];
+    snprintf(name, sizeof name, "flow.%d.iperf3.intervals", f->id);
+    sim_counter(s, name, &p->intervals, false);
+    snprintf(name, sizeof name, "flow.%d.iperf3.zero_length_intervals", f->id);
+    sim_counter(s, name, &p->zero_intervals, false);
+    snprintf(name, sizeof name, "flow.%d.iperf3.server_bytes", f->id);
+    sim_counter(s, name, &p->server_bytes, false);
+}
+
+static void start(struct sim *s, struct flow *f)
+{
+    struct iperf3 *p = f->priv;
+    if (s->report)
+        report_flow(s->report, f->id, f->desc);
+    iperf3_ticker_init(&p->k, f->start, s->interval);
+    sctp_procs_start(&p->cli, &p->srv, f->start);
+    if (p->trace_iv)
+        evq_push(&s->q, &p->trace, f->start);
+}
+
+static void finish(struct sim *s, struct flow *f)
+{
+    struct iperf3 *p = f->priv;
+    simtime_t end = f->stop < s->q.now ? f->stop : s->q.now;
+    /* the last partial interval, if the client's clock had not closed it */
+    if (end > p->k.istart && (end - p->k.istart) * 100 >= s->interval)
+        emit(p, p->k.istart, end, p->k.bytes);
+}
+
+const struct app_ops sctp_iperf3_app = {
+    .name = "sctp_iperf3",
+    .doc = "iperf3 --sctp -l LEN (3.0.1): blocking writes, client-side intervals with late ticks",
+    .setup = setup,
+    .start = start,
+    .finish = finish,
+};

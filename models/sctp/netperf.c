@@ -1,0 +1,119 @@
+/*
+ * netperf.c - `netperf -t SCTP_STREAM -l 30` with netserver, the workload
+ * of seed 001 (sctp.md B.1): one host, loopback, msg_size-byte sends (one
+ * DATA chunk each; Nagle bundles them into 64 KB packets), netperf on core
+ * `cpu` with the loopback softirq it triggers, netserver on `server_cpu`.
+ * Goodput is what netserver read (the flow's interval rows).
+ *
+ * Keys: msg_size (1636), cpu (0), server_cpu (1), port (12866), sndbuf /
+ * rcvbuf (0 = sysctl default), hb_sample (10ms; 0 = off: series
+ * sctp.hb_expires_ahead_s, the heartbeat expiry minus now during the
+ * transfer). At the end the sending core's own profile is added as host
+ * "NAME/cpuN" (perf record -C N: netperf and its softirq work), so that
+ * --profile shows the shares the seed's perf output shows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "models/sctp/sctp.h"
+#include "sim/config.h"
+#include "sim/record.h"
+#include "sim/report.h"
+#include "sim/sim.h"
+
+struct netperf {
+    struct sctp_assoc cli, srv;
+    struct flow *f;
+    struct sim *s;
+    struct cpu_sample core_prof[CPU_MAX_SYMS];
+    simtime_t hb_iv;
+    struct event hb_sample;
+};
+
+static void read_(struct sctp_assoc *a, uint32_t bytes, struct core *c)
+{
+    struct netperf *p = a->hooks.ctx;
+    (void)c;
+    flow_deliver(p->f, bytes);
+}
+
+static void hb_sample(struct event *ev)
+{
+    struct netperf *p = ev->ctx;
+    struct sim *s = p->s;
+    if (kt_pending(&p->cli.hb))
+        sim_series(s, "sctp.hb_expires_ahead_s",
+                   time_to_s((simtime_t)p->cli.hb.expires * KT_PS_PER_JIFFY - s->q.now));
+    if (s->q.now + p->hb_iv <= p->f->stop && s->q.now + p->hb_iv <= s->duration)
+        evq_push(&s->q, &p->hb_sample, s->q.now + p->hb_iv);
+}
+
+static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
+{
+    struct netperf *p = calloc(1, sizeof *p);
+    if (!p)
+        exit(1);
+    f->priv = p;
+    p->f = f;
+    p->s = s;
+    uint32_t len = (uint32_t)cfg_size(sec, "msg_size", "1636", 1, 65000);
+    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
+    int scpu = (int)cfg_int(sec, "server_cpu", f->to->ncores > 1 ? "1" : "0", 0, f->to->ncores - 1);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", "12866", 1, 65535);
+    uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 30);
+    uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 30);
+    p->hb_iv = cfg_time(sec, "hb_sample", "10ms", 0, 3600 * PS_PER_S);
+    if (host_sock_lookup(f->to, IPPROTO_SCTP_, port))
+        cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
+    sctp_assoc_pair(&p->cli, &p->srv, f->from, f->to, NET_IPV4, port, (uint32_t)f->id, sndbuf, rcvbuf, sec);
+    if (len > p->cli.frag_point)
+        cfg_error(sec, "msg_size", "got %u, more than the %u bytes of one DATA chunk at this PMTU: fragmentation "
+                  "of messages is not modelled", len, p->cli.frag_point);
+    sctp_procs_init(&p->cli, &p->srv, &f->from->cores[cpu], &f->to->cores[scpu], len, f->stop);
+    p->cli.timer_core = p->cli.writer_core;
+    if (!p->srv.timer_core)
+        p->srv.timer_core = p->srv.reader_core;
+    p->srv.hooks = (struct sctp_app_hooks){ .read = read_, .ctx = p };
+    f->from->cores[cpu].core_prof = p->core_prof;
+    event_init(&p->hb_sample, hb_sample, p);
+    f->counts_goodput = true;
+    snprintf(f->desc, sizeof f->desc, "sctp_stream %s -> %s, %u B sends, hb %s", f->from->name, f->to->name, len,
+             p->cli.sh->hb->name);
+    sctp_assoc_counters(s, &p->cli, &p->srv, f->id);
+    char name[96];
+    for (int i = 0; i < f->from->ncores && i < 2; i++) {
+        snprintf(name, sizeof name, "host.%s.cpu%d.busy_ps", f->from->name, i);
+        sim_counter(s, name, &f->from->cores[i].busy_ps, false);
+    }
+}
+
+static void start(struct sim *s, struct flow *f)
+{
+    struct netperf *p = f->priv;
+    sctp_procs_start(&p->cli, &p->srv, f->start);
+    if (p->hb_iv)
+        evq_push(&s->q, &p->hb_sample, f->start + p->hb_iv);
+}
+
+static void finish(struct sim *s, struct flow *f)
+{
+    struct netperf *p = f->priv;
+    char host[64];
+    snprintf(host, sizeof host, "%s/cpu%d", f->from->name, p->cli.writer_core->id);
+    for (int k = 0; k < cpu_sym_count(); k++) {
+        if (!p->core_prof[k].calls)
+            continue;
+        if (s->rec)
+            rec_profile(s->rec, host, cpu_sym_name(k), p->core_prof[k].ps / 1000.0, p->core_prof[k].calls);
+        if (s->report)
+            report_profile(s->report, host, cpu_sym_name(k), p->core_prof[k].ps / 1000.0, p->core_prof[k].calls);
+    }
+    p->cli.writer_core->core_prof = NULL;
+}
+
+const struct app_ops sctp_stream_app = {
+    .name = "sctp_stream",
+    .doc = "netperf -t SCTP_STREAM: msg_size sends as fast as the socket allows, netserver reads",
+    .setup = setup,
+    .start = start,
+    .finish = finish,
+};

@@ -1,0 +1,475 @@
+/*
+ * output.c - the sender half of an association, Linux 3.14 semantics
+ * (sctp.md A.4). Kernel: net/sctp/socket.c sctp_sendmsg, outqueue.c
+ * sctp_outq_flush / sctp_outq_sack / sctp_check_transmitted /
+ * sctp_mark_missing / sctp_retransmit, output.c
+ * sctp_packet_can_append_data, transport.c sctp_transport_raise_cwnd /
+ * lower_cwnd / update_rto / reset_timers, sm_sideeffect.c
+ * sctp_do_8_2_transport_strike; RFC 4960 6.1, 6.2.1, 6.3, 7.2.
+ *
+ * Chunks live in a ring indexed by TSN. TSNs are assigned when a message
+ * is queued rather than when it is first sent: the outq is FIFO and
+ * nothing else takes TSNs, so the order is the kernel's. The transmitted
+ * list and the retransmit queue are the ring's chunks in [ctsn_ack_point +
+ * 1, next_send) in state SENT and RTX; the outq is [next_send, next_tsn).
+ * SACK processing walks that range, as sctp_check_transmitted walks its
+ * lists: at most sndbuf / 2500 = 85 chunks with the default buffer.
+ */
+#include "models/sctp/sctp.h"
+#include "sim/sim.h"
+
+static struct sctp_chunk *chunk_at(struct sctp_assoc *a, uint32_t tsn)
+{
+    return &a->ring[tsn & (SCTP_TX_RING - 1)];
+}
+
+uint32_t sctp_wspace(const struct sctp_assoc *a)
+{
+    return a->sk.sndbuf > a->wmem ? a->sk.sndbuf - a->wmem : 0;
+}
+
+uint64_t sctp_prandom_max(struct sctp_assoc *a, uint64_t n, struct core *c)
+{
+    if (c)
+        sctp_charge(a->host, c, sctp_sym.prandom);
+    a->st.prandom_calls++;
+    return (rng_u32(&a->sh->rng) * n) >> 32;
+}
+
+void sctp_update_rto(struct sctp_assoc *a, uint64_t rtt)
+{
+    /* RTO.Alpha 1/8, RTO.Beta 1/4 as shifts; a zero RTTVAR is raised to one
+     * clock granularity (1 jiffy) */
+    if (a->rttvar || a->srtt) {
+        uint64_t d = a->srtt > rtt ? a->srtt - rtt : rtt - a->srtt;
+        a->rttvar = a->rttvar - (a->rttvar >> 2) + (d >> 2);
+        a->srtt = a->srtt - (a->srtt >> 3) + (rtt >> 3);
+    } else {
+        a->srtt = rtt;
+        a->rttvar = rtt >> 1;
+    }
+    if (!a->rttvar)
+        a->rttvar = 1;
+    a->rto = a->srtt + (a->rttvar << 2);
+    if (a->rto < a->sh->rto_min)
+        a->rto = a->sh->rto_min;
+    if (a->rto > a->sh->rto_max)
+        a->rto = a->sh->rto_max;
+    a->rto_pending = false;
+}
+
+void sctp_transport_reset_timers(struct sctp_assoc *a, struct core *c)
+{
+    sctp_charge(a->host, c, sctp_sym.reset_timers);
+    /* R1: start T3 if it is not running (it runs through a transfer) */
+    if (!kt_pending(&a->t3))
+        kt_mod(&a->t3, sctp_jiffies(core_now(c)) + a->rto, a->host, c, &a->sh->kt, KT_RESET_TIMERS);
+    a->sh->hb->on_data_sent(a, c);
+}
+
+bool sctp_sendmsg(struct sctp_assoc *a, uint32_t len, struct core *c)
+{
+    struct host *h = a->host;
+    /* sctp_wait_for_sndbuf: block while the message does not fit */
+    if (sctp_wspace(a) < len)
+        return false;
+    if (a->next_tsn - a->ctsn_ack_point >= SCTP_TX_RING)
+        return false;           /* ring full: cannot happen with sndbuf / charge < ring (checked at setup) */
+    sctp_charge(h, c, sctp_sym.syscall);
+    sctp_charge(h, c, sctp_sym.sendmsg);
+    sctp_charge(h, c, sctp_sym.pvclock);
+    sctp_charge(h, c, sctp_sym.alloc_skb);
+    sctp_charge_bytes(h, c, sctp_sym.copy_user, len);
+    a->wmem += a->sh->tx_chunk_wmem;
+    struct sctp_chunk *ch = chunk_at(a, a->next_tsn);
+    *ch = (struct sctp_chunk){ .tsn = a->next_tsn, .len = len, .state = CH_OUTQ };
+    a->next_tsn++;
+    a->out_qlen += SCTP_DATA_HDR + len;
+    sctp_outq_flush(a, c, false);
+    return true;
+}
+
+/* A packet being built: consecutive TSNs of one length (what every flow
+ * here sends), bundled up to the PMTU. */
+struct pkt {
+    uint32_t first, n, len;
+    bool frtx;
+};
+
+static void pkt_send(struct sctp_assoc *a, struct pkt *p, struct core *c)
+{
+    if (!p->n)
+        return;
+    struct host *h = a->host;
+    uint32_t bytes = p->n * (SCTP_DATA_HDR + p->len);
+    sctp_charge(h, c, sctp_sym.pkt_xmit);
+    sctp_charge_bytes(h, c, sctp_sym.memcpy_erms, bytes);
+    struct skb *skb = skb_alloc();
+    skb->family = a->family;
+    skb->proto = IPPROTO_SCTP_;
+    skb->daddr = a->peer_addr;
+    skb->sport = a->sk.port;
+    skb->dport = a->peer_port;
+    skb->flow = a->flow;
+    skb->payload = p->n * p->len;
+    skb->ip_len = a->overhead + bytes;
+    skb->truesize = skb_truesize_for(skb->ip_len + 16);
+    skb->tx_desc = 2;
+    struct sctp_wire w = { .type = SCTP_DATA, .flags = p->frtx, .tsn = p->first, .nchunks = (uint16_t)p->n, .len = p->len };
+    memcpy(skb->l4, &w, sizeof w);
+    a->st.data_packets_sent++;
+    ip_output(h, skb, c);
+    p->n = 0;
+    p->frtx = false;
+}
+
+/* Append chunk ch to the packet (sending the packet first if ch does not
+ * fit or does not follow), and account it as sent: sctp_packet_append_data
+ * and, for the transmitted list, sctp_outq_flush. */
+static void transmit(struct sctp_assoc *a, struct pkt *p, struct sctp_chunk *ch, bool retrans, struct core *c)
+{
+    uint32_t room = a->pmtu - a->overhead;
+    if (p->n && (ch->tsn != p->first + p->n || ch->len != p->len ||
+                 (p->n + 1) * (SCTP_DATA_HDR + p->len) > room))
+        pkt_send(a, p, c);
+    if (!p->n) {
+        p->first = ch->tsn;
+        p->len = ch->len;
+    }
+    p->n++;
+    sctp_charge(a->host, c, sctp_sym.outq_flush);
+    a->flight += ch->len;
+    a->outstanding += ch->len;
+    a->peer_rwnd = a->peer_rwnd > ch->len ? a->peer_rwnd - ch->len : 0;
+    ch->sent_at = core_now(c);
+    a->last_data_sent = ch->sent_at;
+    if (retrans) {
+        ch->resent = true;
+        a->st.retransmits++;
+    }
+    if (ch->fast_rtx == FR_NEED) {
+        ch->fast_rtx = FR_DONT;
+        ch->frtx_sent = true;
+        p->frtx = true;
+        a->st.fast_retransmits++;
+    }
+    if (!ch->resent && !a->rto_pending) {
+        ch->rtt_in_progress = true;
+        a->rto_pending = true;
+    }
+    a->st.data_chunks_sent++;
+    sctp_transport_reset_timers(a, c);
+}
+
+/* Rule A (RFC 4960 6.1 A): with data outstanding, a chunk larger than the
+ * peer's window waits; with nothing outstanding one may go (a zero-window
+ * probe). Rule B: cwnd, except for a chunk marked for fast retransmit. */
+static bool can_send(struct sctp_assoc *a, const struct sctp_chunk *ch, uint32_t cwnd_eff)
+{
+    if (ch->len > a->peer_rwnd && a->outstanding > 0)
+        return false;
+    if (ch->fast_rtx != FR_NEED && a->flight >= cwnd_eff)
+        return false;
+    return true;
+}
+
+void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout)
+{
+    /* sctp_transport_burst_limited: at most max_burst packets beyond the
+     * flight per flush */
+    uint32_t cwnd_eff = a->cwnd;
+    uint64_t burst = (uint64_t)a->flight + (uint64_t)a->sh->max_burst * a->pmtu;
+    if (burst < cwnd_eff)
+        cwnd_eff = (uint32_t)burst;
+    struct pkt p = { 0 };
+
+    /* 1. the retransmit queue, in TSN order. After T3 exactly one packet;
+     * for fast retransmit only the chunks marked NEED, one packet. */
+    if (a->nrtx) {
+        bool fast = false;
+        for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++)
+            if (chunk_at(a, t)->state == CH_RTX && chunk_at(a, t)->fast_rtx == FR_NEED)
+                fast = true;
+        bool one = rtx_timeout || fast;
+        uint32_t packets = 0;
+        for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++) {
+            struct sctp_chunk *ch = chunk_at(a, t);
+            if (ch->state != CH_RTX || (fast && ch->fast_rtx != FR_NEED))
+                continue;
+            if (!can_send(a, ch, cwnd_eff) && !rtx_timeout)
+                break;
+            if (p.n && (ch->tsn != p.first + p.n || (p.n + 1) * (SCTP_DATA_HDR + p.len) > a->pmtu - a->overhead)) {
+                pkt_send(a, &p, c);
+                if (one && ++packets >= 1)
+                    break;
+            }
+            ch->state = CH_SENT;
+            a->nrtx--;
+            transmit(a, &p, ch, true, c);
+        }
+        pkt_send(a, &p, c);
+        if (a->nrtx)
+            return;              /* no new data while retransmissions wait */
+    }
+
+    /* 2. new data from the outq */
+    while (a->next_send != a->next_tsn) {
+        struct sctp_chunk *ch = chunk_at(a, a->next_send);
+        if (!can_send(a, ch, cwnd_eff))
+            break;
+        /* Nagle: the first chunk of a packet waits while data is
+         * outstanding and the queue cannot fill a packet */
+        if (!a->sh->nodelay && !p.n && a->outstanding > 0 && a->out_qlen < a->pmtu - a->overhead)
+            break;
+        if (ch->len > a->peer_rwnd)
+            a->st.zero_window_probes++;
+        a->out_qlen -= SCTP_DATA_HDR + ch->len;
+        ch->state = CH_SENT;
+        a->next_send++;
+        transmit(a, &p, ch, false, c);
+    }
+    pkt_send(a, &p, c);
+}
+
+/* Is tsn (> cum) inside one of the SACK's gap blocks? */
+static bool in_gaps(const struct sctp_wire *w, uint32_t tsn)
+{
+    uint32_t off = tsn - w->tsn;
+    for (int i = 0; i < w->ngaps; i++)
+        if (off >= w->gap[i][0] && off <= w->gap[i][1])
+            return true;
+    return false;
+}
+
+void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core *c)
+{
+    struct host *h = a->host;
+    uint32_t cum = w->tsn;
+    sctp_charge(h, c, sctp_sym.outq_sack);
+    a->st.sacks_rx++;
+    if (tsn_lt(cum, a->ctsn_ack_point))
+        return;                  /* stale SACK */
+    bool cum_advanced = tsn_lt(a->ctsn_ack_point, cum);
+    uint32_t flight_before = a->flight;
+    int64_t bytes_acked = 0;
+    uint32_t freed = 0, highest_new = a->ctsn_ack_point;
+    bool have_new = false, reneged = false;
+    uint64_t now_j = sctp_jiffies(core_now(c));
+
+    for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++) {
+        struct sctp_chunk *ch = chunk_at(a, t);
+        bool acked = tsn_lte(t, cum) || in_gaps(w, t);
+        if (acked) {
+            if (!ch->gap_acked) {
+                if (ch->state == CH_SENT) {
+                    bytes_acked += ch->len;
+                    if (ch->rtt_in_progress && !ch->resent) {
+                        ch->rtt_in_progress = false;
+                        sctp_update_rto(a, now_j - sctp_jiffies(ch->sent_at));
+                    }
+                } else if (ch->state == CH_RTX) {
+                    ch->state = CH_SENT;      /* acked while waiting: nothing to resend */
+                    a->nrtx--;
+                }
+                highest_new = t;
+                have_new = true;
+                ch->gap_acked = true;
+            }
+            if (tsn_lte(t, cum)) {
+                ch->state = CH_FREE;          /* freed: its send-buffer charge returns */
+                a->wmem -= a->sh->tx_chunk_wmem;
+                freed++;
+            }
+        } else if (ch->gap_acked) {
+            /* the receiver reneged: outstanding again */
+            ch->gap_acked = false;
+            if (ch->state == CH_SENT)
+                bytes_acked -= ch->len;
+            reneged = true;
+        }
+    }
+    if (cum_advanced) {
+        a->ctsn_ack_point = cum;
+        a->last_progress = core_now(c);
+        a->error_count = 0;
+    }
+    /* sctp_mark_missing: one miss indication per SACK for each chunk below
+     * the highest TSN newly acked by it */
+    if (have_new) {
+        for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, highest_new); t++) {
+            struct sctp_chunk *ch = chunk_at(a, t);
+            if (ch->state == CH_SENT && !ch->gap_acked && ch->fast_rtx == FR_CAN && ++ch->missing >= 3)
+                ch->fast_rtx = FR_NEED;
+        }
+    }
+    if (a->fast_recovery && tsn_lte(a->fast_recovery_exit, cum))
+        a->fast_recovery = false;
+    if (cum_advanced && bytes_acked > 0 && flight_before >= a->cwnd) {
+        if (a->cwnd <= a->ssthresh) {
+            if (!a->fast_recovery)
+                a->cwnd += (uint32_t)(bytes_acked < a->pmtu ? bytes_acked : a->pmtu);
+        } else {
+            a->pba += (uint32_t)bytes_acked;
+            if (a->pba >= a->cwnd) {
+                a->cwnd += a->pmtu;
+                a->pba = a->pba > a->cwnd ? a->pba - a->cwnd : 0;
+            }
+        }
+    }
+    int64_t fl = (int64_t)a->flight - bytes_acked, os = (int64_t)a->outstanding - bytes_acked;
+    a->flight = fl > 0 ? (uint32_t)fl : 0;
+    a->outstanding = os > 0 ? (uint32_t)os : 0;
+    if (!a->flight)
+        a->pba = 0;
+    a->peer_rwnd = w->a_rwnd > a->outstanding ? w->a_rwnd - a->outstanding : 0;
+
+    /* T3 rules R2/R3 (and R4 for a renege) */
+    if (!a->flight)
+        kt_del(&a->t3, h, c, &a->sh->kt);
+    else if (cum_advanced)
+        kt_mod(&a->t3, now_j + a->rto, h, c, &a->sh->kt, KT_DO_SM);
+    else if (reneged && !kt_pending(&a->t3))
+        kt_mod(&a->t3, now_j + a->rto, h, c, &a->sh->kt, KT_DO_SM);
+
+    /* fast retransmit (RFC 4960 7.2.4) */
+    bool need = false;
+    for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++) {
+        struct sctp_chunk *ch = chunk_at(a, t);
+        if (ch->state == CH_SENT && ch->fast_rtx == FR_NEED) {
+            if (!need && !a->fast_recovery) {
+                a->fast_recovery = true;
+                a->fast_recovery_exit = a->next_send - 1;
+                a->ssthresh = a->cwnd / 2 > 4 * a->pmtu ? a->cwnd / 2 : 4 * a->pmtu;
+                a->cwnd = a->ssthresh;
+                a->pba = 0;
+            }
+            need = true;
+            ch->state = CH_RTX;
+            a->nrtx++;
+            a->peer_rwnd += ch->len;
+            a->outstanding -= ch->len < a->outstanding ? ch->len : a->outstanding;
+            a->flight -= ch->len < a->flight ? ch->len : a->flight;
+            ch->missing = 0;
+            if (ch->rtt_in_progress) {        /* sctp_retransmit_mark: Karn */
+                ch->rtt_in_progress = false;
+                a->rto_pending = false;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < freed; i++) {
+        sctp_charge(h, c, sctp_sym.kfree);
+        sctp_charge(h, c, sctp_sym.slab_free);
+    }
+    sctp_outq_flush(a, c, false);
+    if (freed)
+        sctp_wake_writer(a, c);
+}
+
+/* T3-rtx expiry (sctp_sf_do_6_3_3_rtx), in the timer softirq on c. */
+static void t3_run(struct sctp_assoc *a, struct core *c)
+{
+    a->st.t3_expiries++;
+    /* why nothing moved (sctp.md A.7 step 6): the writer blocked on a send
+     * buffer full of unacked and gap-acked chunks, or the peer's window */
+    if (a->writer_sleeping)
+        a->st.t3_sndbuf_full++;
+    else if (a->next_send != a->next_tsn)
+        a->st.t3_window_full++;
+    simtime_t stall = core_now(c) - a->last_progress;
+    a->st.stall_ps_sum += (uint64_t)stall;
+    if ((uint64_t)stall > a->st.stall_ps_max)
+        a->st.stall_ps_max = (uint64_t)stall;
+    if (++a->error_count > a->sh->path_max_retrans)
+        a->st.error_count_max++;           /* would mark the path inactive; counted only */
+    a->rto = 2 * a->rto < a->sh->rto_max ? 2 * a->rto : a->sh->rto_max;
+    a->ssthresh = a->cwnd / 2 > 4 * a->pmtu ? a->cwnd / 2 : 4 * a->pmtu;
+    a->cwnd = a->pmtu;
+    a->pba = 0;
+    a->fast_recovery = false;
+    for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++) {
+        struct sctp_chunk *ch = &a->ring[t & (SCTP_TX_RING - 1)];
+        if (ch->state != CH_SENT || ch->gap_acked)
+            continue;
+        if (ch->frtx_sent)
+            a->st.frtx_lost++;
+        ch->state = CH_RTX;
+        a->nrtx++;
+        a->peer_rwnd += ch->len;
+        a->outstanding -= ch->len < a->outstanding ? ch->len : a->outstanding;
+        a->flight -= ch->len < a->flight ? ch->len : a->flight;
+        ch->missing = 0;
+        if (ch->rtt_in_progress) {
+            ch->rtt_in_progress = false;
+            a->rto_pending = false;
+        }
+    }
+    sctp_outq_flush(a, c, true);
+}
+
+/* Heartbeat expiry (sctp_sf_sendbeat_8_3): send one, re-arm with timeout(). */
+static void hb_run(struct sctp_assoc *a, struct core *c)
+{
+    simtime_t now = core_now(c);
+    if (a->last_data_sent > a->hb_last_sent) {
+        /* the first heartbeat after data stopped: 30.5 s + U[0, 1 s) after
+         * the last chunk in both variants (sctp.md B.2) */
+        if (a->host->sim)
+            sim_series(a->host->sim, a->is_client ? "sctp.client.hb_after_data_s" : "sctp.server.hb_after_data_s",
+                       time_to_s(now - a->last_data_sent));
+    } else if (a->hb_last_sent) {
+        a->st.hb_idle_n++;
+        if (a->host->sim)
+            sim_series(a->host->sim, a->is_client ? "sctp.client.hb_interval_s" : "sctp.server.hb_interval_s",
+                       time_to_s(now - a->hb_last_sent));
+    }
+    a->hb_last_sent = now;
+    a->st.hb_sent++;
+    sctp_send_ctrl(a, SCTP_HEARTBEAT, c);
+    kt_mod(&a->hb, a->sh->hb->timeout(a), a->host, c, &a->sh->kt, KT_DO_SM);
+}
+
+static bool timer_slice(struct cpu_task *t, struct core *c)
+{
+    struct sctp_assoc *a = t->ctx;
+    uint8_t due = a->timers_due;
+    a->timers_due = 0;
+    if (due & TD_T3)
+        t3_run(a, c);
+    if (due & TD_SACK)
+        sctp_gen_sack(a, true, c);
+    if (due & TD_HB)
+        hb_run(a, c);
+    return false;
+}
+
+static void timer_due(struct sctp_assoc *a, uint8_t bit)
+{
+    a->timers_due |= bit;
+    a->timer_task.run = timer_slice;
+    a->timer_task.ctx = a;
+    a->timer_task.cls = CPU_SOFTIRQ;
+    a->timer_task.name = "sctp_timer";
+    core_wake(a->timer_core, &a->timer_task, a->host->q->now);
+}
+
+void sctp_t3_expire(struct event *ev) { timer_due(ev->ctx, TD_T3); }
+void sctp_hb_expire(struct event *ev) { timer_due(ev->ctx, TD_HB); }
+void sctp_sack_timer_expire(struct event *ev) { timer_due(ev->ctx, TD_SACK); }
+
+void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, struct core *c)
+{
+    sctp_charge(a->host, c, sctp_sym.pkt_xmit);
+    struct skb *skb = skb_alloc();
+    skb->family = a->family;
+    skb->proto = IPPROTO_SCTP_;
+    skb->daddr = a->peer_addr;
+    skb->sport = a->sk.port;
+    skb->dport = a->peer_port;
+    skb->flow = a->flow;
+    skb->ip_len = a->overhead + SCTP_HB_LEN;
+    skb->truesize = skb_truesize_for(skb->ip_len + 16);
+    skb->tx_desc = 2;
+    struct sctp_wire w = { .type = type };
+    memcpy(skb->l4, &w, sizeof w);
+    ip_output(a->host, skb, c);
+}

@@ -1,0 +1,254 @@
+/*
+ * sctp.h - the SCTP association engine (shared/models/sctp.md): one
+ * association between two sockets, Linux 3.14 send/receive semantics for
+ * Part A (receive window) and the 4.4 heartbeat re-arm for Part B.
+ *
+ * One struct sctp_assoc is one end. Each end has a sender half (TSNs,
+ * transmitted chunks, cwnd, peer rwnd, T3, heartbeat) and a receiver half
+ * (TSN map, lobby, receive queue, rwnd, socket lock and backlog, delayed
+ * SACK). Data flows from the client end to the server end; the server end's
+ * sender half only sends SACKs.
+ *
+ * No malloc on the hot path: chunks live in a ring indexed by TSN, lobby
+ * entries in a ring indexed by TSN, the receive queue in a ring of message
+ * lengths, all fixed arrays inside the association (about 200 KB per end),
+ * which lives in its application's block.
+ */
+#ifndef NETSIM_MODELS_SCTP_H
+#define NETSIM_MODELS_SCTP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include "models/sctp/ktimer.h"
+#include "sim/host.h"
+
+struct sim;
+struct sctp_assoc;
+
+#define SCTP_COMMON_HDR 12
+#define SCTP_DATA_HDR   16
+#define SCTP_SACK_HDR   16       /* chunk header 4 + cum 4 + a_rwnd 4 + counts 4 */
+#define SCTP_HB_LEN     56       /* HEARTBEAT chunk with its heartbeat info */
+#define SCTP_TX_RING    4096     /* chunks the sender can hold (sndbuf / charge) */
+#define SCTP_TSN_MAP    4096     /* kernel SCTP_TSN_MAP_SIZE: TSNs beyond cum+4096 are discarded */
+#define SCTP_RQ_RING    16384    /* messages in the receive queue */
+#define SCTP_MAX_GAPS   11       /* gap blocks a SACK carries here (kernel: 16; skb->l4 holds 11) */
+
+enum { SCTP_DATA = 0, SCTP_SACK = 3, SCTP_HEARTBEAT = 4, SCTP_HEARTBEAT_ACK = 5 };
+enum { FR_CAN = 0, FR_NEED = 1, FR_DONT = 2 };
+enum { CH_FREE = 0, CH_OUTQ, CH_SENT, CH_RTX };
+enum { TD_T3 = 1, TD_SACK = 2, TD_HB = 4 };
+
+/* Header fields carried in skb->l4. */
+struct sctp_wire {
+    uint8_t type;
+    uint8_t flags;               /* DATA: bit 0 = fast retransmission (for the drop counter) */
+    uint8_t ngaps, ndups;
+    uint32_t tsn;                /* DATA: first TSN; SACK: cumulative TSN ack */
+    uint32_t a_rwnd;             /* SACK */
+    uint32_t len;                /* DATA: payload per chunk */
+    uint16_t nchunks;            /* DATA: consecutive TSNs of equal length */
+    uint16_t gap[SCTP_MAX_GAPS][2];   /* SACK: start, end offsets from cum */
+};
+_Static_assert(sizeof(struct sctp_wire) <= 64, "sctp header must fit skb->l4");
+
+/* Variants of the receive window (sctp.rwnd), sctp.md A.6. */
+struct sctp_rwnd_ops {
+    const char *name;
+    const char *doc;
+    void (*on_receive)(struct sctp_assoc *a, uint32_t len);   /* after rmem += charge */
+    void (*on_release)(struct sctp_assoc *a, uint32_t len);   /* before rmem -= charge */
+    bool (*reject)(const struct sctp_assoc *a, uint32_t datalen);
+};
+
+/* Variants of the heartbeat re-arm (sctp.hb), sctp.md B.2. */
+struct sctp_hb_ops {
+    const char *name;
+    const char *doc;
+    uint64_t (*timeout)(struct sctp_assoc *a);               /* absolute expiry, jiffies */
+    void (*on_data_sent)(struct sctp_assoc *a, struct core *c);
+};
+
+const struct sctp_rwnd_ops *sctp_rwnd_find(const char *name);
+const struct sctp_hb_ops *sctp_hb_find(const char *name);
+extern const struct sctp_rwnd_ops *const sctp_rwnd_variants[];
+extern const struct sctp_hb_ops *const sctp_hb_variants[];
+
+/* Host keys (sctp.md A.9; net.sctp.* sysctls) and the variants chosen. */
+struct sctp_host {
+    const struct sctp_rwnd_ops *rwnd;
+    const struct sctp_hb_ops *hb;
+    uint64_t rto_initial, rto_min, rto_max, hb_interval, sack_timeout;  /* jiffies */
+    uint32_t sack_freq, max_burst, rwnd_update_shift;
+    uint32_t assoc_max_retrans, path_max_retrans;
+    uint32_t skb_struct_size, tx_chunk_wmem;
+    bool nodelay, lazy_rearm_jitter;
+    struct rng rng;              /* prandom_u32 */
+    /* mod_timer bookkeeping per caller (ktimer.c) */
+    struct ktimer_stats kt;
+};
+
+struct sctp_chunk {
+    uint32_t tsn, len;
+    simtime_t sent_at;
+    uint8_t state;               /* CH_* */
+    uint8_t fast_rtx;            /* FR_* */
+    uint8_t missing;             /* miss indications */
+    bool gap_acked, resent, rtt_in_progress, frtx_sent;
+};
+
+/* Counters of one association end (sctp.md A.12, B.4). */
+struct sctp_stats {
+    uint64_t data_chunks_sent, data_packets_sent, retransmits, fast_retransmits, t3_expiries;
+    uint64_t zero_window_probes, sacks_rx, sacks_tx, window_update_sacks, rwnd_discards;
+    uint64_t backlog_drops, frtx_dropped, reneges, reneged_tsns, dup_tsns, map_discards;
+    uint64_t error_count_max, hb_sent, hb_ack_rx, stalls, stall_ps_max, stall_ps_sum;
+    uint64_t hb_idle_n, frtx_lost, prandom_calls, hb_lazy_skips, t3_sndbuf_full, t3_window_full;
+};
+
+struct sctp_app_hooks {
+    void (*written)(struct sctp_assoc *a, uint32_t bytes, struct core *c);   /* sendmsg returned */
+    void (*read)(struct sctp_assoc *a, uint32_t bytes, struct core *c);      /* recvmsg returned */
+    void *ctx;
+};
+
+struct sctp_assoc {
+    struct sock sk;              /* port lookup, sk_rcvbuf / sk_sndbuf */
+    struct host *host;
+    struct sctp_host *sh;
+    struct sctp_assoc *peer_dbg; /* the other end (tests and traces only; all traffic goes by packets) */
+    uint32_t peer_addr;
+    uint16_t peer_port;
+    uint8_t family;
+    bool is_client;
+    uint32_t flow;
+    uint32_t pmtu, frag_point, overhead;   /* overhead: IP + common header */
+
+    /* ---- sender half (outqueue.c, output.c, transport.c) ---- */
+    struct sctp_chunk ring[SCTP_TX_RING];
+    uint32_t ctsn_ack_point;     /* everything <= is acked and freed */
+    uint32_t next_send;          /* first chunk still in the outq */
+    uint32_t next_tsn;           /* next TSN to assign (outq tail) */
+    uint32_t nrtx;               /* chunks in the retransmit queue */
+    uint32_t peer_rwnd, outstanding, flight, cwnd, ssthresh, pba;
+    uint64_t out_qlen;           /* bytes (chunk header + data) in the outq */
+    uint64_t rto, srtt, rttvar;  /* jiffies */
+    bool rto_pending, fast_recovery;
+    uint32_t fast_recovery_exit;
+    uint32_t wmem;               /* send-buffer charge */
+    uint32_t error_count;
+    struct ktimer t3, hb;
+    simtime_t last_progress;     /* last cum-ack advance (stall durations) */
+    uint64_t hb_last_arm_j;      /* for idle heartbeat intervals */
+    simtime_t hb_last_sent;
+    simtime_t last_data_sent;
+
+    /* ---- receiver half (ulpqueue.c, ulpevent.c, sm_statefuns.c) ---- */
+    uint32_t cum;                /* cumulative TSN */
+    uint32_t max_tsn_seen;
+    uint32_t lobby[SCTP_TSN_MAP]; /* len + 1 at [tsn % MAP] for TSNs above cum received; 0 = absent */
+    uint32_t lobby_n;
+    uint32_t rq[SCTP_RQ_RING];   /* receive queue: message lengths */
+    uint32_t rq_head, rq_n;
+    uint64_t rmem;               /* sk_rmem_alloc */
+    uint32_t rwnd, a_rwnd, rwnd_over, rwnd_press;
+    bool owned;                  /* sock_owned_by_user */
+    struct skb_queue backlog;
+    uint64_t backlog_len;        /* sk_backlog.len: truesize, reset when the drain ends */
+    bool sack_needed;
+    uint32_t sack_cnt, ndups;
+    struct ktimer sack_timer;
+
+    /* ---- timers run in softirq on timer_core (timer handlers need a slice) ---- */
+    struct cpu_task timer_task;
+    struct core *timer_core;
+    uint8_t timers_due;          /* TD_* bits */
+
+    /* ---- processes ---- */
+    struct core *writer_core, *reader_core;
+    struct cpu_task writer, reader;
+    bool writer_sleeping, reader_sleeping, writer_woken, reader_woken;
+    uint32_t msg_len;            /* the app's write / read size */
+    int reader_state;
+    uint32_t reading;            /* message being read */
+    simtime_t stop;
+    struct sctp_app_hooks hooks;
+
+    struct sctp_stats st;
+};
+
+/* assoc.c */
+int sctp_host_slot(void);
+struct sctp_host *sctp_host_of(struct host *h);
+/* Set up the two ends of an association (the handshake is not exchanged:
+ * both ends start ESTABLISHED with the values INIT / INIT-ACK would carry,
+ * sctp.md A.4). Socket buffers: 0 keeps the sysctl default. Errors go to
+ * the flow's section. */
+void sctp_assoc_pair(struct sctp_assoc *cli, struct sctp_assoc *srv, struct host *from, struct host *to,
+                     uint8_t family, uint16_t dport, uint32_t flow, uint64_t sndbuf, uint64_t rcvbuf,
+                     struct cfg_section *sec);
+/* Register the association's counters as flow.N.sctp.{client,server}.* */
+void sctp_assoc_counters(struct sim *s, struct sctp_assoc *cli, struct sctp_assoc *srv, int flow);
+static inline uint64_t sctp_jiffies(simtime_t t) { return kt_jiffies(t); }
+static inline simtime_t sctp_now(struct core *c) { return c ? core_now(c) : ctx_now(); }
+/* prandom_u32_max(n): uniform on [0, n), charged on c when c is given. */
+uint64_t sctp_prandom_max(struct sctp_assoc *a, uint64_t n, struct core *c);
+/* RTT sample in jiffies (sctp_transport_update_rto). */
+void sctp_update_rto(struct sctp_assoc *a, uint64_t rtt);
+
+/* output.c: the sender. */
+/* sctp_sendmsg of one message of len bytes from core c: false when the send
+ * buffer has no room (the caller sleeps; sctp_wait_for_sndbuf). */
+bool sctp_sendmsg(struct sctp_assoc *a, uint32_t len, struct core *c);
+void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout);
+void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core *c);
+void sctp_t3_expire(struct event *ev);
+void sctp_hb_expire(struct event *ev);
+void sctp_transport_reset_timers(struct sctp_assoc *a, struct core *c);
+uint32_t sctp_wspace(const struct sctp_assoc *a);
+void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, struct core *c);
+
+/* input.c: the receiver. */
+void sctp_rcv(struct host *h, struct skb *skb, struct core *c);
+void sctp_sack_timer_expire(struct event *ev);
+void sctp_window_update(struct sctp_assoc *a, struct core *c);
+void sctp_gen_sack(struct sctp_assoc *a, bool force, struct core *c);
+/* Process one packet with the socket not owned (sctp_backlog_rcv / direct). */
+void sctp_input(struct sctp_assoc *a, struct skb *skb, struct core *c);
+
+/* process.c: the writer (blocking sendmsg loop) and reader (select + read). */
+void sctp_procs_init(struct sctp_assoc *client, struct sctp_assoc *server, struct core *wcore, struct core *rcore,
+                     uint32_t msg_len, simtime_t stop);
+void sctp_procs_start(struct sctp_assoc *client, struct sctp_assoc *server, simtime_t start);
+void sctp_wake_reader(struct sctp_assoc *a, struct core *c);
+void sctp_wake_writer(struct sctp_assoc *a, struct core *c);
+
+/* Charge a cost row (skipped when the profile gives it 0, so that a
+ * profile that lumps the work elsewhere prints no empty rows). */
+static inline void sctp_charge(struct host *h, struct core *c, int sym)
+{
+    if (h->cost[sym] > 0)
+        host_charge(h, c, sym);
+}
+static inline void sctp_charge_bytes(struct host *h, struct core *c, int sym, uint64_t bytes)
+{
+    if (h->cost[sym] > 0)
+        host_charge_bytes(h, c, sym, bytes);
+}
+
+/* costs.c: symbol ids. */
+struct sctp_syms {
+    int syscall, sendmsg, alloc_skb, copy_user, outq_flush, reset_timers, prandom, memcpy_erms;
+    int pkt_xmit, rcv, add_backlog, do_sm, make_rcvmsg, irq_ulpq, wake_key, irq_wake, make_sack;
+    int outq_sack, kfree, slab_free, pvclock, select, recvmsg, wake_reader, wake_writer;
+    int ulpq_irq_cost, wake_irq_cost, ulpq_self;
+};
+extern struct sctp_syms sctp_sym;
+void sctp_syms_init(void);
+
+/* TSN serial arithmetic (RFC 1982 as the kernel's TSN_lt). */
+static inline bool tsn_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+static inline bool tsn_lte(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * cc_cubic.c - CUBIC with HyStart (Linux 4.15 net/ipv4/tcp_cubic.c; Ha,
+ * Rhee, Xu 2008; RFC 8312). W(t) = C (t - K)^3 + W_max with C = 0.4
+ * (bic_scale 41), beta = 717/1024, a Reno-friendly floor, fast
+ * convergence; HyStart leaves slow start on an ACK train longer than half
+ * the minimum delay or on a delay rise. Times in ms ("jiffies" at HZ 1000),
+ * delay_min in ms << 3, as in 4.15.
+ */
+#include <math.h>
+#include "models/tcp/tcp.h"
+
+#define BETA_SCALE 1024
+#define BICTCP_HZ 10
+#define BETA 717
+#define BIC_SCALE 41
+#define HYSTART_LOW_WINDOW 16
+#define HYSTART_ACK_DELTA 2          /* ms */
+#define HYSTART_MIN_SAMPLES 8
+#define HYSTART_ACK_TRAIN 1
+#define HYSTART_DELAY 2
+
+struct cubic {
+    uint32_t cnt, last_max_cwnd, last_cwnd, last_time, bic_origin_point, bic_K, delay_min, epoch_start;
+    uint32_t ack_cnt, tcp_cwnd;
+    uint8_t sample_cnt, found;
+    uint32_t round_start, last_ack, curr_rtt;
+    uint64_t end_seq;
+};
+_Static_assert(sizeof(struct cubic) <= sizeof(((struct tcp_sock *)0)->cc_priv), "cc_priv too small");
+
+static inline struct cubic *ca(struct tcp_sock *tp) { return (struct cubic *)tp->cc_priv; }
+static inline uint32_t jiffies(struct tcp_sock *tp) { return (uint32_t)(ctx_now() / PS_PER_MS) + 1; (void)tp; }
+
+static const uint32_t cube_rtt_scale = BIC_SCALE * 10;
+static const uint32_t beta_scale = 8 * (BETA_SCALE + BETA) / 3 / (BETA_SCALE - BETA);
+
+/* bictcp_reset: everything, delay_min and the HyStart state included */
+static void reset(struct cubic *c)
+{
+    *c = (struct cubic){ 0 };
+}
+
+static void hystart_reset(struct tcp_sock *tp)
+{
+    struct cubic *c = ca(tp);
+    c->round_start = c->last_ack = jiffies(tp);
+    c->end_seq = tp->snd_nxt;
+    c->curr_rtt = 0;
+    c->sample_cnt = 0;
+}
+
+static void cubic_init(struct tcp_sock *tp)
+{
+    reset(ca(tp));
+    hystart_reset(tp);
+}
+
+static void update(struct tcp_sock *tp, struct cubic *c, uint32_t cwnd, uint32_t acked)
+{
+    uint32_t now = jiffies(tp);
+    c->ack_cnt += acked;
+    if (c->last_cwnd == cwnd && (int32_t)(now - c->last_time) <= 1000 / 32)
+        return;
+    if (c->epoch_start && now == c->last_time)
+        goto friendliness;
+    c->last_cwnd = cwnd;
+    c->last_time = now;
+    if (c->epoch_start == 0) {
+        c->epoch_start = now;
+        c->ack_cnt = acked;
+        c->tcp_cwnd = cwnd;
+        if (c->last_max_cwnd <= cwnd) {
+            c->bic_K = 0;
+            c->bic_origin_point = cwnd;
+        } else {
+            /* K = cbrt((W_max - cwnd) / C) in 1/1024 s (cubic_root of cube_factor x) */
+            double cube_factor = (double)(1ULL << (10 + 3 * BICTCP_HZ)) / cube_rtt_scale;
+            c->bic_K = (uint32_t)cbrt(cube_factor * (c->last_max_cwnd - cwnd));
+            c->bic_origin_point = c->last_max_cwnd;
+        }
+    }
+    uint64_t t = (uint64_t)(int32_t)(now - c->epoch_start);
+    t += c->delay_min >> 3;
+    t = (t << BICTCP_HZ) / 1000;
+    uint64_t offs = t < c->bic_K ? c->bic_K - t : t - c->bic_K;
+    uint32_t delta = (uint32_t)((cube_rtt_scale * offs * offs * offs) >> (10 + 3 * BICTCP_HZ));
+    uint32_t target = t < c->bic_K ? c->bic_origin_point - delta : c->bic_origin_point + delta;
+    if (target > cwnd)
+        c->cnt = cwnd / (target - cwnd);
+    else
+        c->cnt = 100 * cwnd;
+    if (c->last_max_cwnd == 0 && c->cnt > 20)
+        c->cnt = 20;
+friendliness:
+    {
+        uint32_t d = (cwnd * beta_scale) >> 3;
+        while (d && c->ack_cnt > d) {
+            c->ack_cnt -= d;
+            c->tcp_cwnd++;
+        }
+        if (c->tcp_cwnd > cwnd) {
+            uint32_t max_cnt = cwnd / (c->tcp_cwnd - cwnd);
+            if (c->cnt > max_cnt)
+                c->cnt = max_cnt;
+        }
+    }
+    if (c->cnt < 2)
+        c->cnt = 2;
+}
+
+static void cubic_cong_avoid(struct tcp_sock *tp, uint32_t acked)
+{
+    struct cubic *c = ca(tp);
+    if (tcp_in_slow_start(tp)) {
+        if (tp->snd_una > c->end_seq)
+            hystart_reset(tp);
+        acked = tcp_slow_start(tp, acked);
+        if (!acked)
+            return;
+    }
+    update(tp, c, tp->snd_cwnd, acked);
+    tcp_cong_avoid_ai(tp, c->cnt, acked);
+}
+
+static uint32_t cubic_ssthresh(struct tcp_sock *tp)
+{
+    struct cubic *c = ca(tp);
+    c->epoch_start = 0;
+    if (tp->snd_cwnd < c->last_max_cwnd)
+        c->last_max_cwnd = (tp->snd_cwnd * (BETA_SCALE + BETA)) / (2 * BETA_SCALE);
+    else
+        c->last_max_cwnd = tp->snd_cwnd;
+    uint32_t s = (uint32_t)(((uint64_t)tp->snd_cwnd * BETA) / BETA_SCALE);
+    return s > 2 ? s : 2;
+}
+
+static void cubic_state(struct tcp_sock *tp, int st)
+{
+    if (st == TCP_CA_Loss) {
+        reset(ca(tp));
+        hystart_reset(tp);
+    }
+}
+
+static void hystart_update(struct tcp_sock *tp, uint32_t delay)
+{
+    struct cubic *c = ca(tp);
+    if (c->found & (HYSTART_ACK_TRAIN | HYSTART_DELAY))
+        return;
+    uint32_t now = jiffies(tp);
+    if ((int32_t)(now - c->last_ack) <= HYSTART_ACK_DELTA) {
+        c->last_ack = now;
+        if ((int32_t)(now - c->round_start) > (int32_t)(c->delay_min >> 4)) {
+            c->found |= HYSTART_ACK_TRAIN;
+            tp->snd_ssthresh = tp->snd_cwnd;
+        }
+    }
+    if (c->sample_cnt < HYSTART_MIN_SAMPLES) {
+        if (c->curr_rtt == 0 || c->curr_rtt > delay)
+            c->curr_rtt = delay;
+        c->sample_cnt++;
+    } else {
+        uint32_t th = c->delay_min >> 3;
+        th = th < (4U << 3) ? (4U << 3) : th > (16U << 3) ? (16U << 3) : th;
+        if (c->curr_rtt > c->delay_min + th) {
+            c->found |= HYSTART_DELAY;
+            tp->snd_ssthresh = tp->snd_cwnd;
+        }
+    }
+}
+
+static void cubic_acked(struct tcp_sock *tp, uint32_t acked, int64_t rtt_us)
+{
+    struct cubic *c = ca(tp);
+    (void)acked;
+    if (rtt_us < 0)
+        return;
+    if (c->epoch_start && (int32_t)(jiffies(tp) - c->epoch_start) < 1000)
+        return;
+    uint32_t delay = (uint32_t)((rtt_us << 3) / 1000);
+    if (!delay)
+        delay = 1;
+    if (!c->delay_min || c->delay_min > delay)
+        c->delay_min = delay;
+    if (tcp_in_slow_start(tp) && tp->snd_cwnd >= HYSTART_LOW_WINDOW)
+        hystart_update(tp, delay);
+}
+
+static uint32_t cubic_undo(struct tcp_sock *tp)
+{
+    return tp->snd_cwnd > tp->prior_cwnd ? tp->snd_cwnd : tp->prior_cwnd;
+}
+
+const struct tcp_cc_ops tcp_cubic = {
+    .name = "cubic",
+    .doc = "CUBIC with HyStart (tcp_cubic.c, 4.15): the Linux default",
+    .init = cubic_init,
+    .ssthresh = cubic_ssthresh,
+    .cong_avoid = cubic_cong_avoid,
+    .undo_cwnd = cubic_undo,
+    .set_state = cubic_state,
+    .pkts_acked = cubic_acked,
+};

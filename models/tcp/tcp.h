@@ -1,0 +1,319 @@
+/*
+ * tcp.h - the TCP engine (Linux 4.15, shared/models/tcp.md): one endpoint
+ * (`struct tcp_sock`) holds sender and receiver state; congestion control
+ * (`tcp.cc`) and receive-buffer autotuning (`tcp.drs`) are ops structs
+ * chosen by name, as the kernel's tcp_congestion_ops.
+ *
+ * Conventions: sequence numbers are 64-bit byte offsets that never wrap
+ * (the SYN is 0, data starts at 1); the sender sends full MSS segments
+ * only, so segment i covers [1 + i*mss, 1 + (i+1)*mss) and the SACK
+ * scoreboard is a ring indexed by segment number. The receiver keeps no
+ * packets, only skb records (sequence range and truesize), which is all
+ * the window and memory arithmetic needs.
+ */
+#ifndef NETSIM_MODELS_TCP_H
+#define NETSIM_MODELS_TCP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sim/event.h"
+#include "sim/host.h"
+
+struct sim;
+struct tcp_sock;
+struct cfg_section;
+
+/* ---- constants (tcp.md §1) ---- */
+#define TCP_INIT_CWND      10
+#define TCP_RTO_MIN        (200 * PS_PER_MS)
+#define TCP_RTO_MAX        (120 * PS_PER_S)
+#define TCP_TIMEOUT_INIT   (1 * PS_PER_S)
+#define TCP_DELACK_MIN     (40 * PS_PER_MS)     /* = TCP_ATO_MIN */
+#define TCP_DELACK_MAX     (200 * PS_PER_MS)
+#define TCP_MAX_QUICKACKS  16
+#define TCP_MAX_WSCALE     14
+#define TCP_SKB_OVERHEAD   576                  /* SKB_TRUESIZE(0): sk_buff 256 + shinfo 320 (x86-64) */
+#define MAX_TCP_HEADER     320
+#define TCP_MAX_SKB_FRAGS  17                   /* MAX_SKB_FRAGS: coalescing limit per skb */
+#define TCP_HDR_LEN        20
+#define TCPOLEN_TS_ALIGNED 12
+
+/* ---- per-host sysctls and knobs, read in attach_host ---- */
+struct tcp_host {
+    uint64_t rmem[3], wmem[3];    /* net.ipv4.tcp_rmem / tcp_wmem */
+    int adv_win_scale;            /* net.ipv4.tcp_adv_win_scale */
+    int app_win;                  /* net.ipv4.tcp_app_win */
+    bool moderate_rcvbuf;         /* net.ipv4.tcp_moderate_rcvbuf */
+    bool timestamps, sack, window_scaling;
+    int reordering;               /* net.ipv4.tcp_reordering (dupthresh) */
+    bool fack, rack, tlp;         /* tcp_fack, tcp_recovery & 1, tcp_early_retrans >= 3 */
+    bool pacing_fq;               /* sender has fq: pace CUBIC/Reno too */
+    uint32_t init_cwnd;
+    const struct tcp_cc_ops *cc;
+    const struct tcp_drs_ops *drs;
+    struct tcp_sock *conns;       /* every endpoint on the host (freed at detach) */
+};
+
+/* ---- rate sample (tcp_rate.c) ---- */
+struct tcp_rate_sample {
+    uint64_t prior_delivered;
+    simtime_t prior_time;
+    int64_t delivered;            /* packets delivered over interval */
+    simtime_t interval;           /* < 0: invalid */
+    int64_t rtt_us;               /* < 0: none */
+    uint32_t acked_sacked, losses, prior_in_flight;
+    bool is_app_limited;
+};
+
+/* ---- congestion control ---- */
+enum tcp_ca_state { TCP_CA_Open, TCP_CA_Disorder, TCP_CA_CWR, TCP_CA_Recovery, TCP_CA_Loss };
+enum tcp_ca_event { CA_EVENT_TX_START, CA_EVENT_CWND_RESTART, CA_EVENT_LOSS };
+
+struct tcp_cc_ops {
+    const char *name;
+    const char *doc;
+    void (*init)(struct tcp_sock *tp);
+    uint32_t (*ssthresh)(struct tcp_sock *tp);
+    void (*cong_avoid)(struct tcp_sock *tp, uint32_t acked);      /* or: */
+    void (*cong_control)(struct tcp_sock *tp, const struct tcp_rate_sample *rs);
+    uint32_t (*undo_cwnd)(struct tcp_sock *tp);
+    void (*set_state)(struct tcp_sock *tp, int new_state);
+    void (*cwnd_event)(struct tcp_sock *tp, int ev);
+    void (*pkts_acked)(struct tcp_sock *tp, uint32_t acked, int64_t rtt_us);
+    /* series to record every 10 ms (NULL: none) */
+    void (*trace)(struct tcp_sock *tp, const char *prefix);
+};
+
+/* ---- receive autotuning: the growth step only (tcp.md §3.8) ---- */
+struct tcp_drs_ops {
+    const char *name;
+    const char *doc;
+    /* rcvwin = 2*copied + 16*advmss on entry; return the grown window */
+    uint64_t (*grow)(uint64_t rcvwin, uint64_t copied, uint64_t space);
+};
+
+extern const struct tcp_cc_ops *const tcp_cc_table[];
+extern const struct tcp_drs_ops *const tcp_drs_table[];
+
+/* ---- sender scoreboard entry (one per MSS segment) ---- */
+enum { SEG_SACKED = 1, SEG_LOST = 2, SEG_RETRANS = 4, SEG_EVER_RETRANS = 8, SEG_APP_LIMITED = 16 };
+
+struct tcp_seg {
+    simtime_t tx_time;            /* last (re)transmission */
+    simtime_t first_tx;           /* rate sample stamps (tcp_rate_skb_sent) */
+    simtime_t delivered_time;
+    uint64_t delivered;
+    int64_t prev, next;           /* tsorted list of outstanding, absolute indices, -1 = none */
+    uint8_t flags;
+};
+
+/* ---- receiver skb record ---- */
+struct tcp_rskb {
+    uint64_t seq, end;
+    uint32_t truesize;
+    uint16_t nfrags;
+};
+
+struct tcp_rskb_vec {             /* growable array with a movable head */
+    struct tcp_rskb *v;
+    uint32_t lo, hi, cap;
+};
+
+/* ---- the wire header, kept in skb->l4 ---- */
+enum { TH_SYN = 1, TH_ACK = 2, TH_FIN = 4 };
+
+struct tcp_hdr {
+    uint64_t seq, ack;
+    uint32_t win;                 /* the 16-bit field, unscaled */
+    uint32_t tsval, tsecr;
+    uint32_t sack[3][2];          /* offsets from ack: start, end */
+    uint16_t mss;                 /* SYN option */
+    uint8_t flags, nsack, wscale; /* wscale 0xff: option absent */
+    uint8_t ts_ok, sack_ok;
+};
+_Static_assert(sizeof(struct tcp_hdr) <= 64, "tcp_hdr must fit skb->l4");
+
+enum tcp_state { TCP_CLOSED, TCP_LISTEN, TCP_SYN_SENT, TCP_SYN_RECV, TCP_ESTABLISHED };
+
+struct tcp_stats {
+    uint64_t segs_out, data_segs_out, retrans, lost_retrans, rtos, tlps, recoveries;
+    uint64_t acks_out, zero_win_acks, dup_data;
+    uint64_t drs_calls, drs_raised, drs_not_raised, drs_below_space;
+    uint64_t prune_raise, prune_collapse, prune_ofo_drop, prune_drop;
+    uint64_t ofo_segs;
+};
+
+struct tcp_sock {
+    struct sock sk;               /* first: host_sock_lookup finds it */
+    struct host *h;
+    struct tcp_host *th;
+    struct sim *sim;
+    struct tcp_sock *next_conn;
+    struct tcp_sock *peer_listener;
+    void (*accept)(struct tcp_sock *listener, struct tcp_sock *child);
+    void *app;                    /* the application's state */
+    void (*on_connect)(struct tcp_sock *tp);   /* client: handshake done */
+    int state;
+    uint32_t daddr;
+    uint16_t dport;
+    struct core *core;            /* softirq core: timers and ACK processing run here */
+    const char *trace_prefix;     /* "flow.1.snd." ... NULL: no series */
+    struct flow *flow;
+
+    uint32_t mss;                 /* payload per segment (mss_cache) */
+    uint32_t advmss;              /* our MSS option value */
+    int32_t ts_off;               /* TS clock offset, ms */
+    bool ts_ok, sack_ok;
+    uint8_t snd_wscale, rcv_wscale;
+
+    /* ---- sender ---- */
+    uint64_t snd_una, snd_nxt;    /* bytes */
+    uint64_t write_seq;           /* bytes the app has written */
+    bool app_infinite;            /* unlimited source until it stops */
+    simtime_t all_acked_at;       /* when snd_una reached write_seq after the app stopped */
+    uint64_t snd_wnd;
+    uint64_t una_idx, nxt_idx;    /* segment indices */
+    struct tcp_seg *ring;
+    uint64_t ring_cap;
+    uint32_t packets_out, sacked_out, lost_out, retrans_out;
+    uint32_t lost_unretx;         /* LOST, not RETRANS, not SACKED */
+    uint64_t retx_hint, lost_hint;
+    int64_t ts_head, ts_tail;     /* tsorted list */
+    int64_t highest_sack;         /* index of the highest SACKed segment, -1 none */
+    uint32_t recv_sack_cache[3][2];
+    uint64_t sack_cache[3][2];
+    int nsack_cache;
+    uint32_t snd_cwnd, snd_ssthresh, snd_cwnd_cnt, snd_cwnd_clamp;
+    uint32_t prior_cwnd, prior_ssthresh;
+    uint32_t max_packets_out;
+    bool is_cwnd_limited, rwnd_limited_now;
+    int ca_state;
+    uint64_t high_seq;            /* snd_nxt at entering Recovery/Loss */
+    uint32_t prr_delivered, prr_out;
+    bool retrans_acked, retrans_lost_this_round;
+    simtime_t srtt, mdev, rttvar, rto;   /* ps; srtt is the real value (not x8) */
+    int rto_backoff;
+    simtime_t min_rtt, min_rtt_stamp;
+    uint32_t ts_recent;           /* peer TSval to echo */
+    uint32_t reordering;
+    bool reord_seen;
+    /* RACK */
+    simtime_t rack_mstamp, rack_rtt;
+    uint64_t rack_end_seq;
+    /* delivery rate (tcp_rate.c) */
+    uint64_t delivered;
+    simtime_t delivered_mstamp, first_tx_mstamp;
+    uint64_t app_limited;
+    /* pacing */
+    uint64_t pacing_rate;         /* bytes per second, 0 = off */
+    bool pacing;
+    simtime_t next_tx;
+    bool tlp_pending;
+    uint64_t tlp_high_seq;
+    /* CC private state */
+    const struct tcp_cc_ops *cc;
+    uint64_t cc_priv[40];
+
+    /* ---- receiver ---- */
+    uint64_t rcv_nxt, copied_seq, rcv_wup;
+    uint64_t rcv_wnd, rcv_ssthresh, window_clamp;
+    uint64_t last_right_edge;     /* rcv_wup + rcv_wnd last advertised */
+    uint64_t rmem_alloc;
+    uint64_t ofo_bytes;
+    uint32_t rcv_mss;
+    int64_t rcv_rtt_us8;          /* receiver RTT estimate, us x 8 (kernel rcv_rtt_est.rtt_us) */
+    uint64_t rcv_rtt_seq;
+    uint64_t rcvq_space, rcvq_seq;
+    int64_t rcvq_time_us;
+    int64_t rcv_rtt_time_us;
+    bool rcvbuf_locked;
+    int quick, pingpong;
+    simtime_t ato, lrcvtime;
+    bool ack_pending;
+    struct tcp_rskb_vec rq;       /* in-order, unread */
+    struct tcp_rskb_vec ofo;      /* sorted, disjoint */
+    uint64_t selective_acks[4][2];
+    int num_sacks;
+    uint32_t rx_frag_truesize, rx_head_truesize;
+    const struct tcp_drs_ops *drs;
+
+    /* ---- timers: events, the work runs as a softirq task on `core` ---- */
+    struct event ev_rto, ev_delack, ev_pace, ev_reo, ev_tlp;
+    uint8_t pending_work;         /* TW_* bits */
+    struct cpu_task task;
+
+    struct tcp_stats st;
+    FILE *drs_log;                /* DRS log (tcp.drs_log), or NULL */
+};
+
+enum { TW_RTO = 1, TW_DELACK = 2, TW_PACE = 4, TW_REO = 8, TW_TLP = 16, TW_XMIT = 32 };
+
+/* ---- helpers on the window arithmetic (include/net/tcp.h) ---- */
+static inline int64_t tcp_win_from_space(const struct tcp_sock *tp, int64_t space)
+{
+    int s = tp->th->adv_win_scale;
+    return s <= 0 ? space >> -s : space - (space >> s);
+}
+static inline int64_t tcp_space(const struct tcp_sock *tp)
+{
+    return tcp_win_from_space(tp, (int64_t)tp->sk.rcvbuf - (int64_t)tp->rmem_alloc);
+}
+static inline int64_t tcp_full_space(const struct tcp_sock *tp)
+{
+    return tcp_win_from_space(tp, tp->sk.rcvbuf);
+}
+static inline uint32_t tcp_in_flight(const struct tcp_sock *tp)
+{
+    return tp->packets_out - (tp->sacked_out + tp->lost_out) + tp->retrans_out;
+}
+static inline struct tcp_seg *tcp_seg_at(const struct tcp_sock *tp, uint64_t idx)
+{
+    return &tp->ring[idx & (tp->ring_cap - 1)];
+}
+static inline uint64_t tcp_now_ms(const struct tcp_sock *tp, simtime_t now)
+{
+    return (uint64_t)(now / PS_PER_MS) + (uint32_t)tp->ts_off;
+}
+/* rcvmem for DRS: SKB_TRUESIZE(advmss + MAX_TCP_HEADER), +128 until win >= advmss */
+uint64_t tcp_drs_rcvmem(const struct tcp_sock *tp);
+
+/* ---- engine API ---- */
+struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port);
+/* Active open to daddr:dport at the current time on core c. */
+void tcp_connect(struct tcp_sock *tp, uint32_t daddr, uint16_t dport, struct core *c);
+/* Passive: the listener's accepted connection is created on the SYN. */
+void tcp_listen(struct tcp_sock *tp, void (*accept)(struct tcp_sock *listener, struct tcp_sock *child));
+void tcp_rcv(struct host *h, struct skb *skb, struct core *c);
+/* Sender: push what cwnd, rwnd and pacing allow. */
+void tcp_write_xmit(struct tcp_sock *tp, struct core *c);
+/* Reader: copy up to len in-order bytes in skb-sized chunks, running DRS
+ * after each; then cleanup_rbuf. Returns bytes copied. */
+uint64_t tcp_recvmsg(struct tcp_sock *tp, uint64_t len, struct core *c);
+/* Record the traces of this endpoint (sender or receiver side). */
+void tcp_trace(struct tcp_sock *tp, bool sender);
+void tcp_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix);
+/* Receiver window init after the handshake (tcp_init_buffer_space). */
+void tcp_init_buffer_space(struct tcp_sock *tp);
+/* DRS (tcp_rcv_space_adjust), the core part; variant step via tp->drs. */
+void tcp_rcv_space_adjust(struct tcp_sock *tp, simtime_t now);
+/* Pure function of the DRS step: new rcvbuf for (copied, space) or 0 when
+ * no raise applies (tests and the log use it). */
+uint64_t tcp_drs_new_rcvbuf(const struct tcp_drs_ops *drs, uint64_t copied, uint64_t space, uint32_t advmss,
+                            uint64_t rcvmem, uint64_t rmem_max);
+/* Initial receive window and wscale (tcp_select_initial_window). */
+void tcp_select_initial_window(uint64_t space, uint32_t mss, uint64_t rmem_max, bool wscale_ok, uint32_t init_rcv_wnd,
+                               uint64_t *rcv_wnd, uint64_t *window_clamp, uint8_t *rcv_wscale);
+/* Sender helpers used by CC modules */
+void tcp_cong_avoid_ai(struct tcp_sock *tp, uint32_t w, uint32_t acked);
+uint32_t tcp_slow_start(struct tcp_sock *tp, uint32_t acked);
+bool tcp_is_cwnd_limited(const struct tcp_sock *tp);
+static inline bool tcp_in_slow_start(const struct tcp_sock *tp) { return tp->snd_cwnd < tp->snd_ssthresh; }
+simtime_t tcp_min_rtt(const struct tcp_sock *tp);
+
+const struct tcp_cc_ops *tcp_cc_find(const char *name);
+/* Recount the scoreboard from the per-segment flags and compare with the
+ * counters (tests): 0 when consistent, else a code saying which differs. */
+int tcp_check_scoreboard(const struct tcp_sock *tp);
+const struct tcp_drs_ops *tcp_drs_find(const char *name);
+
+#endif

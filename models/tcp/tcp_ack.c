@@ -1,0 +1,535 @@
+/*
+ * tcp_ack.c - the sender's side of an incoming ACK (Linux 4.15 tcp_ack,
+ * tcp_sacktag_write_queue, tcp_clean_rtx_queue, tcp_rate.c,
+ * tcp_recovery.c, tcp_fastretrans_alert): the SACK scoreboard, RTT and
+ * RTO, the delivery-rate sample, loss marking by FACK and RACK, the CA
+ * state machine with PRR, and the RTO itself (tcp_enter_loss).
+ *
+ * The scoreboard is a ring of per-segment records indexed by segment
+ * number; SACK blocks are walked only where they are new (the previous
+ * ACK's blocks are cached, as the kernel's recv_sack_cache), and the
+ * outstanding segments are also on a list in send order (the kernel's
+ * tsorted_sent_queue), so RACK looks only at the oldest ones. Per ACK the
+ * work is therefore proportional to what changed, not to the window.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "models/tcp/tcp.h"
+#include "sim/sim.h"
+
+void tcp_ts_unlink(struct tcp_sock *tp, uint64_t idx);
+void tcp_rearm_rto(struct tcp_sock *tp, simtime_t now);
+void tcp_schedule_loss_probe(struct tcp_sock *tp, simtime_t now);
+
+struct ack_ctx {
+    simtime_t now;
+    uint32_t acked_sacked;
+    uint32_t losses;
+    bool retrans_acked, lost_retrans;
+    simtime_t first_ackt, last_ackt;     /* cumulative, never retransmitted: oldest / newest tx */
+    simtime_t first_sackt, last_sackt;
+    struct tcp_rate_sample *rs;
+    uint64_t p_delivered;                /* rate: stamp of the newest delivered */
+    bool have_p;
+};
+
+simtime_t tcp_min_rtt(const struct tcp_sock *tp) { return tp->min_rtt; }
+
+/* ---- loss marking ---- */
+
+static void mark_lost(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
+{
+    struct tcp_seg *s = tcp_seg_at(tp, idx);
+    if (s->flags & (SEG_SACKED | SEG_LOST))
+        return;
+    s->flags |= SEG_LOST;
+    tp->lost_out++;
+    if (a)
+        a->losses++;
+    if (!(s->flags & SEG_RETRANS))
+        tp->lost_unretx++;
+    if (idx < tp->retx_hint)
+        tp->retx_hint = idx;
+    tcp_ts_unlink(tp, idx);
+}
+
+/* RACK (tcp_rack_detect_loss): an outstanding segment sent before the
+ * newest delivered one is lost once rack_rtt + reo_wnd has passed since
+ * it was sent; a lost retransmission is marked lost again. */
+static void rack_detect_loss(struct tcp_sock *tp, simtime_t now, struct ack_ctx *a)
+{
+    if (!tp->rack_mstamp)
+        return;
+    simtime_t reo = PS_PER_MS;
+    if ((tp->reord_seen || !tp->lost_out) && tp->min_rtt != SIMTIME_NEVER) {
+        simtime_t q = tp->min_rtt / 4;
+        if (q > reo)
+            reo = q;
+        if (tp->srtt && reo > tp->srtt)
+            reo = tp->srtt;
+    }
+    while (tp->ts_head >= 0) {
+        uint64_t idx = (uint64_t)tp->ts_head;
+        struct tcp_seg *s = tcp_seg_at(tp, idx);
+        bool before = s->tx_time < tp->rack_mstamp ||
+                      (s->tx_time == tp->rack_mstamp && 1 + (idx + 1) * tp->mss < tp->rack_end_seq);
+        if (!before)
+            break;
+        simtime_t remaining = s->tx_time + tp->rack_rtt + reo - now;
+        if (remaining > 0) {
+            if (!event_pending(&tp->ev_reo) || tp->ev_reo.time > now + remaining)
+                evq_move(tp->h->q, &tp->ev_reo, now + remaining);
+            break;
+        }
+        if (s->flags & SEG_RETRANS) {
+            /* a lost retransmission: LOST stays set, it goes out again */
+            s->flags &= (uint8_t)~SEG_RETRANS;
+            tp->retrans_out--;
+            tp->lost_unretx++;
+            tp->st.lost_retrans++;
+            if (a) {
+                a->lost_retrans = true;
+                a->losses++;
+            }
+            if (idx < tp->retx_hint)
+                tp->retx_hint = idx;
+            tcp_ts_unlink(tp, idx);
+        } else {
+            mark_lost(tp, idx, a);
+        }
+    }
+}
+
+/* FACK (tcp_mark_head_lost): everything more than `reordering` segments
+ * below the highest SACKed one is lost. */
+static void fack_mark_lost(struct tcp_sock *tp, struct ack_ctx *a)
+{
+    if (tp->highest_sack < 0)
+        return;
+    int64_t limit = tp->highest_sack + 1 - (int64_t)tp->reordering;   /* exclusive */
+    uint64_t i = tp->lost_hint > tp->una_idx ? tp->lost_hint : tp->una_idx;
+    for (; (int64_t)i < limit; i++)
+        mark_lost(tp, i, a);
+    if ((int64_t)i > (int64_t)tp->lost_hint)
+        tp->lost_hint = i;
+}
+
+/* ---- delivery of one segment (cumulatively ACKed or SACKed) ---- */
+
+static void seg_delivered(struct tcp_sock *tp, uint64_t idx, struct tcp_seg *s, struct ack_ctx *a, bool sack)
+{
+    simtime_t now = a->now;
+    tp->delivered++;
+    a->acked_sacked++;
+    if (s->flags & SEG_RETRANS) {
+        a->retrans_acked = true;
+    }
+    if (!(s->flags & SEG_EVER_RETRANS)) {
+        if (sack) {
+            if (!a->first_sackt || s->tx_time < a->first_sackt)
+                a->first_sackt = s->tx_time;
+            if (s->tx_time > a->last_sackt)
+                a->last_sackt = s->tx_time;
+        } else {
+            if (!a->first_ackt || s->tx_time < a->first_ackt)
+                a->first_ackt = s->tx_time;
+            if (s->tx_time > a->last_ackt)
+                a->last_ackt = s->tx_time;
+        }
+    }
+    /* tcp_rack_advance */
+    simtime_t rtt = now - s->tx_time;
+    if (!((s->flags & SEG_EVER_RETRANS) && rtt < tp->min_rtt)) {
+        tp->rack_rtt = rtt;
+        uint64_t end = 1 + (idx + 1) * tp->mss;
+        if (s->tx_time > tp->rack_mstamp || (s->tx_time == tp->rack_mstamp && end > tp->rack_end_seq)) {
+            tp->rack_mstamp = s->tx_time;
+            tp->rack_end_seq = end;
+        }
+    }
+    /* tcp_rate_skb_delivered */
+    if (s->delivered_time) {
+        if (!a->have_p || s->delivered > a->p_delivered) {
+            a->have_p = true;
+            a->p_delivered = s->delivered;
+            a->rs->prior_delivered = s->delivered;
+            a->rs->prior_time = s->delivered_time;
+            a->rs->is_app_limited = s->flags & SEG_APP_LIMITED;
+            a->rs->interval = s->tx_time - s->first_tx;
+            tp->first_tx_mstamp = s->tx_time;
+        }
+        if (sack)
+            s->delivered_time = 0;
+    }
+    tcp_ts_unlink(tp, idx);
+}
+
+static void sacktag_one(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
+{
+    struct tcp_seg *s = tcp_seg_at(tp, idx);
+    if (s->flags & SEG_SACKED)
+        return;
+    if (s->flags & SEG_LOST) {
+        tp->lost_out--;
+        if (!(s->flags & SEG_RETRANS))
+            tp->lost_unretx--;
+    }
+    if (s->flags & SEG_RETRANS)
+        tp->retrans_out--;
+    seg_delivered(tp, idx, s, a, true);
+    s->flags = (uint8_t)((s->flags | SEG_SACKED) & ~(SEG_LOST | SEG_RETRANS));
+    tp->sacked_out++;
+    if ((int64_t)idx > tp->highest_sack)
+        tp->highest_sack = (int64_t)idx;
+    else if (!(s->flags & SEG_EVER_RETRANS))
+        tp->reord_seen = true;   /* an original SACKed below the highest: reordering (rack.reord) */
+}
+
+static void sacktag(struct tcp_sock *tp, const struct tcp_hdr *th, struct ack_ctx *a)
+{
+    uint64_t blocks[3][2];
+    int n = 0;
+    for (int i = 0; i < th->nsack && i < 3; i++) {
+        uint64_t start = th->ack + th->sack[i][0], end = th->ack + th->sack[i][1];
+        if (end <= start || start < th->ack)
+            continue;
+        /* whole segments inside the block */
+        uint64_t first = (start - 1 + tp->mss - 1) / tp->mss;
+        uint64_t last = (end - 1) / tp->mss;               /* exclusive */
+        if (first < tp->una_idx)
+            first = tp->una_idx;
+        if (last > tp->nxt_idx)
+            last = tp->nxt_idx;
+        if (first >= last)
+            continue;
+        blocks[n][0] = first;
+        blocks[n][1] = last;
+        n++;
+    }
+    for (int b = 0; b < n; b++) {
+        uint64_t i = blocks[b][0];
+        while (i < blocks[b][1]) {
+            /* skip what an earlier ACK's block already covered */
+            bool skipped = false;
+            for (int k = 0; k < tp->nsack_cache; k++)
+                if (i >= tp->sack_cache[k][0] && i < tp->sack_cache[k][1]) {
+                    i = tp->sack_cache[k][1];
+                    skipped = true;
+                    break;
+                }
+            if (skipped)
+                continue;
+            sacktag_one(tp, i, a);
+            i++;
+        }
+    }
+    memcpy(tp->sack_cache, blocks, sizeof blocks);
+    tp->nsack_cache = n;
+}
+
+/* tcp_rtt_estimator + tcp_set_rto (RFC 6298 with Linux's mdev filter,
+ * simplified to srtt/mdev in ps) */
+static void rtt_estimator(struct tcp_sock *tp, simtime_t m)
+{
+    if (m <= 0)
+        m = 1;
+    if (tp->srtt) {
+        simtime_t err = m - tp->srtt;
+        tp->srtt += err / 8;
+        if (err < 0)
+            err = -err;
+        tp->mdev += (err - tp->mdev) / 4;
+    } else {
+        tp->srtt = m;
+        tp->mdev = m / 2;
+    }
+    simtime_t var = 4 * tp->mdev;
+    tp->rto = tp->srtt + (var > TCP_RTO_MIN ? var : TCP_RTO_MIN);
+    if (tp->rto > TCP_RTO_MAX)
+        tp->rto = TCP_RTO_MAX;
+}
+
+void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m)
+{
+    rtt_estimator(tp, m);
+    if (m < tp->min_rtt)
+        tp->min_rtt = m;
+}
+
+static void set_ca_state(struct tcp_sock *tp, int st)
+{
+    if (tp->cc->set_state)
+        tp->cc->set_state(tp, st);
+    tp->ca_state = st;
+}
+
+static void enter_recovery(struct tcp_sock *tp)
+{
+    tp->st.recoveries++;
+    tp->prior_ssthresh = 0;
+    tp->high_seq = tp->snd_nxt;
+    tp->prior_cwnd = tp->snd_cwnd;
+    tp->prr_delivered = 0;
+    tp->prr_out = 0;
+    tp->snd_ssthresh = tp->cc->ssthresh(tp);
+    set_ca_state(tp, TCP_CA_Recovery);
+}
+
+/* PRR (tcp_cwnd_reduction, RFC 6937) */
+static void cwnd_reduction(struct tcp_sock *tp, struct ack_ctx *a)
+{
+    if (!a->acked_sacked || !tp->prior_cwnd)
+        return;
+    int64_t in_flight = tcp_in_flight(tp);
+    int64_t delta = (int64_t)tp->snd_ssthresh - in_flight;
+    int64_t sndcnt;
+    tp->prr_delivered += a->acked_sacked;
+    if (delta < 0) {
+        uint64_t dividend = (uint64_t)tp->snd_ssthresh * tp->prr_delivered + tp->prior_cwnd - 1;
+        sndcnt = (int64_t)(dividend / tp->prior_cwnd) - tp->prr_out;
+    } else if (a->retrans_acked && !a->lost_retrans) {
+        int64_t x = (int64_t)tp->prr_delivered - tp->prr_out;
+        if (x < a->acked_sacked)
+            x = a->acked_sacked;
+        sndcnt = delta < x + 1 ? delta : x + 1;
+    } else {
+        sndcnt = delta < a->acked_sacked ? delta : a->acked_sacked;
+    }
+    if (sndcnt < (tp->prr_out ? 0 : 1))
+        sndcnt = tp->prr_out ? 0 : 1;
+    tp->snd_cwnd = (uint32_t)(in_flight + sndcnt);
+}
+
+bool tcp_is_cwnd_limited(const struct tcp_sock *tp)
+{
+    if (tcp_in_slow_start(tp))
+        return tp->snd_cwnd < 2 * tp->max_packets_out;
+    return tp->is_cwnd_limited;
+}
+
+/* ---- the RTO (tcp_retransmit_timer -> tcp_enter_loss) ---- */
+void tcp_enter_loss(struct tcp_sock *tp, simtime_t now)
+{
+    tp->st.rtos++;
+    if (tp->ca_state <= TCP_CA_Disorder || tp->snd_una == tp->high_seq ||
+        (tp->ca_state == TCP_CA_Loss && !tp->rto_backoff)) {
+        tp->prior_ssthresh = 0;
+        tp->snd_ssthresh = tp->cc->ssthresh(tp);
+        if (tp->cc->cwnd_event)
+            tp->cc->cwnd_event(tp, CA_EVENT_LOSS);
+    }
+    tp->snd_cwnd = 1;
+    tp->snd_cwnd_cnt = 0;
+    tp->retrans_out = 0;
+    tp->lost_out = 0;
+    tp->lost_unretx = 0;
+    for (uint64_t i = tp->una_idx; i < tp->nxt_idx; i++) {
+        struct tcp_seg *s = tcp_seg_at(tp, i);
+        tcp_ts_unlink(tp, i);
+        s->flags &= (uint8_t)~(SEG_RETRANS | SEG_LOST);
+        if (!(s->flags & SEG_SACKED)) {
+            s->flags |= SEG_LOST;
+            tp->lost_out++;
+            tp->lost_unretx++;
+        }
+    }
+    tp->retx_hint = tp->una_idx;
+    tp->high_seq = tp->snd_nxt;
+    set_ca_state(tp, TCP_CA_Loss);
+    tp->rto_backoff++;
+    tp->tlp_pending = false;
+    tcp_rearm_rto(tp, now);
+}
+
+/* RACK reordering timer (tcp_rack_reo_timeout) */
+void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now)
+{
+    uint32_t before = tp->lost_out;
+    rack_detect_loss(tp, now, NULL);
+    if (tp->lost_out > before && tp->ca_state < TCP_CA_Recovery) {
+        enter_recovery(tp);
+        if (!tp->cc->cong_control) {
+            /* PRR starts from here: allow the first retransmission */
+            uint32_t inf = tcp_in_flight(tp);
+            tp->snd_cwnd = inf + 1;
+        }
+    }
+    if (tp->lost_out > before)
+        tcp_rearm_rto(tp, now);
+}
+
+static void update_pacing_rate(struct tcp_sock *tp)
+{
+    if (!tp->th->pacing_fq || tp->cc->cong_control || !tp->srtt)
+        return;
+    /* tcp_update_pacing_rate: 200 % in slow start, 120 % after */
+    uint64_t rate = (uint64_t)tp->mss * tp->snd_cwnd * PS_PER_S / (uint64_t)tp->srtt;
+    rate = tp->snd_cwnd < tp->snd_ssthresh / 2 ? rate * 2 : rate * 12 / 10;
+    tp->pacing_rate = rate;
+}
+
+void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
+{
+    simtime_t now = core_now(c);
+    uint64_t ack = th->ack;
+    if (ack > tp->snd_nxt || ack < tp->snd_una)
+        return;
+    tp->snd_wnd = (uint64_t)th->win << tp->snd_wscale;
+    if (tp->ts_ok)
+        tp->ts_recent = th->tsval;
+    if (tp->state != TCP_ESTABLISHED)
+        return;
+
+    struct tcp_rate_sample rs = { .rtt_us = -1, .interval = -1 };
+    struct ack_ctx a = { .now = now, .rs = &rs };
+    uint32_t prior_in_flight = tcp_in_flight(tp);
+    uint32_t prior_lost = tp->lost_out;
+    rs.prior_in_flight = prior_in_flight;
+
+    if (th->nsack && tp->th->sack)
+        sacktag(tp, th, &a);
+
+    /* cumulative ACK (tcp_clean_rtx_queue) */
+    uint64_t new_una_idx = (ack - 1) / tp->mss;
+    for (uint64_t i = tp->una_idx; i < new_una_idx; i++) {
+        struct tcp_seg *s = tcp_seg_at(tp, i);
+        if (s->flags & SEG_SACKED) {
+            tp->sacked_out--;             /* delivered when it was SACKed */
+        } else {
+            if (s->flags & SEG_LOST) {
+                tp->lost_out--;
+                if (!(s->flags & SEG_RETRANS))
+                    tp->lost_unretx--;
+            }
+            if (s->flags & SEG_RETRANS)
+                tp->retrans_out--;
+            seg_delivered(tp, i, s, &a, false);
+        }
+        tcp_ts_unlink(tp, i);
+        tp->packets_out--;
+    }
+    bool forward = new_una_idx > tp->una_idx;
+    tp->una_idx = new_una_idx;
+    tp->snd_una = ack;
+    if (tp->highest_sack >= 0 && (uint64_t)tp->highest_sack < tp->una_idx)
+        tp->highest_sack = -1;
+    if (tp->retx_hint < tp->una_idx)
+        tp->retx_hint = tp->una_idx;
+    if (tp->lost_hint < tp->una_idx)
+        tp->lost_hint = tp->una_idx;
+    if (!tp->app_infinite && tp->write_seq > 1 && tp->snd_una >= tp->write_seq && !tp->all_acked_at)
+        tp->all_acked_at = now;
+    if (tp->tlp_pending && tp->snd_una >= tp->tlp_high_seq)
+        tp->tlp_pending = false;
+
+    /* RTT (tcp_ack_update_rtt): srtt from the oldest newly ACKed
+     * never-retransmitted segment, else the oldest newly SACKed; the rate
+     * sample and min_rtt from the newest */
+    simtime_t seq_rtt = a.first_ackt ? now - a.first_ackt : -1;
+    simtime_t ca_rtt = a.first_ackt ? now - a.last_ackt : -1;
+    if (a.first_sackt) {
+        if (seq_rtt < 0)
+            seq_rtt = now - a.first_sackt;
+        ca_rtt = now - a.last_sackt;
+    }
+    if (ca_rtt >= 0)
+        rs.rtt_us = ca_rtt / PS_PER_US;
+    if (seq_rtt >= 0) {
+        if (ca_rtt < tp->min_rtt)
+            tp->min_rtt = ca_rtt > 0 ? ca_rtt : 1;
+        rtt_estimator(tp, seq_rtt);
+        tp->rto_backoff = 0;
+    }
+    if (tp->cc->pkts_acked && a.acked_sacked)
+        tp->cc->pkts_acked(tp, a.acked_sacked, rs.rtt_us);
+
+    /* tcp_fastretrans_alert: Recovery / Loss end when the ACK passes
+     * high_seq; then this ACK's losses are marked, and a loss re-enters
+     * Recovery within the same ACK (the CC sees the state after both) */
+    if (tp->ca_state >= TCP_CA_Recovery && tp->snd_una >= tp->high_seq) {
+        if (tp->ca_state == TCP_CA_Recovery && !tp->cc->cong_control && tp->snd_ssthresh < 0x7fffffff)
+            tp->snd_cwnd = tp->snd_ssthresh;          /* tcp_end_cwnd_reduction */
+        set_ca_state(tp, TCP_CA_Open);
+    }
+    if (tp->th->rack)
+        rack_detect_loss(tp, now, &a);
+    if (tp->th->fack && tp->ca_state != TCP_CA_Loss)
+        fack_mark_lost(tp, &a);
+    if (tp->ca_state < TCP_CA_Recovery) {
+        if (tp->lost_out > 0)
+            enter_recovery(tp);
+        else if (tp->sacked_out)
+            set_ca_state(tp, TCP_CA_Disorder);
+        else if (tp->ca_state == TCP_CA_Disorder)
+            set_ca_state(tp, TCP_CA_Open);
+    }
+
+    /* rate sample (tcp_rate_gen) */
+    if (tp->app_limited && tp->delivered > tp->app_limited)
+        tp->app_limited = 0;
+    if (a.acked_sacked)
+        tp->delivered_mstamp = now;
+    rs.acked_sacked = a.acked_sacked;
+    rs.losses = a.losses;
+    if (!a.have_p) {
+        rs.delivered = -1;
+        rs.interval = -1;
+    } else {
+        rs.delivered = (int64_t)(tp->delivered - rs.prior_delivered);
+        simtime_t ack_phase = now - rs.prior_time;
+        if (ack_phase > rs.interval)
+            rs.interval = ack_phase;
+        if (rs.interval < tp->min_rtt)
+            rs.interval = -1;
+    }
+
+    /* congestion control (tcp_cong_control) */
+    if (tp->cc->cong_control) {
+        tp->cc->cong_control(tp, &rs);
+    } else if (tp->ca_state == TCP_CA_Recovery || tp->ca_state == TCP_CA_CWR) {
+        cwnd_reduction(tp, &a);
+    } else if (a.acked_sacked && tcp_is_cwnd_limited(tp)) {
+        tp->cc->cong_avoid(tp, a.acked_sacked);
+    }
+    if (tp->snd_cwnd > tp->snd_cwnd_clamp)
+        tp->snd_cwnd = tp->snd_cwnd_clamp;
+    update_pacing_rate(tp);
+
+    if (forward) {
+        tp->is_cwnd_limited = false;
+        tp->max_packets_out = 0;
+        tcp_rearm_rto(tp, now);
+    } else if (tp->lost_out > prior_lost) {
+        tcp_rearm_rto(tp, now);
+    }
+    tcp_write_xmit(tp, c);
+    if (forward && tp->ca_state <= TCP_CA_Disorder)
+        tcp_schedule_loss_probe(tp, now);
+}
+
+int tcp_check_scoreboard(const struct tcp_sock *tp)
+{
+    uint32_t sacked = 0, lost = 0, retrans = 0, unretx = 0;
+    for (uint64_t i = tp->una_idx; i < tp->nxt_idx; i++) {
+        uint8_t f = tcp_seg_at(tp, i)->flags;
+        sacked += !!(f & SEG_SACKED);
+        lost += !!(f & SEG_LOST);
+        retrans += !!(f & SEG_RETRANS);
+        unretx += (f & (SEG_LOST | SEG_RETRANS | SEG_SACKED)) == SEG_LOST;
+    }
+    if (tp->packets_out != tp->nxt_idx - tp->una_idx)
+        return 1;
+    if (sacked != tp->sacked_out)
+        return 2;
+    if (lost != tp->lost_out)
+        return 3;
+    if (retrans != tp->retrans_out)
+        return 4;
+    if (unretx != tp->lost_unretx)
+        return 5;
+    uint64_t n = 0;
+    for (int64_t i = tp->ts_head; i >= 0; i = tcp_seg_at(tp, (uint64_t)i)->next)
+        if (++n > tp->packets_out)
+            return 6;
+    return 0;
+}

@@ -1,0 +1,552 @@
+/*
+ * tcp_input.c - the receiver (Linux 4.15 tcp_input.c: tcp_data_queue,
+ * tcp_data_queue_ofo, tcp_ofo_queue, tcp_event_data_recv, tcp_grow_window,
+ * tcp_rcv_rtt_*, __tcp_ack_snd_check, tcp_prune_queue; tcp.c tcp_recvmsg
+ * and tcp_cleanup_rbuf; tcp.md §3).
+ *
+ * Memory is charged by truesize as the kernel does: a segment that starts
+ * a new skb costs its whole truesize (NIC fragment + skb head); one that
+ * coalesces onto the preceding skb (tcp_try_coalesce, up to MAX_SKB_FRAGS
+ * fragments) costs only its fragment. Queues hold skb records, not
+ * packets: the out-of-order queue is a sorted array (insertions in the
+ * middle are retransmissions filling holes, about 1 in 100 segments, and
+ * a memmove of a few thousand records is cheaper than a tree walk per
+ * segment in the common append case).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "models/tcp/tcp.h"
+#include "sim/sim.h"
+
+void tcp_send_ack(struct tcp_sock *tp, struct core *c);
+void tcp_send_delayed_ack(struct tcp_sock *tp, struct core *c);
+uint64_t tcp_new_window(struct tcp_sock *tp);
+
+/* ---- skb record arrays ---- */
+
+static void vec_reserve(struct tcp_rskb_vec *v, uint32_t extra)
+{
+    if (v->hi + extra <= v->cap)
+        return;
+    uint32_t n = v->hi - v->lo;
+    if (v->lo > 0 && n + extra <= v->cap / 2) {
+        memmove(v->v, v->v + v->lo, n * sizeof *v->v);
+        v->lo = 0;
+        v->hi = n;
+        return;
+    }
+    uint32_t cap = v->cap ? v->cap * 2 : 256;
+    while (cap < n + extra)
+        cap *= 2;
+    struct tcp_rskb *nv = malloc(cap * sizeof *nv);
+    if (!nv) {
+        fprintf(stderr, "netsim: out of memory for TCP receive queues\n");
+        exit(1);
+    }
+    if (n)
+        memcpy(nv, v->v + v->lo, n * sizeof *nv);
+    free(v->v);
+    v->v = nv;
+    v->cap = cap;
+    v->lo = 0;
+    v->hi = n;
+}
+
+static inline uint32_t vec_len(const struct tcp_rskb_vec *v) { return v->hi - v->lo; }
+static inline struct tcp_rskb *vec_at(struct tcp_rskb_vec *v, uint32_t i) { return &v->v[v->lo + i]; }
+
+static void vec_insert(struct tcp_rskb_vec *v, uint32_t pos, struct tcp_rskb r)
+{
+    vec_reserve(v, 1);
+    uint32_t n = vec_len(v);
+    memmove(&v->v[v->lo + pos + 1], &v->v[v->lo + pos], (n - pos) * sizeof r);
+    v->v[v->lo + pos] = r;
+    v->hi++;
+}
+
+static void vec_erase(struct tcp_rskb_vec *v, uint32_t pos)
+{
+    if (pos == 0) {
+        v->lo++;
+    } else {
+        memmove(&v->v[v->lo + pos], &v->v[v->lo + pos + 1], (vec_len(v) - pos - 1) * sizeof *v->v);
+        v->hi--;
+    }
+    if (v->lo == v->hi)
+        v->lo = v->hi = 0;
+}
+
+void tcp_rskb_vec_free(struct tcp_rskb_vec *v)
+{
+    free(v->v);
+    memset(v, 0, sizeof *v);
+}
+
+/* ---- receiver RTT (tcp_rcv_rtt_update / _measure / _measure_ts) ---- */
+
+static void rcv_rtt_update(struct tcp_sock *tp, int64_t sample_us, bool win_dep)
+{
+    int64_t ns = tp->rcv_rtt_us8;
+    int64_t m = sample_us;
+    if (ns != 0) {
+        if (!win_dep) {
+            m -= ns >> 3;
+            ns += m;
+        } else {
+            m <<= 3;
+            if (m < ns)
+                ns = m;
+        }
+    } else {
+        ns = m << 3;
+    }
+    tp->rcv_rtt_us8 = ns;
+}
+
+static void rcv_rtt_measure(struct tcp_sock *tp, simtime_t now)
+{
+    int64_t now_us = now / PS_PER_US;
+    if (tp->rcv_rtt_time_us == 0)
+        goto start;
+    if (tp->rcv_nxt < tp->rcv_rtt_seq)
+        return;
+    int64_t d = now_us - tp->rcv_rtt_time_us;
+    rcv_rtt_update(tp, d > 1 ? d : 1, true);
+start:
+    tp->rcv_rtt_seq = tp->rcv_nxt + tp->rcv_wnd;
+    tp->rcv_rtt_time_us = now_us;
+}
+
+static void rcv_rtt_measure_ts(struct tcp_sock *tp, const struct tcp_hdr *th, uint32_t len, simtime_t now)
+{
+    if (!tp->ts_ok || !th->tsecr || len < tp->rcv_mss)
+        return;
+    uint32_t delta = (uint32_t)tcp_now_ms(tp, now) - th->tsecr;
+    if (delta >= 0x7fffffffu / 1000)
+        return;
+    if (!delta)
+        delta = 1;
+    rcv_rtt_update(tp, (int64_t)delta * 1000, false);
+}
+
+/* ---- window growth and delayed ACK bookkeeping ---- */
+
+static void incr_quickack(struct tcp_sock *tp)
+{
+    uint64_t q = tp->rcv_wnd / (2 * tp->rcv_mss);
+    if (q == 0)
+        q = 2;
+    if (q > TCP_MAX_QUICKACKS)
+        q = TCP_MAX_QUICKACKS;
+    if ((int)q > tp->quick)
+        tp->quick = (int)q;
+}
+
+static void enter_quickack_mode(struct tcp_sock *tp)
+{
+    incr_quickack(tp);
+    tp->pingpong = 0;
+    tp->ato = TCP_DELACK_MIN;
+}
+
+/* tcp_grow_window (4.15) */
+static void grow_window(struct tcp_sock *tp, uint32_t len, uint32_t truesize)
+{
+    if (tp->rcv_ssthresh >= tp->window_clamp || (int64_t)tp->rcv_ssthresh >= tcp_space(tp))
+        return;
+    uint64_t incr = 0;
+    if (tcp_win_from_space(tp, truesize) <= (int64_t)len) {
+        incr = 2 * tp->advmss;
+    } else {
+        /* __tcp_grow_window */
+        int64_t ts = tcp_win_from_space(tp, truesize) >> 1;
+        int64_t window = tcp_win_from_space(tp, (int64_t)tp->th->rmem[2]) >> 1;
+        while ((int64_t)tp->rcv_ssthresh <= window) {
+            if (ts <= (int64_t)len) {
+                incr = 2 * tp->rcv_mss;
+                break;
+            }
+            ts >>= 1;
+            window >>= 1;
+        }
+    }
+    if (incr) {
+        if (incr < 2ULL * len)
+            incr = 2ULL * len;
+        tp->rcv_ssthresh = tp->rcv_ssthresh + incr < tp->window_clamp ? tp->rcv_ssthresh + incr : tp->window_clamp;
+        tp->quick |= 1;
+    }
+}
+
+/* tcp_event_data_recv: in-order data only */
+static void event_data_recv(struct tcp_sock *tp, uint32_t len, uint32_t truesize, simtime_t now)
+{
+    tp->ack_pending = true;                          /* inet_csk_schedule_ack */
+    if (len >= tp->rcv_mss)                          /* tcp_measure_rcv_mss */
+        tp->rcv_mss = len < tp->advmss ? len : tp->advmss;
+    rcv_rtt_measure(tp, now);
+    if (!tp->ato) {
+        incr_quickack(tp);
+        tp->ato = TCP_DELACK_MIN;
+    } else {
+        simtime_t m = now - tp->lrcvtime;
+        if (m <= TCP_DELACK_MIN / 2) {
+            tp->ato = tp->ato / 2 + TCP_DELACK_MIN / 2;
+        } else if (m < tp->ato) {
+            tp->ato = tp->ato / 2 + m;
+            if (tp->ato > tp->rto)
+                tp->ato = tp->rto;
+        } else if (m > tp->rto) {
+            incr_quickack(tp);
+        }
+    }
+    tp->lrcvtime = now;
+    if (len >= 128)
+        grow_window(tp, len, truesize);
+}
+
+/* ---- SACK blocks we send (tcp_sack_new_ofo_skb, tcp_sack_remove) ---- */
+
+static void sack_maybe_coalesce(struct tcp_sock *tp)
+{
+    uint64_t (*sp)[2] = tp->selective_acks;
+    for (int i = 1; i < tp->num_sacks;) {
+        if (sp[i][0] <= sp[0][1] && sp[0][0] <= sp[i][1]) {
+            if (sp[i][0] < sp[0][0])
+                sp[0][0] = sp[i][0];
+            if (sp[i][1] > sp[0][1])
+                sp[0][1] = sp[i][1];
+            for (int k = i; k < tp->num_sacks - 1; k++) {
+                sp[k][0] = sp[k + 1][0];
+                sp[k][1] = sp[k + 1][1];
+            }
+            tp->num_sacks--;
+        } else {
+            i++;
+        }
+    }
+}
+
+static void sack_new_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end)
+{
+    uint64_t (*sp)[2] = tp->selective_acks;
+    int n = tp->num_sacks;
+    for (int i = 0; i < n; i++) {
+        if (seq <= sp[i][1] && sp[i][0] <= end) {
+            if (seq < sp[i][0])
+                sp[i][0] = seq;
+            if (end > sp[i][1])
+                sp[i][1] = end;
+            for (; i > 0; i--) {
+                uint64_t a = sp[i][0], b = sp[i][1];
+                sp[i][0] = sp[i - 1][0];
+                sp[i][1] = sp[i - 1][1];
+                sp[i - 1][0] = a;
+                sp[i - 1][1] = b;
+            }
+            if (n > 1)
+                sack_maybe_coalesce(tp);
+            return;
+        }
+    }
+    if (n >= 4)
+        n = 3;
+    for (int i = n; i > 0; i--) {
+        sp[i][0] = sp[i - 1][0];
+        sp[i][1] = sp[i - 1][1];
+    }
+    sp[0][0] = seq;
+    sp[0][1] = end;
+    tp->num_sacks = n + 1;
+}
+
+static void sack_remove(struct tcp_sock *tp)
+{
+    if (!vec_len(&tp->ofo)) {
+        tp->num_sacks = 0;
+        return;
+    }
+    for (int i = 0; i < tp->num_sacks;) {
+        if (tp->rcv_nxt >= tp->selective_acks[i][0]) {
+            for (int k = i; k < tp->num_sacks - 1; k++) {
+                tp->selective_acks[k][0] = tp->selective_acks[k + 1][0];
+                tp->selective_acks[k][1] = tp->selective_acks[k + 1][1];
+            }
+            tp->num_sacks--;
+        } else {
+            i++;
+        }
+    }
+}
+
+/* ---- memory pressure (tcp_prune_queue, tcp_clamp_window) ---- */
+
+static void collapse(struct tcp_sock *tp, struct tcp_rskb_vec *v)
+{
+    for (uint32_t i = 0; i < vec_len(v); i++) {
+        struct tcp_rskb *r = vec_at(v, i);
+        uint32_t compact = (uint32_t)(r->end - r->seq) + TCP_SKB_OVERHEAD;
+        if (compact < r->truesize) {
+            tp->rmem_alloc -= r->truesize - compact;
+            if (v == &tp->ofo)
+                tp->ofo_bytes -= 0;
+            r->truesize = compact;
+        }
+    }
+}
+
+/* Returns 0 when the segment may now be queued, -1 to drop it. */
+static int prune_queue(struct tcp_sock *tp)
+{
+    tp->quick = 0;                                  /* tcp_clamp_window */
+    if (tp->sk.rcvbuf < tp->th->rmem[2] && !tp->rcvbuf_locked) {
+        uint64_t nb = tp->rmem_alloc < tp->th->rmem[2] ? tp->rmem_alloc : tp->th->rmem[2];
+        if (nb > tp->sk.rcvbuf) {
+            tp->sk.rcvbuf = (uint32_t)nb;
+            tp->st.prune_raise++;
+        }
+    }
+    if (tp->rmem_alloc <= tp->sk.rcvbuf)
+        return 0;
+    uint64_t lim = 2ULL * tp->advmss;
+    tp->rcv_ssthresh = tp->window_clamp < lim ? tp->window_clamp : lim;
+    tp->st.prune_collapse++;
+    collapse(tp, &tp->ofo);
+    collapse(tp, &tp->rq);
+    if (tp->rmem_alloc <= tp->sk.rcvbuf)
+        return 0;
+    /* tcp_prune_ofo_queue: drop from the highest sequence down */
+    bool dropped = false;
+    while (vec_len(&tp->ofo) && tp->rmem_alloc > tp->sk.rcvbuf) {
+        struct tcp_rskb *r = vec_at(&tp->ofo, vec_len(&tp->ofo) - 1);
+        tp->rmem_alloc -= r->truesize;
+        tp->ofo_bytes -= r->end - r->seq;
+        tp->ofo.hi--;
+        tp->st.prune_ofo_drop++;
+        dropped = true;
+    }
+    if (dropped)
+        tp->num_sacks = 0;
+    if (tp->rmem_alloc <= tp->sk.rcvbuf)
+        return 0;
+    tp->st.prune_drop++;
+    return -1;
+}
+
+static int try_rmem_schedule(struct tcp_sock *tp)
+{
+    if (tp->rmem_alloc > tp->sk.rcvbuf)
+        return prune_queue(tp);
+    return 0;
+}
+
+/* ---- the data path ---- */
+
+static void queue_rcv(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t truesize)
+{
+    uint32_t n = vec_len(&tp->rq);
+    if (n) {
+        struct tcp_rskb *t = vec_at(&tp->rq, n - 1);
+        if (t->end == seq && t->nfrags < TCP_MAX_SKB_FRAGS && seq > tp->copied_seq) {
+            uint32_t frag = truesize > tp->rx_head_truesize ? truesize - tp->rx_head_truesize : truesize;
+            t->end = end;
+            t->truesize += frag;
+            t->nfrags++;
+            tp->rmem_alloc += frag;
+            return;
+        }
+    }
+    vec_reserve(&tp->rq, 1);
+    tp->rq.v[tp->rq.hi++] = (struct tcp_rskb){ .seq = seq, .end = end, .truesize = truesize, .nfrags = 1 };
+    tp->rmem_alloc += truesize;
+}
+
+/* tcp_ofo_queue: move what became in-order onto the receive queue */
+static void ofo_queue(struct tcp_sock *tp)
+{
+    while (vec_len(&tp->ofo)) {
+        struct tcp_rskb *r = vec_at(&tp->ofo, 0);
+        if (r->seq > tp->rcv_nxt)
+            break;
+        struct tcp_rskb rec = *r;
+        vec_erase(&tp->ofo, 0);
+        tp->ofo_bytes -= rec.end - rec.seq;
+        if (rec.end <= tp->rcv_nxt) {
+            tp->rmem_alloc -= rec.truesize;
+            continue;
+        }
+        /* moved whole: its truesize goes with it */
+        vec_reserve(&tp->rq, 1);
+        tp->rq.v[tp->rq.hi++] = rec;
+        tp->rcv_nxt = rec.end;
+    }
+}
+
+/* tcp_data_queue_ofo */
+static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t truesize)
+{
+    if (try_rmem_schedule(tp))
+        return;
+    tp->ack_pending = true;
+    tp->st.ofo_segs++;
+    uint32_t len = (uint32_t)(end - seq);
+    uint32_t frag = truesize > tp->rx_head_truesize ? truesize - tp->rx_head_truesize : truesize;
+    struct tcp_rskb_vec *v = &tp->ofo;
+    uint32_t n = vec_len(v);
+    /* the common case: appending after the last OOO skb */
+    uint32_t pos;
+    if (!n || seq >= vec_at(v, n - 1)->seq) {
+        pos = n;
+    } else {
+        uint32_t lo = 0, hi = n;
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) / 2;
+            if (vec_at(v, mid)->seq <= seq)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        pos = lo;            /* first record with seq > new seq */
+    }
+    if (pos > 0) {
+        struct tcp_rskb *p = vec_at(v, pos - 1);
+        if (seq < p->end && end <= p->end) {
+            tp->st.dup_data++;       /* all bits present */
+            goto add_sack;
+        }
+        if (p->end == seq && p->nfrags < TCP_MAX_SKB_FRAGS &&
+            (pos == n || end <= vec_at(v, pos)->seq)) {
+            p->end = end;
+            p->truesize += frag;
+            p->nfrags++;
+            tp->rmem_alloc += frag;
+            tp->ofo_bytes += len;
+            grow_window(tp, len, truesize);
+            goto add_sack;
+        }
+    }
+    if (pos < n && end > vec_at(v, pos)->seq) {
+        tp->st.dup_data++;           /* overlaps the next one: segments are whole, so a duplicate */
+        goto add_sack;
+    }
+    vec_insert(v, pos, (struct tcp_rskb){ .seq = seq, .end = end, .truesize = truesize, .nfrags = 1 });
+    tp->rmem_alloc += truesize;
+    tp->ofo_bytes += len;
+    grow_window(tp, len, truesize);
+add_sack:
+    if (tp->sack_ok)
+        sack_new_ofo(tp, seq, end);
+}
+
+static void ack_snd_check(struct tcp_sock *tp, struct core *c)
+{
+    if (!tp->ack_pending)
+        return;
+    if ((tp->rcv_nxt - tp->rcv_wup > tp->rcv_mss && tcp_new_window(tp) >= tp->rcv_wnd) ||
+        (tp->quick && !tp->pingpong) || vec_len(&tp->ofo)) {
+        tcp_send_ack(tp, c);
+    } else {
+        tcp_send_delayed_ack(tp, c);
+    }
+}
+
+static void wake_reader(struct tcp_sock *tp)
+{
+    struct sock *sk = &tp->sk;
+    if (sk->reader) {
+        struct cpu_task *t = sk->reader;
+        sk->reader = NULL;
+        core_wake(sk->reader_core, t, ctx_now());
+    }
+}
+
+void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, struct core *c)
+{
+    simtime_t now = core_now(c);
+    uint64_t seq = th->seq, end = th->seq + skb->payload;
+    uint32_t len = skb->payload, truesize = skb->truesize;
+    if (tp->ts_ok && seq <= tp->rcv_wup)
+        tp->ts_recent = th->tsval;                   /* tcp_replace_ts_recent */
+    rcv_rtt_measure_ts(tp, th, len, now);
+    if (end <= tp->rcv_nxt) {
+        tp->st.dup_data++;
+        enter_quickack_mode(tp);
+        tcp_send_ack(tp, c);
+        return;
+    }
+    uint64_t right = tp->rcv_wup + tp->rcv_wnd;
+    if (seq == tp->rcv_nxt) {
+        if (right <= tp->rcv_nxt) {
+            enter_quickack_mode(tp);                 /* zero window: drop */
+            tcp_send_ack(tp, c);
+            return;
+        }
+        if (try_rmem_schedule(tp)) {
+            tcp_send_delayed_ack(tp, c);
+            return;
+        }
+        queue_rcv(tp, seq, end, truesize);
+        tp->rcv_nxt = end;
+        event_data_recv(tp, len, truesize, now);
+        if (vec_len(&tp->ofo)) {
+            ofo_queue(tp);
+            if (!vec_len(&tp->ofo))
+                tp->ato = TCP_DELACK_MIN;   /* hole filled: ACK faster (tcp_data_queue) */
+            sack_remove(tp);
+        }
+        wake_reader(tp);
+    } else if (seq > tp->rcv_nxt && seq < right) {
+        data_queue_ofo(tp, seq, end, truesize);
+    } else {
+        enter_quickack_mode(tp);                     /* out of window */
+        tcp_send_ack(tp, c);
+        return;
+    }
+    ack_snd_check(tp, c);
+}
+
+/* ---- the reader ---- */
+
+static void cleanup_rbuf(struct tcp_sock *tp, uint64_t copied, struct core *c)
+{
+    bool time_to_ack = false;
+    if (tp->ack_pending && tp->rcv_nxt - tp->rcv_wup > tp->rcv_mss)
+        time_to_ack = true;
+    if (copied > 0 && !time_to_ack) {
+        int64_t now_win = (int64_t)(tp->rcv_wup + tp->rcv_wnd) - (int64_t)tp->rcv_nxt;
+        if (now_win < 0)
+            now_win = 0;
+        if (2 * (uint64_t)now_win <= tp->window_clamp) {
+            uint64_t nw = tcp_new_window(tp);
+            if (nw && nw >= 2 * (uint64_t)now_win)
+                time_to_ack = true;
+        }
+    }
+    if (time_to_ack)
+        tcp_send_ack(tp, c);
+}
+
+uint64_t tcp_recvmsg(struct tcp_sock *tp, uint64_t len, struct core *c)
+{
+    uint64_t copied = 0;
+    while (copied < len && vec_len(&tp->rq)) {
+        struct tcp_rskb *r = vec_at(&tp->rq, 0);
+        uint64_t avail = r->end - tp->copied_seq;
+        uint64_t used = avail < len - copied ? avail : len - copied;
+        tp->copied_seq += used;
+        copied += used;
+        tcp_rcv_space_adjust(tp, core_now(c));
+        if (tp->copied_seq >= r->end) {
+            tp->rmem_alloc -= r->truesize;
+            vec_erase(&tp->rq, 0);
+        }
+    }
+    cleanup_rbuf(tp, copied, c);
+    return copied;
+}
+
+uint64_t tcp_rq_bytes(struct tcp_sock *tp)
+{
+    return tp->rcv_nxt - tp->copied_seq;
+}

@@ -1,0 +1,427 @@
+/*
+ * tcp_output.c - what an endpoint puts on the wire (Linux 4.15
+ * tcp_output.c): segments and ACKs with their options, the advertised
+ * window (__tcp_select_window, never shrinking), the send loop
+ * (tcp_write_xmit: lost segments first, then new data, within cwnd, rwnd
+ * and the pacing clock), delayed ACKs, and the initial window.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "models/tcp/tcp.h"
+#include "sim/sim.h"
+
+static int sym_xmit = -1;
+
+void tcp_select_initial_window(uint64_t space, uint32_t mss, uint64_t rmem_max, bool wscale_ok, uint32_t init_rcv_wnd,
+                               uint64_t *rcv_wnd, uint64_t *window_clamp, uint8_t *rcv_wscale)
+{
+    if (*window_clamp == 0)
+        *window_clamp = 65535ULL << TCP_MAX_WSCALE;
+    if (space > *window_clamp)
+        space = *window_clamp;
+    if (space > mss)
+        space = space / mss * mss;
+    *rcv_wnd = space;
+    *rcv_wscale = 0;
+    if (wscale_ok) {
+        space = space > rmem_max ? space : rmem_max;
+        if (space > *window_clamp)
+            space = *window_clamp;
+        while (space > 65535 && *rcv_wscale < TCP_MAX_WSCALE) {
+            space >>= 1;
+            (*rcv_wscale)++;
+        }
+    }
+    /* tcp_default_init_rwnd: 2 x TCP_INIT_CWND segments (tcp.md §3.3) */
+    if (init_rcv_wnd && *rcv_wnd > (uint64_t)init_rcv_wnd * mss)
+        *rcv_wnd = (uint64_t)init_rcv_wnd * mss;
+    uint64_t lim = 65535ULL << *rcv_wscale;
+    if (*window_clamp > lim)
+        *window_clamp = lim;
+}
+
+/* __tcp_select_window: the window we would offer now, no side effects. */
+uint64_t tcp_new_window(struct tcp_sock *tp)
+{
+    int64_t mss = tp->rcv_mss;
+    int64_t free_space = tcp_space(tp);
+    int64_t allowed = tcp_full_space(tp);
+    int64_t full = (int64_t)tp->window_clamp < allowed ? (int64_t)tp->window_clamp : allowed;
+    if (mss > full) {
+        mss = full;
+        if (mss <= 0)
+            return 0;
+    }
+    if (free_space < (full >> 1)) {
+        tp->quick = 0;
+        free_space &= ~((1LL << tp->rcv_wscale) - 1);
+        if (free_space < (allowed >> 4) || free_space < mss)
+            return 0;
+    }
+    if (free_space > (int64_t)tp->rcv_ssthresh)
+        free_space = (int64_t)tp->rcv_ssthresh;
+    uint64_t w = (uint64_t)free_space;
+    uint64_t unit = 1ULL << tp->rcv_wscale;
+    return (w + unit - 1) / unit * unit;
+}
+
+static inline uint64_t tcp_receive_window(const struct tcp_sock *tp)
+{
+    int64_t w = (int64_t)(tp->rcv_wup + tp->rcv_wnd) - (int64_t)tp->rcv_nxt;
+    return w < 0 ? 0 : (uint64_t)w;
+}
+
+/* tcp_select_window: the right edge never retreats. */
+static uint32_t tcp_select_window(struct tcp_sock *tp)
+{
+    uint64_t cur = tcp_receive_window(tp);
+    uint64_t w = tcp_new_window(tp);
+    uint64_t unit = 1ULL << tp->rcv_wscale;
+    if (w < cur)
+        w = (cur + unit - 1) / unit * unit;
+    tp->rcv_wnd = w;
+    tp->rcv_wup = tp->rcv_nxt;
+    assert(tp->rcv_wup + tp->rcv_wnd >= tp->last_right_edge);   /* RFC 7323 2.4: never shrink */
+    tp->last_right_edge = tp->rcv_wup + tp->rcv_wnd;
+    uint64_t lim = 65535ULL << tp->rcv_wscale;
+    if (w > lim)
+        w = lim;
+    if (w == 0)
+        tp->st.zero_win_acks++;
+    return (uint32_t)(w >> tp->rcv_wscale);
+}
+
+/* One segment or ACK on the wire, stamped now (tcp_transmit_skb). */
+static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint64_t seq, uint32_t len)
+{
+    if (sym_xmit < 0)
+        sym_xmit = cpu_sym("tcp_transmit_skb");
+    simtime_t now = core_now(c);
+    host_charge(tp->h, c, sym_xmit);
+    struct skb *skb = skb_alloc();
+    struct tcp_hdr hdr, *th = &hdr;     /* skb->l4 is not 8-byte aligned: built here, copied in */
+    memset(th, 0, sizeof *th);
+    th->seq = seq;
+    th->flags = flags;
+    th->wscale = 0xff;
+    uint32_t opt = 0;
+    if (flags & TH_SYN) {
+        th->mss = (uint16_t)tp->advmss;
+        th->win = (uint32_t)(tp->rcv_wnd < 65535 ? tp->rcv_wnd : 65535);
+        th->wscale = tp->th->window_scaling ? tp->rcv_wscale : 0xff;
+        th->ts_ok = tp->th->timestamps;
+        th->sack_ok = tp->th->sack;
+        opt = 20;                                   /* mss 4, sackok+ts 12, nop+wscale 4 */
+    }
+    if (flags & TH_ACK) {
+        th->ack = tp->rcv_nxt;
+        if (!(flags & TH_SYN))
+            th->win = tcp_select_window(tp);
+        if (tp->num_sacks && tp->sack_ok) {
+            int n = tp->num_sacks < 3 ? tp->num_sacks : 3;
+            th->nsack = (uint8_t)n;
+            for (int i = 0; i < n; i++) {
+                th->sack[i][0] = (uint32_t)(tp->selective_acks[i][0] - tp->rcv_nxt);
+                th->sack[i][1] = (uint32_t)(tp->selective_acks[i][1] - tp->rcv_nxt);
+            }
+            opt += 4 + 8 * (uint32_t)n;
+        }
+        /* tcp_event_ack_sent */
+        if (tp->quick) {
+            if (tp->quick <= 1) {
+                tp->quick = 0;
+                tp->ato = TCP_DELACK_MIN;
+            } else {
+                tp->quick--;
+            }
+        }
+        tp->ack_pending = false;
+        evq_cancel(tp->h->q, &tp->ev_delack);
+        tp->st.acks_out++;
+    }
+    if (tp->ts_ok || (flags & TH_SYN)) {
+        th->tsval = (uint32_t)tcp_now_ms(tp, now);
+        th->tsecr = tp->ts_recent;
+        if (!(flags & TH_SYN))
+            opt += TCPOLEN_TS_ALIGNED;
+    }
+    memcpy(skb->l4, th, sizeof *th);
+    skb->family = NET_IPV4;
+    skb->proto = IPPROTO_TCP_;
+    skb->daddr = tp->daddr;
+    skb->sport = tp->sk.port;
+    skb->dport = tp->dport;
+    skb->payload = len;
+    skb->flow = tp->flow ? (uint32_t)tp->flow->id : 0;
+    skb->ip_len = IPV4_HDR_LEN + TCP_HDR_LEN + opt + len;
+    skb->truesize = skb_truesize_for(skb->ip_len + 16);
+    skb->tx_desc = 2;
+    tp->st.segs_out++;
+    ip_output(tp->h, skb, c);
+}
+
+void tcp_send_ack(struct tcp_sock *tp, struct core *c)
+{
+    tcp_transmit(tp, c, TH_ACK, tp->snd_nxt, 0);
+}
+
+void tcp_send_syn(struct tcp_sock *tp, struct core *c, bool ack)
+{
+    tcp_transmit(tp, c, TH_SYN | (ack ? TH_ACK : 0), 0, 0);
+}
+
+/* tcp_send_delayed_ack: ato clamped to [40 ms, 200 ms] and to srtt. */
+void tcp_send_delayed_ack(struct tcp_sock *tp, struct core *c)
+{
+    simtime_t now = core_now(c);
+    simtime_t ato = tp->ato;
+    if (ato > TCP_DELACK_MIN) {
+        simtime_t max_ato = TCP_DELACK_MAX;
+        if (tp->srtt) {
+            simtime_t rtt = tp->srtt > TCP_DELACK_MIN ? tp->srtt : TCP_DELACK_MIN;
+            if (rtt < max_ato)
+                max_ato = rtt;
+        }
+        if (ato > max_ato)
+            ato = max_ato;
+    }
+    if (ato < TCP_DELACK_MIN)
+        ato = TCP_DELACK_MIN;
+    simtime_t timeout = now + ato;
+    if (event_pending(&tp->ev_delack)) {
+        if (tp->ev_delack.time <= now + (ato >> 2)) {
+            tcp_send_ack(tp, c);
+            return;
+        }
+        if (timeout >= tp->ev_delack.time)
+            return;
+    }
+    tp->ack_pending = true;
+    evq_move(tp->h->q, &tp->ev_delack, timeout);
+}
+
+/* ---- sender ---- */
+
+void tcp_rearm_rto(struct tcp_sock *tp, simtime_t now)
+{
+    if (!tp->packets_out) {
+        evq_cancel(tp->h->q, &tp->ev_rto);
+        return;
+    }
+    simtime_t rto = tp->rto << tp->rto_backoff;
+    if (rto > TCP_RTO_MAX)
+        rto = TCP_RTO_MAX;
+    evq_move(tp->h->q, &tp->ev_rto, now + rto);
+}
+
+/* tcp_schedule_loss_probe: PTO = 2 srtt (+ delayed-ACK allowance with one
+ * packet out), never beyond the RTO; only in Open/Disorder. */
+void tcp_schedule_loss_probe(struct tcp_sock *tp, simtime_t now)
+{
+    if (!tp->th->tlp || tp->ca_state > TCP_CA_Disorder || !tp->packets_out || !tp->srtt || tp->tlp_pending) {
+        evq_cancel(tp->h->q, &tp->ev_tlp);
+        return;
+    }
+    simtime_t pto = 2 * tp->srtt;
+    if (tp->packets_out == 1) {
+        simtime_t alt = tp->srtt + tp->srtt / 2 + TCP_RTO_MIN;
+        if (alt > pto)
+            pto = alt;
+    }
+    pto = pto > 10 * PS_PER_MS ? pto : 10 * PS_PER_MS;
+    simtime_t rto_at = event_pending(&tp->ev_rto) ? tp->ev_rto.time : now + tp->rto;
+    if (now + pto > rto_at)
+        pto = rto_at - now;
+    evq_move(tp->h->q, &tp->ev_tlp, now + pto);
+}
+
+static uint64_t find_retransmit(struct tcp_sock *tp)
+{
+    uint64_t i = tp->retx_hint < tp->una_idx ? tp->una_idx : tp->retx_hint;
+    for (; i < tp->nxt_idx; i++) {
+        uint8_t f = tcp_seg_at(tp, i)->flags;
+        if ((f & (SEG_LOST | SEG_RETRANS | SEG_SACKED)) == SEG_LOST)
+            break;
+    }
+    tp->retx_hint = i;
+    return i;
+}
+
+static void ts_unlink(struct tcp_sock *tp, uint64_t idx)
+{
+    struct tcp_seg *s = tcp_seg_at(tp, idx);
+    if (s->prev == -2)
+        return;                 /* not on the list */
+    if (s->prev >= 0)
+        tcp_seg_at(tp, (uint64_t)s->prev)->next = s->next;
+    else
+        tp->ts_head = s->next;
+    if (s->next >= 0)
+        tcp_seg_at(tp, (uint64_t)s->next)->prev = s->prev;
+    else
+        tp->ts_tail = s->prev;
+    s->prev = -2;
+    s->next = -1;
+}
+
+void tcp_ts_unlink(struct tcp_sock *tp, uint64_t idx) { ts_unlink(tp, idx); }
+
+static void ts_append(struct tcp_sock *tp, uint64_t idx)
+{
+    struct tcp_seg *s = tcp_seg_at(tp, idx);
+    s->prev = tp->ts_tail;
+    s->next = -1;
+    if (tp->ts_tail >= 0)
+        tcp_seg_at(tp, (uint64_t)tp->ts_tail)->next = (int64_t)idx;
+    else
+        tp->ts_head = (int64_t)idx;
+    tp->ts_tail = (int64_t)idx;
+}
+
+/* Double the scoreboard ring when the window outgrows it. */
+static void ring_grow(struct tcp_sock *tp)
+{
+    uint64_t cap = tp->ring_cap * 2;
+    struct tcp_seg *r = calloc(cap, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "netsim: out of memory for the TCP scoreboard\n");
+        exit(1);
+    }
+    for (uint64_t i = tp->una_idx; i < tp->nxt_idx; i++)
+        r[i & (cap - 1)] = *tcp_seg_at(tp, i);
+    free(tp->ring);
+    tp->ring = r;
+    tp->ring_cap = cap;
+}
+
+/* Send segment idx (new data or a retransmission) now. */
+static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct core *c)
+{
+    simtime_t now = core_now(c);
+    struct tcp_seg *s;
+    if (retx) {
+        s = tcp_seg_at(tp, idx);
+        s->flags |= SEG_RETRANS | SEG_EVER_RETRANS;
+        tp->retrans_out++;
+        tp->lost_unretx--;
+        tp->st.retrans++;
+        ts_unlink(tp, idx);
+    } else {
+        if (tp->nxt_idx - tp->una_idx + 1 >= tp->ring_cap)
+            ring_grow(tp);
+        s = tcp_seg_at(tp, idx);
+        memset(s, 0, sizeof *s);
+        s->prev = -2;
+        tp->nxt_idx++;
+        tp->snd_nxt += tp->mss;
+    }
+    /* tcp_rate_skb_sent */
+    if (!tp->packets_out) {
+        tp->first_tx_mstamp = now;
+        tp->delivered_mstamp = now;
+        if (tp->cc->cwnd_event)
+            tp->cc->cwnd_event(tp, CA_EVENT_TX_START);
+    }
+    if (!retx)
+        tp->packets_out++;
+    s->first_tx = tp->first_tx_mstamp;
+    s->delivered_time = tp->delivered_mstamp;
+    s->delivered = tp->delivered;
+    if (tp->app_limited)
+        s->flags |= SEG_APP_LIMITED;
+    else
+        s->flags &= (uint8_t)~SEG_APP_LIMITED;
+    s->tx_time = now;
+    ts_append(tp, idx);
+    if (tp->ca_state >= TCP_CA_CWR)
+        tp->prr_out++;
+    tp->st.data_segs_out++;
+    uint64_t seq = 1 + idx * tp->mss;
+    bool arm = !event_pending(&tp->ev_rto);
+    tcp_transmit(tp, c, TH_ACK, seq, tp->mss);
+    if (arm)
+        tcp_rearm_rto(tp, now);
+    if (tp->pacing && tp->pacing_rate) {
+        simtime_t len = time_serialise(TCP_HDR_LEN + TCPOLEN_TS_ALIGNED + tp->mss, tp->pacing_rate * 8);
+        tp->next_tx = (tp->next_tx > now ? tp->next_tx : now) + len;
+        if (tp->next_tx < now + len)
+            tp->next_tx = now + len;
+    }
+}
+
+static bool have_new_data(const struct tcp_sock *tp)
+{
+    return tp->app_infinite || tp->snd_nxt + tp->mss <= tp->write_seq;
+}
+
+void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
+{
+    if (tp->state != TCP_ESTABLISHED)
+        return;
+    simtime_t now = core_now(c);
+    bool sent_new = false;
+    tp->rwnd_limited_now = false;
+    for (;;) {
+        if (tp->pacing && now < tp->next_tx) {
+            if (!event_pending(&tp->ev_pace) || tp->ev_pace.time > tp->next_tx)
+                evq_move(tp->h->q, &tp->ev_pace, tp->next_tx);
+            break;
+        }
+        bool retx = tp->lost_unretx > 0;
+        uint64_t idx = retx ? find_retransmit(tp) : tp->nxt_idx;
+        if (retx && idx >= tp->nxt_idx) {
+            retx = false;        /* bookkeeping guard: should not happen */
+            idx = tp->nxt_idx;
+        }
+        if (!retx && !have_new_data(tp))
+            break;
+        uint32_t inflight = tcp_in_flight(tp);
+        if (inflight >= tp->snd_cwnd) {
+            tp->is_cwnd_limited = true;
+            break;
+        }
+        if (!retx && tp->snd_nxt + tp->mss > tp->snd_una + tp->snd_wnd) {
+            tp->rwnd_limited_now = true;
+            break;
+        }
+        tcp_xmit_seg(tp, idx, retx, c);
+        if (!retx)
+            sent_new = true;
+        if (tcp_in_flight(tp) > tp->max_packets_out)
+            tp->max_packets_out = tcp_in_flight(tp);
+    }
+    if (tcp_in_flight(tp) >= tp->snd_cwnd)
+        tp->is_cwnd_limited = true;
+    if (tcp_in_flight(tp) > tp->max_packets_out)
+        tp->max_packets_out = tcp_in_flight(tp);
+    if (sent_new)
+        tcp_schedule_loss_probe(tp, now);
+}
+
+/* TLP probe: a new segment if rwnd allows, else the highest outstanding. */
+void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c)
+{
+    simtime_t now = core_now(c);
+    if (!tp->packets_out || tp->ca_state > TCP_CA_Disorder)
+        return;
+    tp->st.tlps++;
+    if (have_new_data(tp) && tp->snd_nxt + tp->mss <= tp->snd_una + tp->snd_wnd) {
+        tcp_xmit_seg(tp, tp->nxt_idx, false, c);
+    } else {
+        uint64_t idx = tp->nxt_idx - 1;
+        struct tcp_seg *s = tcp_seg_at(tp, idx);
+        if (s->flags & SEG_SACKED)
+            return;
+        /* retransmit it although it is not marked lost: it then counts
+         * twice in flight until (S)ACKed, as in the kernel */
+        if (s->flags & SEG_RETRANS)
+            return;
+        tp->lost_unretx++;       /* tcp_xmit_seg takes it back */
+        tcp_xmit_seg(tp, idx, true, c);
+    }
+    tp->tlp_pending = true;
+    tp->tlp_high_seq = tp->snd_nxt;
+    tcp_rearm_rto(tp, now);
+}

@@ -1,0 +1,472 @@
+/*
+ * tcp_sock.c - endpoints: creation, the three-way handshake with window
+ * scaling and timestamps (tcp_connect, tcp_conn_request,
+ * tcp_rcv_synsent_state_process), buffer initialisation
+ * (tcp_init_buffer_space), the timers (run as softirq work on the
+ * connection's core), traces and counters, and the helpers congestion
+ * control modules share (tcp_cong.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "models/tcp/tcp.h"
+#include "sim/sim.h"
+
+void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c);
+void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, struct core *c);
+void tcp_send_ack(struct tcp_sock *tp, struct core *c);
+void tcp_send_syn(struct tcp_sock *tp, struct core *c, bool ack);
+void tcp_enter_loss(struct tcp_sock *tp, simtime_t now);
+void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now);
+void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c);
+void tcp_rearm_rto(struct tcp_sock *tp, simtime_t now);
+void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m);
+
+extern const struct tcp_cc_ops tcp_reno, tcp_cubic, tcp_bbr;
+const struct tcp_cc_ops *const tcp_cc_table[] = { &tcp_reno, &tcp_cubic, &tcp_bbr, NULL };
+
+const struct tcp_cc_ops *tcp_cc_find(const char *name)
+{
+    for (int i = 0; tcp_cc_table[i]; i++)
+        if (!strcmp(tcp_cc_table[i]->name, name))
+            return tcp_cc_table[i];
+    return NULL;
+}
+
+/* ---- tcp_cong.c helpers ---- */
+
+uint32_t tcp_slow_start(struct tcp_sock *tp, uint32_t acked)
+{
+    uint32_t cwnd = tp->snd_cwnd + acked;
+    if (cwnd > tp->snd_ssthresh)
+        cwnd = tp->snd_ssthresh;
+    acked -= cwnd - tp->snd_cwnd;
+    tp->snd_cwnd = cwnd < tp->snd_cwnd_clamp ? cwnd : tp->snd_cwnd_clamp;
+    return acked;
+}
+
+void tcp_cong_avoid_ai(struct tcp_sock *tp, uint32_t w, uint32_t acked)
+{
+    if (tp->snd_cwnd_cnt >= w) {
+        tp->snd_cwnd_cnt = 0;
+        tp->snd_cwnd++;
+    }
+    tp->snd_cwnd_cnt += acked;
+    if (tp->snd_cwnd_cnt >= w) {
+        uint32_t delta = tp->snd_cwnd_cnt / w;
+        tp->snd_cwnd_cnt -= delta * w;
+        tp->snd_cwnd += delta;
+    }
+    if (tp->snd_cwnd > tp->snd_cwnd_clamp)
+        tp->snd_cwnd = tp->snd_cwnd_clamp;
+}
+
+/* ---- timers ---- */
+
+static void kick(struct tcp_sock *tp, int bit)
+{
+    tp->pending_work |= (uint8_t)bit;
+    core_wake(tp->core, &tp->task, tp->h->q->now);
+}
+static void ev_rto(struct event *ev) { kick(ev->ctx, TW_RTO); }
+static void ev_delack(struct event *ev) { kick(ev->ctx, TW_DELACK); }
+static void ev_pace(struct event *ev) { kick(ev->ctx, TW_PACE); }
+static void ev_reo(struct event *ev) { kick(ev->ctx, TW_REO); }
+static void ev_tlp(struct event *ev) { kick(ev->ctx, TW_TLP); }
+
+static bool timer_task(struct cpu_task *t, struct core *c)
+{
+    struct tcp_sock *tp = t->ctx;
+    uint8_t w = tp->pending_work;
+    tp->pending_work = 0;
+    simtime_t now = core_now(c);
+    if ((w & TW_DELACK) && tp->ack_pending) {
+        /* tcp_delack_timer_handler: inflate ato unless pingpong */
+        if (!tp->pingpong) {
+            tp->ato = tp->ato * 2 < tp->rto ? tp->ato * 2 : tp->rto;
+        } else {
+            tp->pingpong = 0;
+            tp->ato = TCP_DELACK_MIN;
+        }
+        tcp_send_ack(tp, c);
+    }
+    if (w & TW_RTO) {
+        if (tp->state == TCP_SYN_SENT) {
+            tp->rto_backoff++;
+            tcp_send_syn(tp, c, false);
+            evq_push(tp->h->q, &tp->ev_rto, now + (TCP_TIMEOUT_INIT << tp->rto_backoff));
+        } else if (tp->state == TCP_SYN_RECV) {
+            tp->rto_backoff++;
+            tcp_send_syn(tp, c, true);
+            evq_push(tp->h->q, &tp->ev_rto, now + (TCP_TIMEOUT_INIT << tp->rto_backoff));
+        } else if (tp->packets_out) {
+            tcp_enter_loss(tp, now);
+            tcp_write_xmit(tp, c);
+        }
+    }
+    if (w & TW_REO) {
+        tcp_rack_timeout(tp, now);
+        tcp_write_xmit(tp, c);
+    }
+    if (w & TW_TLP)
+        tcp_send_loss_probe(tp, c);
+    if (w & (TW_PACE | TW_XMIT))
+        tcp_write_xmit(tp, c);
+    return false;
+}
+
+/* ---- endpoints ---- */
+
+struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
+{
+    struct tcp_host *th = NULL;
+    for (int m = 0; m < HOST_MAX_MODULES && !th; m++)
+        if (model_at(m) && !strcmp(model_at(m)->name, "tcp"))
+            th = h->mod[m];
+    if (!th)
+        return NULL;
+    struct tcp_sock *tp = calloc(1, sizeof *tp);
+    if (!tp) {
+        fprintf(stderr, "netsim: out of memory\n");
+        exit(1);
+    }
+    if (port) {
+        sock_init(&tp->sk, h, IPPROTO_TCP_, port);
+    } else {
+        tp->sk.host = h;
+        tp->sk.proto = IPPROTO_TCP_;
+        tp->sk.family = NET_IPV4;
+        skbq_init(&tp->sk.rq);
+    }
+    tp->sk.priv = tp;
+    tp->h = h;
+    tp->th = th;
+    tp->sim = h->sim;
+    tp->next_conn = th->conns;
+    th->conns = tp;
+    tp->core = &h->cores[0];
+    tp->sk.rcvbuf = (uint32_t)th->rmem[1];
+    tp->sk.sndbuf = (uint32_t)th->wmem[1];
+    tp->cc = th->cc;
+    tp->drs = th->drs;
+    tp->reordering = (uint32_t)th->reordering;
+    tp->rto = TCP_TIMEOUT_INIT;
+    tp->min_rtt = SIMTIME_NEVER;
+    tp->highest_sack = -1;
+    tp->ts_head = tp->ts_tail = -1;
+    tp->rcv_mss = 536;
+    tp->snd_cwnd_clamp = UINT32_MAX;
+    tp->snd_ssthresh = 0x7fffffff;
+    tp->rx_frag_truesize = h->nicp.rx_buf_size;
+    tp->rx_head_truesize = h->nicp.skb_head_truesize;
+    tp->ts_off = (int32_t)(rng_u32(&h->rng) & 0x7fffffff);
+    event_init(&tp->ev_rto, ev_rto, tp);
+    event_init(&tp->ev_delack, ev_delack, tp);
+    event_init(&tp->ev_pace, ev_pace, tp);
+    event_init(&tp->ev_reo, ev_reo, tp);
+    event_init(&tp->ev_tlp, ev_tlp, tp);
+    tp->task = (struct cpu_task){ .run = timer_task, .ctx = tp, .cls = CPU_SOFTIRQ, .name = "tcp_timers" };
+    return tp;
+}
+
+void tcp_sock_free(struct tcp_sock *tp)
+{
+    void tcp_rskb_vec_free(struct tcp_rskb_vec *v);
+    free(tp->ring);
+    tcp_rskb_vec_free(&tp->rq);
+    tcp_rskb_vec_free(&tp->ofo);
+    if (tp->drs_log)
+        fclose(tp->drs_log);
+    free(tp);
+}
+
+void tcp_listen(struct tcp_sock *tp, void (*accept)(struct tcp_sock *listener, struct tcp_sock *child))
+{
+    tp->state = TCP_LISTEN;
+    tp->accept = accept;
+}
+
+static void setup_mss(struct tcp_sock *tp)
+{
+    uint32_t mtu = tp->h->route && tp->h->route[tp->daddr] ? tp->h->route[tp->daddr]->tx_link->mtu : 1500;
+    tp->advmss = mtu - IPV4_HDR_LEN - TCP_HDR_LEN;
+    tp->ring_cap = 1 << 14;
+    tp->ring = calloc(tp->ring_cap, sizeof *tp->ring);
+    if (!tp->ring)
+        exit(1);
+}
+
+/* The window we offer in our SYN or SYN-ACK (tcp_select_initial_window
+ * on tcp_full_space with the listener's / socket's initial rcvbuf). */
+static void initial_window(struct tcp_sock *tp)
+{
+    uint64_t clamp = 0;
+    uint32_t mss = tp->advmss - (tp->th->timestamps ? TCPOLEN_TS_ALIGNED : 0);
+    uint64_t init_rwnd = 2 * TCP_INIT_CWND;
+    if (tp->advmss > 1460)
+        init_rwnd = (1460 * init_rwnd) / tp->advmss > 2 ? (1460 * init_rwnd) / tp->advmss : 2;
+    uint64_t rmax = tp->th->rmem[2] > tp->h->rmem_max ? tp->th->rmem[2] : tp->h->rmem_max;
+    tcp_select_initial_window((uint64_t)tcp_full_space(tp), mss, rmax, tp->th->window_scaling, (uint32_t)init_rwnd,
+                              &tp->rcv_wnd, &clamp, &tp->rcv_wscale);
+    tp->window_clamp = clamp;
+    tp->rcv_ssthresh = tp->rcv_wnd;
+}
+
+void tcp_init_buffer_space(struct tcp_sock *tp)
+{
+    /* tcp_fixup_rcvbuf: room for 2 x init_rwnd segments at rcvmem, x4 with DRS */
+    uint64_t init_rwnd = 2 * TCP_INIT_CWND;
+    uint64_t rcvmem = 2ULL * (TCP_SKB_OVERHEAD + tp->advmss + MAX_TCP_HEADER) * init_rwnd;
+    if (tp->th->moderate_rcvbuf)
+        rcvmem <<= 2;
+    if (!tp->rcvbuf_locked && tp->sk.rcvbuf < rcvmem)
+        tp->sk.rcvbuf = (uint32_t)(rcvmem < tp->th->rmem[2] ? rcvmem : tp->th->rmem[2]);
+    tp->rcvq_space = tp->rcv_wnd;
+    tp->rcvq_seq = tp->copied_seq;
+    tp->rcvq_time_us = ctx_now() / PS_PER_US;
+    uint64_t maxwin = (uint64_t)tcp_full_space(tp);
+    if (tp->window_clamp >= maxwin) {
+        tp->window_clamp = maxwin;
+        if (tp->th->app_win && maxwin > 4ULL * tp->advmss) {
+            uint64_t w = maxwin - (maxwin >> tp->th->app_win);
+            tp->window_clamp = w > 4ULL * tp->advmss ? w : 4ULL * tp->advmss;
+        }
+    }
+    if (tp->th->app_win && tp->window_clamp > 2ULL * tp->advmss && tp->window_clamp + tp->advmss > maxwin)
+        tp->window_clamp = maxwin - tp->advmss > 2ULL * tp->advmss ? maxwin - tp->advmss : 2ULL * tp->advmss;
+    if (tp->rcv_ssthresh > tp->window_clamp)
+        tp->rcv_ssthresh = tp->window_clamp;
+}
+
+static void established(struct tcp_sock *tp)
+{
+    tp->state = TCP_ESTABLISHED;
+    tp->rto_backoff = 0;
+    evq_cancel(tp->h->q, &tp->ev_rto);
+    tp->mss = tp->mss ? tp->mss : 536;
+    tp->snd_cwnd = tp->th->init_cwnd;
+    tp->snd_cwnd_clamp = 0xffffffu;
+    tp->pacing = tp->cc->cong_control != NULL || tp->th->pacing_fq;
+    tcp_init_buffer_space(tp);
+    if (tp->cc->init)
+        tp->cc->init(tp);
+    if (tp->on_connect)
+        tp->on_connect(tp);
+}
+
+void tcp_connect(struct tcp_sock *tp, uint32_t daddr, uint16_t dport, struct core *c)
+{
+    tp->daddr = daddr;
+    tp->dport = dport;
+    tp->core = c;
+    setup_mss(tp);
+    initial_window(tp);
+    tp->state = TCP_SYN_SENT;
+    tp->rcv_nxt = 0;
+    tp->snd_una = 0;
+    tp->snd_nxt = 1;
+    tcp_send_syn(tp, c, false);
+    evq_push(tp->h->q, &tp->ev_rto, core_now(c) + TCP_TIMEOUT_INIT);
+    tp->st.data_segs_out = 0;
+    tp->rcv_rtt_time_us = 0;
+    tp->ack_pending = false;
+    tp->cc_priv[0] = 0;
+    tp->app_limited = 0;
+    tp->lrcvtime = core_now(c);
+    tp->next_tx = 0;
+    /* remember the SYN's send time for the first RTT sample */
+    tp->first_tx_mstamp = core_now(c);
+}
+
+static void negotiate(struct tcp_sock *tp, const struct tcp_hdr *th)
+{
+    tp->ts_ok = tp->th->timestamps && th->ts_ok;
+    tp->sack_ok = tp->th->sack && th->sack_ok;
+    if (th->wscale == 0xff || !tp->th->window_scaling) {
+        tp->snd_wscale = 0;
+        tp->rcv_wscale = 0;
+    } else {
+        tp->snd_wscale = th->wscale > TCP_MAX_WSCALE ? TCP_MAX_WSCALE : th->wscale;
+    }
+    uint32_t peer = th->mss ? th->mss : 536;
+    uint32_t m = peer < tp->advmss ? peer : tp->advmss;
+    tp->mss = m - (tp->ts_ok ? TCPOLEN_TS_ALIGNED : 0);
+    if (tp->ts_ok)
+        tp->ts_recent = th->tsval;
+}
+
+static void conn_request(struct tcp_sock *l, struct skb *skb, const struct tcp_hdr *th, struct core *c)
+{
+    struct tcp_sock *tp = tcp_sock_new(l->h, 0);
+    tp->sk.port = l->sk.port;
+    tp->daddr = skb->saddr;
+    tp->dport = skb->sport;
+    tp->core = c;
+    tp->sk.rcvbuf = l->sk.rcvbuf;
+    tp->rcvbuf_locked = l->rcvbuf_locked;
+    tp->flow = l->flow;
+    tp->peer_listener = l;
+    setup_mss(tp);
+    initial_window(tp);
+    negotiate(tp, th);
+    tp->rcv_nxt = th->seq + 1;
+    tp->copied_seq = tp->rcv_nxt;
+    tp->rcv_wup = tp->rcv_nxt;
+    tp->snd_una = 0;
+    tp->snd_nxt = 1;
+    tp->state = TCP_SYN_RECV;
+    tp->first_tx_mstamp = core_now(c);
+    tp->lrcvtime = core_now(c);
+    tcp_send_syn(tp, c, true);
+    evq_push(tp->h->q, &tp->ev_rto, core_now(c) + TCP_TIMEOUT_INIT);
+}
+
+static struct tcp_sock *lookup(struct tcp_host *th, struct skb *skb)
+{
+    struct tcp_sock *listener = NULL;
+    for (struct tcp_sock *tp = th->conns; tp; tp = tp->next_conn) {
+        if (tp->sk.port != skb->dport)
+            continue;
+        if (tp->state == TCP_LISTEN) {
+            listener = tp;
+            continue;
+        }
+        if (tp->daddr == skb->saddr && tp->dport == skb->sport)
+            return tp;
+    }
+    return listener;
+}
+
+void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
+{
+    static int sym = -1;
+    if (sym < 0)
+        sym = cpu_sym("tcp_v4_rcv");
+    host_charge(h, c, sym);
+    struct tcp_host *th = NULL;
+    for (int m = 0; m < HOST_MAX_MODULES && !th; m++)
+        if (model_at(m) && !strcmp(model_at(m)->name, "tcp"))
+            th = h->mod[m];
+    struct tcp_sock *tp = th ? lookup(th, skb) : NULL;
+    if (!tp) {
+        h->ip_no_proto++;         /* would be a RST */
+        skb_free(skb);
+        return;
+    }
+    struct tcp_hdr hdr;
+    memcpy(&hdr, skb->l4, sizeof hdr);          /* l4 is not 8-byte aligned */
+    const struct tcp_hdr *hd = &hdr;
+    simtime_t now = core_now(c);
+    tp->core = c;
+    switch (tp->state) {
+    case TCP_LISTEN:
+        if (hd->flags & TH_SYN)
+            conn_request(tp, skb, hd, c);
+        break;
+    case TCP_SYN_SENT:
+        if ((hd->flags & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK) && hd->ack == 1) {
+            negotiate(tp, hd);
+            tp->rcv_nxt = hd->seq + 1;
+            tp->copied_seq = tp->rcv_wup = tp->rcv_nxt;
+            tp->snd_una = 1;
+            tp->snd_wnd = hd->win;            /* a SYN's window is never scaled */
+            tcp_rtt_sample(tp, now - tp->first_tx_mstamp);
+            established(tp);
+            tcp_send_ack(tp, c);
+            tcp_write_xmit(tp, c);
+        }
+        break;
+    case TCP_SYN_RECV:
+        if ((hd->flags & TH_ACK) && hd->ack == 1 && !(hd->flags & TH_SYN)) {
+            tp->snd_una = 1;
+            tp->snd_wnd = (uint64_t)hd->win << tp->snd_wscale;
+            tcp_rtt_sample(tp, now - tp->first_tx_mstamp);
+            established(tp);
+            if (tp->peer_listener && tp->peer_listener->accept)
+                tp->peer_listener->accept(tp->peer_listener, tp);
+            if (skb->payload)
+                tcp_data(tp, hd, skb, c);
+        } else if (hd->flags & TH_SYN) {
+            tcp_send_syn(tp, c, true);
+        }
+        break;
+    case TCP_ESTABLISHED:
+        if (hd->flags & TH_SYN) {
+            if (hd->flags & TH_ACK)
+                tcp_send_ack(tp, c);           /* retransmitted SYN-ACK: our ACK was lost */
+            break;
+        }
+        if (hd->flags & TH_ACK)
+            tcp_ack(tp, hd, c);
+        if (skb->payload)
+            tcp_data(tp, hd, skb, c);
+        break;
+    default:
+        break;
+    }
+    skb_free(skb);
+}
+
+/* ---- traces and counters ---- */
+
+static void series(struct tcp_sock *tp, const char *name, double v)
+{
+    char key[96];
+    snprintf(key, sizeof key, "%s%s", tp->trace_prefix, name);
+    sim_series(tp->sim, key, v);
+}
+
+void tcp_trace(struct tcp_sock *tp, bool sender)
+{
+    if (!tp->trace_prefix || tp->state != TCP_ESTABLISHED)
+        return;
+    if (sender) {
+        series(tp, "cwnd", tp->snd_cwnd);
+        series(tp, "in_flight", tcp_in_flight(tp));
+        series(tp, "snd_wnd", (double)tp->snd_wnd);
+        series(tp, "rwnd_limited", tp->rwnd_limited_now);
+        series(tp, "srtt_ms", time_to_s(tp->srtt) * 1e3);
+        series(tp, "min_rtt_ms", tp->min_rtt == SIMTIME_NEVER ? 0 : time_to_s(tp->min_rtt) * 1e3);
+        series(tp, "pacing_rate_bps", (double)tp->pacing_rate * 8);
+        series(tp, "ca_state", tp->ca_state);
+        if (tp->cc->trace)
+            tp->cc->trace(tp, tp->trace_prefix);
+    } else {
+        series(tp, "rcv_wnd", (double)tp->rcv_wnd);
+        int64_t re = (int64_t)(tp->rcv_wup + tp->rcv_wnd) - (int64_t)tp->rcv_nxt;
+        series(tp, "re_minus_rcv_nxt", (double)re);
+        series(tp, "rcv_ssthresh", (double)tp->rcv_ssthresh);
+        series(tp, "window_clamp", (double)tp->window_clamp);
+        series(tp, "rcvbuf", tp->sk.rcvbuf);
+        series(tp, "rmem_alloc", (double)tp->rmem_alloc);
+        series(tp, "ofo_bytes", (double)tp->ofo_bytes);
+        series(tp, "rcv_rtt_ms", (double)(tp->rcv_rtt_us8 >> 3) / 1000.0);
+        series(tp, "rcvq_space", (double)tp->rcvq_space);
+    }
+}
+
+void tcp_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix)
+{
+    char name[96];
+#define C(field, drop) snprintf(name, sizeof name, "%s%s", prefix, #field); sim_counter(s, name, &st->field, drop)
+    C(segs_out, false);
+    C(data_segs_out, false);
+    C(retrans, false);
+    C(lost_retrans, false);
+    C(rtos, false);
+    C(tlps, false);
+    C(recoveries, false);
+    C(acks_out, false);
+    C(zero_win_acks, false);
+    C(dup_data, false);
+    C(ofo_segs, false);
+    C(drs_calls, false);
+    C(drs_raised, false);
+    C(drs_not_raised, false);
+    C(drs_below_space, false);
+    C(prune_raise, false);
+    C(prune_collapse, true);
+    C(prune_ofo_drop, true);
+    C(prune_drop, true);
+#undef C
+}

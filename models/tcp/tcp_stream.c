@@ -1,0 +1,227 @@
+/*
+ * tcp_stream.c - the applications: a netperf TCP_STREAM (`tcp_stream`,
+ * netperf -l LENGTH -m SEND -M RECV) and an iperf3 bulk flow (`tcp_iperf3`,
+ * iperf3 -t TIME -l LEN). The client connects at `start`; from the moment
+ * connect() returns it writes as fast as the socket takes data (netperf's
+ * 16 KB sends into a 500 MB tcp_wmem never block, so the source is modelled
+ * as unlimited) for LENGTH, then stops writing. The server's reader
+ * (netserver) sleeps in recv(RECV bytes), wakes as soon as in-order data
+ * is queued (SO_RCVLOWAT 1), copies skb by skb and runs DRS after each
+ * (tcp.md §2, §3.8).
+ *
+ * Keys: length / time (5s / 10s), send_size (16K / 128K: recorded, the
+ * source is unlimited), recv_size (87380 / 128K), port (12866 / 5201),
+ * cpu (sender core 0), reader_cpu (last core), trace_interval (10ms;
+ * 0 = no traces), drs_log (path of a DRS call log, empty = none).
+ * Goodput rows count what the reader got. Counters flow.N.goodput_bps
+ * (bytes read in [connect, connect + length] x 8 / length, the spec's
+ * figure) and flow.N.netperf_bps (bytes written / time until all ACKed).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "models/tcp/tcp.h"
+#include "sim/config.h"
+#include "sim/sim.h"
+
+struct tcp_app {
+    struct flow *f;
+    struct sim *s;
+    struct tcp_sock *cli, *lis, *srv;
+    uint64_t send_size, recv_size;
+    simtime_t length, trace_iv;
+    simtime_t t0, t_end, t_acked;
+    struct core *tx_core, *rx_core;
+    struct cpu_task reader, starter;
+    struct event ev_stop, ev_trace;
+    bool rx_slept;
+    uint64_t read_in_window, goodput_bps, netperf_bps, written;
+    struct tcp_stats tx_st, rx_st;
+    char pre_snd[32], pre_rcv[32];
+    const char *drs_log;
+    int sym_schedule, sym_recv;
+};
+
+static bool reader_slice(struct cpu_task *t, struct core *c)
+{
+    struct tcp_app *a = t->ctx;
+    struct tcp_sock *tp = a->srv;
+    if (!tp || tp->rcv_nxt == tp->copied_seq) {
+        if (tp)
+            sock_wait_data(&tp->sk, t, c);
+        a->rx_slept = true;
+        return false;
+    }
+    if (a->rx_slept) {
+        host_charge(a->f->to, c, a->sym_schedule);
+        a->rx_slept = false;
+    }
+    host_charge(a->f->to, c, a->sym_recv);
+    uint64_t n = tcp_recvmsg(tp, a->recv_size, c);
+    flow_deliver(a->f, n);
+    simtime_t now = core_now(c);
+    if (a->t0 && now <= a->t0 + a->length)
+        a->read_in_window += n;
+    if (tp->rcv_nxt != tp->copied_seq)
+        return true;
+    sock_wait_data(&tp->sk, t, c);          /* recv() blocks again */
+    a->rx_slept = true;
+    return false;
+}
+
+static void on_accept(struct tcp_sock *l, struct tcp_sock *child)
+{
+    struct tcp_app *a = l->app;
+    a->srv = child;
+    child->flow = a->f;
+    child->trace_prefix = a->trace_iv ? a->pre_rcv : NULL;
+    if (*a->drs_log) {
+        child->drs_log = fopen(a->drs_log, "w");
+        if (child->drs_log)
+            fprintf(child->drs_log, "# t elapsed copied space r old_rcvbuf new_rcvbuf window_clamp rcvq_space rcv_rtt_ms\n");
+    }
+    core_wake(a->rx_core, &a->reader, ctx_now());
+}
+
+static void on_connect(struct tcp_sock *tp)
+{
+    struct tcp_app *a = tp->app;
+    simtime_t now = ctx_now();
+    a->t0 = now;
+    tp->app_infinite = true;
+    evq_push(&a->s->q, &a->ev_stop, now + a->length);
+}
+
+static void stop_fire(struct event *ev)
+{
+    struct tcp_app *a = ev->ctx;
+    struct tcp_sock *tp = a->cli;
+    tp->app_infinite = false;
+    tp->write_seq = tp->snd_nxt;          /* the last write */
+    if (tp->snd_una >= tp->write_seq)
+        tp->all_acked_at = ev->time;
+    a->written = tp->write_seq - 1;
+    a->t_end = ev->time;
+}
+
+static void trace_fire(struct event *ev)
+{
+    struct tcp_app *a = ev->ctx;
+    tcp_trace(a->cli, true);
+    if (a->srv)
+        tcp_trace(a->srv, false);
+    evq_push(&a->s->q, &a->ev_trace, ev->time + a->trace_iv);
+}
+
+static bool starter(struct cpu_task *t, struct core *c)
+{
+    struct tcp_app *a = t->ctx;
+    tcp_connect(a->cli, a->f->to->id, a->lis->sk.port, c);
+    return false;
+}
+
+static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec, bool bulk)
+{
+    struct tcp_app *a = calloc(1, sizeof *a);
+    if (!a)
+        exit(1);
+    f->priv = a;
+    a->f = f;
+    a->s = s;
+    a->length = cfg_time(sec, bulk ? "time" : "length", bulk ? "10s" : "5s", PS_PER_MS, 1000000 * PS_PER_S);
+    a->send_size = cfg_size(sec, "send_size", bulk ? "128K" : "16K", 1, 1ULL << 30);
+    a->recv_size = cfg_size(sec, "recv_size", bulk ? "128K" : "87380", 1, 1ULL << 30);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", bulk ? "5201" : "12866", 1, 65535);
+    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
+    char def[16];
+    snprintf(def, sizeof def, "%d", f->to->ncores - 1);
+    int rcpu = (int)cfg_int(sec, "reader_cpu", def, 0, f->to->ncores - 1);
+    a->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, PS_PER_S * 1000);
+    a->drs_log = cfg_str(sec, "drs_log", "");
+    if (host_sock_lookup(f->to, IPPROTO_TCP_, port))
+        cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
+    if (f->from == f->to)
+        cfg_error(sec, "to", "a TCP flow needs two hosts");
+    if (cfg_errors(s->cfg))
+        return;
+    a->lis = tcp_sock_new(f->to, port);
+    a->cli = tcp_sock_new(f->from, host_alloc_port(f->from));
+    if (!a->lis || !a->cli) {
+        cfg_error(sec, "app", "TCP is not attached to these hosts");
+        return;
+    }
+    a->lis->app = a;
+    a->lis->flow = f;
+    tcp_listen(a->lis, on_accept);
+    a->cli->app = a;
+    a->cli->flow = f;
+    a->cli->on_connect = on_connect;
+    snprintf(a->pre_snd, sizeof a->pre_snd, "flow.%d.snd.", f->id);
+    snprintf(a->pre_rcv, sizeof a->pre_rcv, "flow.%d.rcv.", f->id);
+    a->cli->trace_prefix = a->trace_iv ? a->pre_snd : NULL;
+    a->tx_core = &f->from->cores[cpu];
+    a->rx_core = &f->to->cores[rcpu];
+    a->cli->core = a->tx_core;
+    a->reader = (struct cpu_task){ .run = reader_slice, .ctx = a, .cls = CPU_PROCESS, .name = bulk ? "iperf3_reader" : "netserver" };
+    a->starter = (struct cpu_task){ .run = starter, .ctx = a, .cls = CPU_PROCESS, .name = bulk ? "iperf3" : "netperf" };
+    event_init(&a->ev_stop, stop_fire, a);
+    event_init(&a->ev_trace, trace_fire, a);
+    a->sym_schedule = cpu_sym("schedule");
+    a->sym_recv = cpu_sym("tcp_recvmsg");
+    f->counts_goodput = true;
+    snprintf(f->desc, sizeof f->desc, "%s %s -> %s, %s %s", bulk ? "tcp_iperf3" : "tcp_stream", f->from->name,
+             f->to->name, a->cli->cc->name, f->to->sec ? a->lis->drs->name : "");
+    char name[96];
+    snprintf(name, sizeof name, "flow.%d.snd.", f->id);
+    tcp_register_counters(s, &a->tx_st, name);
+    snprintf(name, sizeof name, "flow.%d.rcv.", f->id);
+    tcp_register_counters(s, &a->rx_st, name);
+    snprintf(name, sizeof name, "flow.%d.goodput_bps", f->id);
+    sim_counter(s, name, &a->goodput_bps, false);
+    snprintf(name, sizeof name, "flow.%d.netperf_bps", f->id);
+    sim_counter(s, name, &a->netperf_bps, false);
+}
+
+static void setup_stream(struct sim *s, struct flow *f, struct cfg_section *sec) { setup_common(s, f, sec, false); }
+static void setup_bulk(struct sim *s, struct flow *f, struct cfg_section *sec) { setup_common(s, f, sec, true); }
+
+static void start(struct sim *s, struct flow *f)
+{
+    struct tcp_app *a = f->priv;
+    (void)s;
+    core_wake(a->tx_core, &a->starter, f->start);
+    if (a->trace_iv)
+        evq_push(&a->s->q, &a->ev_trace, f->start + a->trace_iv);
+}
+
+static void finish(struct sim *s, struct flow *f)
+{
+    struct tcp_app *a = f->priv;
+    (void)s;
+    if (!a->cli)
+        return;
+    a->tx_st = a->cli->st;
+    if (a->srv)
+        a->rx_st = a->srv->st;
+    if (a->length)
+        a->goodput_bps = (uint64_t)((double)a->read_in_window * 8 / time_to_s(a->length));
+    a->t_acked = a->cli->all_acked_at;
+    if (a->t_acked > a->t0 && a->written)
+        a->netperf_bps = (uint64_t)((double)a->written * 8 / time_to_s(a->t_acked - a->t0));
+}
+
+const struct app_ops tcp_stream_app = {
+    .name = "tcp_stream",
+    .doc = "netperf TCP_STREAM -l LENGTH: unlimited writer for `length`, netserver reader of recv_size",
+    .setup = setup_stream,
+    .start = start,
+    .finish = finish,
+};
+
+const struct app_ops tcp_iperf3_app = {
+    .name = "tcp_iperf3",
+    .doc = "iperf3 -t TIME: bulk TCP transfer for `time`, reader of recv_size (128K)",
+    .setup = setup_bulk,
+    .start = start,
+    .finish = finish,
+};

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Scenario tests of the SCTP model (shared/models/sctp.md): the direction
+# and rough size of each published effect on short runs.
+# Prints "ok NAME" or "not ok NAME" (with the reason indented below).
+set -u
+NETSIM=${NETSIM:-./netsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok $1"; }
+notok() { echo "not ok $1"; shift; printf '    %s\n' "$@"; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "failed: $*"; fi; }
+q() { sqlite3 "$1" "$2"; }
+between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+ctr() { q "$1" "select cast(value as int) from counter where run_id = ${3:-1} and name = '$2'"; }
+
+A="scenarios/sctp_rwnd.ini --set 1.ip=4 --set 1.len=1452 --set 1.trace_interval=0"
+
+# --- Part A: old runs steadily at the calibration point, new collapses on T3 stalls
+"$NETSIM" run $A --set receiver.sctp.rwnd=old --set sim.duration=3s -o "$tmp/a.db" -q >/dev/null 2>&1
+check "rwnd old/IPv4 run exits 0" test $? -eq 0
+mean_old=$(q "$tmp/a.db" "select sum(bytes) * 8.0 / max(t_end) from interval where run_id = 1")
+check "old/IPv4 mean 2.0 Gbit/s +-3% (calibration point, VA1)" between "$mean_old" 1.94e9 2.06e9
+check "old/IPv4 every interval within 3% of 2.0 Gbit/s" test "$(q "$tmp/a.db" "select count(*) from interval where run_id = 1 and abs(bits_per_s - 2e9) > 6e7")" -eq 0
+check "old/IPv4 no T3 expiry (VA4)" test "$(ctr "$tmp/a.db" flow.1.sctp.client.t3_expiries)" -eq 0
+
+"$NETSIM" run $A --set receiver.sctp.rwnd=new --set sim.duration=8s -o "$tmp/a.db" -q >/dev/null 2>&1
+mean_new=$(q "$tmp/a.db" "select sum(bytes) * 8.0 / max(t_end) from interval where run_id = 2")
+check "new/IPv4 collapses below 300 Mbit/s (VA2)" between "$mean_new" 1e6 3e8
+check "old/new ratio at least 7 (VA2)" awk -v o="$mean_old" -v n="$mean_new" 'BEGIN { exit !(o / n >= 7) }'
+t3=$(ctr "$tmp/a.db" flow.1.sctp.client.t3_expiries 2)
+check "new/IPv4 about one T3 per 1.0-1.2 s (VA3)" between "$t3" 6 8
+# the client's ticks come late by the flow phase after each stall (the last, partial interval excluded)
+long=$(q "$tmp/a.db" "select count(*) from interval where run_id = 2 and t_end < 8 and t_end - t_start between 1.0 and 1.2")
+all=$(q "$tmp/a.db" "select count(*) from interval where run_id = 2 and t_end < 8 and t_end > t_start")
+check "new/IPv4 intervals mostly 1.00-1.20 s long (VA3)" awk -v l="$long" -v a="$all" 'BEGIN { exit !(a >= 6 && l / a >= 0.75) }'
+check "new/IPv4 backlog drops (VA4)" test "$(ctr "$tmp/a.db" flow.1.sctp.server.backlog_drops 2)" -gt 0
+check "new/IPv4 dropped fast retransmissions (VA4)" test "$(ctr "$tmp/a.db" flow.1.sctp.server.frtx_dropped 2)" -gt 0
+stall=$(q "$tmp/a.db" "select value / 1e12 from counter where run_id = 2 and name = 'flow.1.sctp.client.stall_ps_max'")
+check "new/IPv4 stalls last one RTO (1 s)" between "$stall" 0.99 1.2
+
+# --- control (VA9): without burst sources and jitter, new keeps up with old
+C="--set receiver.cost_jitter=0 --set sender.cost_jitter=0 --set receiver.itr=20us --set sender.itr=20us --set sim.duration=2s"
+"$NETSIM" run $A $C --set receiver.sctp.rwnd=old -o "$tmp/c.db" -q >/dev/null 2>&1
+"$NETSIM" run $A $C --set receiver.sctp.rwnd=new -o "$tmp/c.db" -q >/dev/null 2>&1
+ratio=$(q "$tmp/c.db" "select (select sum(bytes) from interval where run_id = 2) * 1.0 / (select sum(bytes) from interval where run_id = 1)")
+check "control: new within 5% of old without bursts (VA9)" between "$ratio" 0.95 1.05
+
+# --- determinism: the same seed gives the same rows
+"$NETSIM" run $A --set receiver.sctp.rwnd=new --set sim.duration=3s -o "$tmp/d.db" -q >/dev/null 2>&1
+"$NETSIM" run $A --set receiver.sctp.rwnd=new --set sim.duration=3s -o "$tmp/d.db" -q >/dev/null 2>&1
+check "same seed, same interval rows" test "$(q "$tmp/d.db" "select group_concat(bytes) from interval where run_id = 1")" = \
+    "$(q "$tmp/d.db" "select group_concat(bytes) from interval where run_id = 2")"
+
+# --- Part B: heartbeat re-arm cost on loopback, jitter against lazy
+sym="_raw_spin_unlock_irqrestore <- mod_timer <- sctp_transport_reset_timers"
+share() { q "$1" "select 100.0 * (select cpu_ns from profile where run_id = $2 and host = 'lo/cpu0' and symbol = '$sym')
+                  / (select sum(cpu_ns) from profile where run_id = $2 and host = 'lo/cpu0')"; }
+"$NETSIM" run scenarios/sctp_hb.ini --set lo.sctp.hb=jitter --set sim.duration=2s --set 1.hb_sample=0 -o "$tmp/b.db" --profile > "$tmp/b.out" 2>&1
+"$NETSIM" run scenarios/sctp_hb.ini --set lo.sctp.hb=lazy --set sim.duration=2s --set 1.hb_sample=0 -o "$tmp/b.db" -q >/dev/null 2>&1
+check "jitter: irq-restore under mod_timer 2.0 +-0.5 % of netperf's core (VB2)" between "$(share "$tmp/b.db" 1)" 1.5 2.5
+lz=$(share "$tmp/b.db" 2)
+check "lazy: irq-restore under mod_timer at most 0.2 % (VB3)" between "${lz:-0}" 0 0.2
+calls=$(ctr "$tmp/b.db" flow.1.sctp.client.hb_timer.mod_timer_calls)
+chunks=$(ctr "$tmp/b.db" flow.1.sctp.client.data_chunks_sent)
+rq=$(ctr "$tmp/b.db" flow.1.sctp.client.hb_timer.requeues)
+check "jitter: one hb mod_timer per DATA chunk, 85-93 % re-queue (VB1)" awk -v c="$calls" -v n="$chunks" -v r="$rq" \
+    'BEGIN { exit !(c == n + 1 && r / c >= 0.85 && r / c <= 0.93) }'
+check "lazy: 1-3 re-arms per second (VB3)" between "$(ctr "$tmp/b.db" flow.1.sctp.client.hb_timer.mod_timer_calls 2)" 2 7
+check "lazy throughput >= jitter, +1-5 % (VB5)" between "$(q "$tmp/b.db" "select (select sum(bytes) from interval where run_id = 2) * 1.0 / (select sum(bytes) from interval where run_id = 1)")" 1.01 1.05
+check "no heartbeat during the transfer (VB6)" test "$(ctr "$tmp/b.db" flow.1.sctp.client.hb_sent)$(ctr "$tmp/b.db" flow.1.sctp.client.hb_sent 2)" = 00
+check "profile prints callers under _raw_spin_unlock_irqrestore" grep -q -- '|--.*%-- mod_timer <- sctp_transport_reset_timers' "$tmp/b.out"
+
+# --- idle heartbeats (VB7): jitter spread over RTO/2..3RTO/2 beyond 30 s, lazy as posted constant
+for hb in jitter lazy; do
+    "$NETSIM" run scenarios/sctp_hb.ini --set lo.sctp.hb=$hb --set 1.stop=100ms --set sim.duration=400s \
+        --set sim.interval=100s --set 1.hb_sample=0 -o "$tmp/i.db" -q >/dev/null 2>&1
+done
+IFS='|' read -r n lo hi <<<"$(q "$tmp/i.db" "select count(*), min(value), max(value) from series where run_id = 1 and name = 'sctp.client.hb_interval_s'")"
+check "jitter: idle heartbeats 30.5-31.62 s apart and spread" awk -v n="$n" -v lo="$lo" -v hi="$hi" \
+    'BEGIN { exit !(n >= 10 && lo >= 30.5 && hi < 31.62 && hi - lo > 0.5) }'
+IFS='|' read -r n lo hi <<<"$(q "$tmp/i.db" "select count(*), min(value), max(value) from series where run_id = 2 and name = 'sctp.client.hb_interval_s'")"
+check "lazy as posted: idle heartbeats every 30.50-30.62 s" awk -v n="$n" -v lo="$lo" -v hi="$hi" \
+    'BEGIN { exit !(n >= 10 && lo >= 30.5 && hi <= 30.62) }'
+
+# --- bad input
+printf '[sim]\n[host a]\nsctp.rwnd = newer\n[link l]\nends = a:eth0 b:eth0\n[flow 1]\napp = sctp_iperf3\nfrom = a\nto = b\n' > "$tmp/bad.ini"
+"$NETSIM" run "$tmp/bad.ini" --no-db > "$tmp/bad.out" 2>&1
+rc=$?
+check "unknown sctp.rwnd variant: exit 2" test $rc -eq 2
+check "unknown sctp.rwnd variant: lists old, new" grep -q "bad.ini:3: \[host a\] sctp.rwnd: got 'newer', expected one of: old, new" "$tmp/bad.out"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Scenario tests of the TCP model (models/tcp.md, seed 003), on short runs:
+# the direction of the DRS effect under 1 % loss on paired seeds, no
+# difference without loss, Mathis-order Reno, bad keys rejected.
+# Prints "ok NAME" or "not ok NAME" (with the reason indented below).
+set -u
+NETSIM=${NETSIM:-./netsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok $1"; }
+notok() { echo "not ok $1"; shift; printf '    %s\n' "$@"; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "failed: $*"; fi; }
+q() { sqlite3 "$1" "$2"; }
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+
+sc=scenarios/tcp_drs.ini
+run() {   # db drs loss seed
+    "$NETSIM" run "$sc" -q -o "$1" --set sim.repeat=1 --set receiver.tcp.drs="$2" --set path.fwd.loss="$3" \
+        --seed "$4" --set 1.trace_interval=0 > /dev/null 2>&1
+}
+mean() { q "$1" "select avg(c.value) from counter c join param p on p.run_id = c.run_id and p.key = 'host receiver.tcp.drs'
+               where c.name = 'flow.1.goodput_bps' and p.value = '$2'"; }
+
+# --- seed 003 under 1 % loss: continuous above trimodal on 3 paired seeds
+db=$tmp/loss.db
+for s in 1 2 3; do run "$db" trimodal 1% "$s"; run "$db" continuous 1% "$s"; done
+check "six 5 s BBR runs complete" test "$(q "$db" "select count(*) from run where status = 'complete'")" -eq 6
+tri=$(mean "$db" trimodal)
+con=$(mean "$db" continuous)
+check "1% loss: continuous mean > 1.5 x trimodal ($con vs $tri bit/s)" gt "$con" "$(awk -v t="$tri" 'BEGIN { print 1.5 * t }')"
+check "1% loss: trimodal above 300 Mbit/s ($tri)" gt "$tri" 3e8
+wins=$(q "$db" "select count(*) from counter a join counter b on a.name = b.name and b.run_id = a.run_id + 1
+                where a.name = 'flow.1.goodput_bps' and a.run_id % 2 = 1 and b.value > a.value")
+check "1% loss: continuous wins every pair ($wins of 3)" test "$wins" -eq 3
+check "no prunes or collapses at tau < 2 (V9)" test "$(q "$db" "select count(*) from counter where name like 'flow.1.rcv.prune_%' and value > 0")" -eq 0
+lost=$(q "$db" "select sum(value) from counter where name = 'link.path.fwd.netem_loss'")
+sent=$(q "$db" "select sum(value) from counter where name = 'link.path.fwd.tx_packets'")
+check "the data path lost about 1 % ($lost of $sent)" between "$(awk -v l="$lost" -v s="$sent" 'BEGIN { print l / (l + s) }')" 0.009 0.011
+
+# --- no loss: the variants agree within 15 %
+db=$tmp/clean.db
+run "$db" trimodal 0% 1; run "$db" continuous 0% 1
+tri=$(mean "$db" trimodal)
+con=$(mean "$db" continuous)
+check "no loss: variants within 15% ($tri, $con)" between "$(awk -v a="$tri" -v b="$con" 'BEGIN { print b / a }')" 0.85 1.15
+check "no loss: above 4 Gbit/s averaged over 5 s with the ramp ($con)" gt "$con" 4e9
+
+# --- no loss, a window that allows it: every CC fills 10 Gbit/s (1448/1538 of the wire = 9.41)
+for cc in reno bbr; do
+    db=$tmp/fill_$cc.db
+    "$NETSIM" run "$sc" -q -o "$db" --set sim.repeat=1 --set sender.tcp.cc=$cc --set receiver.tcp.drs=continuous \
+        --set path.fwd.loss=0% --set sim.duration=3s --set 1.length=3s --set 1.trace_interval=0 --set sim.interval=500ms > /dev/null 2>&1
+    r=$(q "$db" "select bits_per_s from interval where t_start >= 2.49 and t_start < 2.51")
+    check "$cc, no loss: 10 Gbit/s filled in the last 0.5 s ($r)" between "$r" 9.0e9 9.42e9
+done
+
+# --- Reno at 100 ms / 1 %: Mathis 1.4 Mbit/s
+db=$tmp/reno.db
+"$NETSIM" run "$sc" -q -o "$db" --set sim.repeat=1 --set sender.tcp.cc=reno --set receiver.tcp.drs=continuous \
+    --set sim.duration=30s --set 1.length=30s --set 1.trace_interval=0 --set sim.interval=1s > /dev/null 2>&1
+r=$(q "$db" "select value from counter where name = 'flow.1.goodput_bps'")
+check "reno 1% loss 100 ms: 0.7 to 2.8 Mbit/s (Mathis 1.4; got $r)" between "$r" 7e5 2.8e6
+
+# --- bad input
+out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal --set receiver.tcp.cc=vegas 2>&1)
+rc=$?
+check "unknown tcp.cc is exit 2" test "$rc" -eq 2
+check "unknown tcp.cc names the choices" grep -q "cubic, reno, bbr" <<< "$out"
+out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal \
+      --set "receiver.net.ipv4.tcp_rmem=4096 87380" 2>&1)
+check "tcp_rmem needs three sizes" grep -q "three sizes" <<< "$out"

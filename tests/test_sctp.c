@@ -1,0 +1,376 @@
+/*
+ * test_sctp.c - the SCTP model: the two receive-window variants' arithmetic
+ * (sctp.md VA7), iperf3's late ticks (VA8), the kernel timer rules (VB8:
+ * apply_slack, the equal-expiry shortcut, re-queue counting and its
+ * charge), and small worlds: one association over a 10G link and one on
+ * loopback (VB1, VB3).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "models/sctp/iperf3.h"
+#include "models/sctp/sctp.h"
+#include "sim/config.h"
+#include "sim/report.h"
+#include "sim/sim.h"
+
+/* An association end with only what the rwnd ops read: sk_rcvbuf 212992,
+ * PMTU 1500, frag_point 1452, rwnd = a_rwnd = 106496. */
+static struct sctp_assoc *rx_end(const char *variant, struct sctp_host *sh)
+{
+    struct sctp_assoc *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    memset(sh, 0, sizeof *sh);
+    sh->rwnd = sctp_rwnd_find(variant);
+    assert_non_null(sh->rwnd);
+    sh->skb_struct_size = 232;
+    a->sh = sh;
+    a->sk.rcvbuf = 212992;
+    a->pmtu = 1500;
+    a->frag_point = 1452;
+    a->rwnd = a->a_rwnd = 106496;
+    return a;
+}
+
+/* What the receive path does per accepted message: charge, then rwnd. */
+static void receive(struct sctp_assoc *a, uint32_t len)
+{
+    a->rmem += len + a->sh->skb_struct_size;
+    a->sh->rwnd->on_receive(a, len);
+}
+
+static void test_rwnd_old_arithmetic(void **state)
+{
+    (void)state;
+    struct sctp_host sh;
+    struct sctp_assoc *a = rx_end("old", &sh);
+    for (uint32_t k = 1; k <= 73; k++) {
+        receive(a, 1452);
+        assert_int_equal(a->rwnd, 106496 - 1452 * k);
+        assert_false(sh.rwnd->reject(a, 1452));
+    }
+    /* 73 queued: 500 bytes left (less than a message: the sender's rule A
+     * stops here) with rmem 122932 = 58 % of sk_rcvbuf */
+    assert_int_equal(a->rwnd, 500);
+    assert_int_equal(a->rmem, 73 * 1684);
+    receive(a, 1452);            /* the 74th overshoots: rwnd_over */
+    assert_int_equal(a->rwnd, 0);
+    assert_int_equal(a->rwnd_over, 952);
+    assert_true(sh.rwnd->reject(a, 1452));
+    /* reading gives the overshoot back first */
+    sh.rwnd->on_release(a, 1452);
+    assert_int_equal(a->rwnd_over, 0);
+    assert_int_equal(a->rwnd, 500);
+    free(a);
+}
+
+static void test_rwnd_old_pressure(void **state)
+{
+    (void)state;
+    struct sctp_host sh;
+    struct sctp_assoc *a = rx_end("old", &sh);
+    a->rmem = 212992 - 100;      /* buffer (almost) full, window still open */
+    receive(a, 100);             /* rmem reaches sk_rcvbuf: the window is withheld as pressure */
+    assert_int_equal(a->rwnd, 0);
+    assert_int_equal(a->rwnd_press, 106396);
+    assert_true(sh.rwnd->reject(a, 100));
+    a->rmem -= 332;
+    sh.rwnd->on_release(a, 100); /* 100 < press: no give-back yet */
+    assert_int_equal(a->rwnd, 100);
+    free(a);
+}
+
+static void test_rwnd_new_arithmetic(void **state)
+{
+    (void)state;
+    struct sctp_host sh;
+    struct sctp_assoc *a = rx_end("new", &sh);
+    for (uint32_t k = 1; k <= 126; k++) {
+        receive(a, 1452);
+        assert_int_equal(a->rwnd, (212992 - 1684 * k) >> 1);
+        assert_false(sh.rwnd->reject(a, 1452));
+    }
+    assert_int_equal(a->rwnd, 404);          /* 126 queued: rmem 212184 = 99.6 % */
+    receive(a, 1452);
+    assert_int_equal(a->rwnd, 0);
+    assert_true(sh.rwnd->reject(a, 1452));
+    assert_int_equal(a->rwnd_over, 0);       /* no overshoot bookkeeping in new */
+    free(a);
+}
+
+/* Reads per window-update SACK from a freshly advertised window: the
+ * threshold is max(212992 >> 4, 1500) = 13312. old adds 1452 per read
+ * (10 reads); new gains 842 per message freed, and its value lags one
+ * message because the event is still charged when rwnd is recomputed, so
+ * the 17th read's release crosses the threshold. */
+static int reads_per_update(const char *variant)
+{
+    struct sctp_host sh;
+    struct sctp_assoc *a = rx_end(variant, &sh);
+    for (int k = 0; k < 50; k++)     /* a queue of 50, window still open */
+        receive(a, 1452);
+    a->a_rwnd = a->rwnd;
+    int n = 0;
+    while (!(a->rwnd > a->a_rwnd && a->rwnd - a->a_rwnd >= 13312)) {
+        sh.rwnd->on_release(a, 1452);
+        a->rmem -= 1684;
+        n++;
+    }
+    free(a);
+    return n;
+}
+
+static void test_rwnd_reads_per_update(void **state)
+{
+    (void)state;
+    assert_int_equal(reads_per_update("old"), 10);
+    assert_int_equal(reads_per_update("new"), 17);
+}
+
+struct emitted {
+    int n;
+    simtime_t t0[8], t1[8];
+    uint64_t bytes[8];
+};
+
+static void record_emit(void *ctx, simtime_t t0, simtime_t t1, uint64_t bytes)
+{
+    struct emitted *e = ctx;
+    e->t0[e->n] = t0;
+    e->t1[e->n] = t1;
+    e->bytes[e->n] = bytes;
+    e->n++;
+}
+
+static void test_iperf3_late_ticks(void **state)
+{
+    (void)state;
+    struct iperf3_ticker k;
+    struct emitted e = { 0 };
+    iperf3_ticker_init(&k, 0, PS_PER_S);
+    k.istart = 7350 * PS_PER_MS;          /* an interval began at 7.35 s */
+    k.next_tick = 8 * PS_PER_S;
+    k.bytes = 1452;
+    iperf3_tick(&k, 11450 * PS_PER_MS, record_emit, &e);   /* sendmsg blocked until 11.45 s */
+    assert_int_equal(e.n, 4);
+    assert_int_equal(e.t0[0], 7350 * PS_PER_MS);
+    assert_int_equal(e.t1[0], 11450 * PS_PER_MS);
+    assert_int_equal(e.bytes[0], 1452);
+    for (int i = 1; i < 4; i++) {         /* ticks 9, 10, 11: zero-length */
+        assert_int_equal(e.t0[i], 11450 * PS_PER_MS);
+        assert_int_equal(e.t1[i], 11450 * PS_PER_MS);
+        assert_int_equal(e.bytes[i], 0);
+    }
+    assert_int_equal(k.next_tick, 12 * PS_PER_S);
+    iperf3_tick(&k, 11900 * PS_PER_MS, record_emit, &e);   /* before the next tick: nothing */
+    assert_int_equal(e.n, 4);
+}
+
+static void test_apply_slack_examples(void **state)
+{
+    (void)state;
+    assert_int_equal(kt_apply_slack(31000, 0), 31104);
+    assert_int_equal(kt_apply_slack(31500, 0), 31616);
+    assert_int_equal(kt_apply_slack(30500, 0), 30592);
+    assert_int_equal(kt_apply_slack(200, 0), 200);
+    assert_int_equal(kt_apply_slack(31999, 1000), 32000);
+    assert_int_equal(kt_apply_slack(5300, 5000), 5301);
+}
+
+static int fired;
+static void on_fire(struct event *ev)
+{
+    (void)ev;
+    fired++;
+}
+
+static void test_mod_timer_shortcut_and_requeue(void **state)
+{
+    (void)state;
+    struct evq q;
+    evq_init(&q);
+    struct host *h = calloc(1, sizeof *h);
+    assert_non_null(h);
+    int sym_mod = cpu_sym("mod_timer"), sym_irq = cpu_sym("__mod_timer");
+    int sym_restore = cpu_sym("_raw_spin_unlock_irqrestore <- mod_timer <- sctp_transport_reset_timers");
+    h->cost[sym_mod] = 10;
+    h->cost[sym_irq] = 50;
+    struct core c;
+    core_init(&c, &q, h, 0, h->prof);
+    struct ktimer kt;
+    struct ktimer_stats st = { 0 };
+    kt_init(&kt, &q, on_fire, NULL);
+    fired = 0;
+
+    /* idle timer: inserted (lock, insert, unlock) */
+    assert_int_equal(kt_mod(&kt, 31000, h, &c, &st, KT_RESET_TIMERS), 0);
+    assert_int_equal(kt.expires, 31104);
+    assert_int_equal(core_now(&c), 60 * PS_PER_NS);
+    /* 31050 rounds to the same 31104: the shortcut, entry cost only */
+    assert_int_equal(kt_mod(&kt, 31050, h, &c, &st, KT_RESET_TIMERS), 1);
+    assert_int_equal(core_now(&c), 70 * PS_PER_NS);
+    /* a different rounded expiry: a re-queue, with the irq-off section */
+    assert_int_equal(kt_mod(&kt, 31500, h, &c, &st, KT_RESET_TIMERS), 1);
+    assert_int_equal(core_now(&c), 130 * PS_PER_NS);
+    assert_int_equal(st.calls[KT_RESET_TIMERS], 3);
+    assert_int_equal(st.shortcut[KT_RESET_TIMERS], 1);
+    assert_int_equal(st.queued[KT_RESET_TIMERS], 2);
+    assert_int_equal(kt.t.requeues, 1);      /* the engine moved a pending timer once */
+    assert_int_equal(h->prof[sym_restore].calls, 2);
+    assert_true(h->prof[sym_restore].ps == 100 * PS_PER_NS);
+    assert_int_equal(h->prof[sym_mod].calls, 3);
+    /* it fires at the tick of its expiry: 31616 jiffies at HZ 1000 */
+    assert_int_equal(timer_expires(&kt.t), 31616 * PS_PER_MS);
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(fired, 1);
+    assert_int_equal(kt_del(&kt, h, &c, &st), 0);
+    evq_free(&q);
+    free(h);
+}
+
+static uint64_t counter(struct sim *s, const char *name)
+{
+    for (int i = 0; i < s->ncounters; i++)
+        if (!strcmp(s->counters[i].name, name))
+            return *s->counters[i].value;
+    fail_msg("no counter %s", name);
+    return 0;
+}
+
+static const char *two_hosts =
+    "[sim]\nduration = 300ms\n"
+    "[host sender]\nrx_queue_cpu = 1\n"
+    "[host receiver]\nrx_queue_cpu = 0\nsctp.rwnd = %s\n"
+    "[link wire]\nends = sender:eth0 receiver:eth0\ndelay = 2us\n"
+    "[flow 1]\napp = sctp_iperf3\nfrom = sender\nto = receiver\ntrace_interval = 0\n";
+
+static struct sim *build(struct cfg **cfg, const char *text)
+{
+    *cfg = cfg_load_string("sctp.ini", text);
+    struct sim *s = sim_build(*cfg, 0, false);
+    cfg_print_errors(*cfg, stderr);
+    assert_int_equal(cfg_errors(*cfg), 0);
+    return s;
+}
+
+/* One association over 10G: initial windows, exact packet size, no loss
+ * of data (what the server read is what the client wrote, less what is in
+ * flight), and identical counters on a second run. */
+static void test_world_ipv4(void **state)
+{
+    (void)state;
+    char ini[1024];
+    snprintf(ini, sizeof ini, two_hosts, "old");
+    uint64_t prev_read = 0;
+    for (int run = 0; run < 2; run++) {
+        struct cfg *cfg;
+        struct sim *s = build(&cfg, ini);
+        struct sctp_assoc *srv = host_sock_lookup(host_find(s, "receiver"), IPPROTO_SCTP_, 5201)->priv;
+        struct sctp_assoc *cli = srv->peer_dbg;
+        assert_int_equal(srv->rwnd, 106496);
+        assert_int_equal(cli->peer_rwnd, 106496);
+        assert_int_equal(cli->cwnd, 4380);
+        assert_int_equal(cli->frag_point, 1452);
+        sim_run(s, false);
+        uint64_t pkts = counter(s, "flow.1.sctp.client.data_packets_sent");
+        uint64_t read = counter(s, "flow.1.iperf3.server_bytes");
+        assert_true(pkts > 10000);
+        assert_int_equal(counter(s, "flow.1.sctp.client.t3_expiries"), 0);
+        struct nic *n = host_find(s, "receiver")->nics[0];
+        uint64_t rx_b = 0, rx_p = 0;
+        for (int q = 0; q < NIC_MAX_QUEUES; q++) {
+            rx_b += n->vec[q].rx_bytes;
+            rx_p += n->vec[q].rx_packets;
+        }
+        assert_int_equal(rx_b, 1500 * rx_p);            /* 20 + 12 + 16 + 1452 */
+        assert_true(read <= (uint64_t)(cli->next_tsn - 1) * 1452);
+        assert_true(read + 200 * 1452 >= (uint64_t)(cli->next_tsn - 1) * 1452);
+        if (run)
+            assert_int_equal(read, prev_read);
+        prev_read = read;
+        sim_free(s);
+        cfg_free(cfg);
+    }
+}
+
+/* Loopback, 64 KB packets: every DATA chunk re-arms the heartbeat with
+ * jitter, and most re-queue; lazy re-arms a few times per second. */
+static void test_world_loopback_hb(void **state)
+{
+    (void)state;
+    const char *fmt = "[sim]\nduration = 2s\n[host lo]\ncpu = xeon-2015-kvm\ncores = 2\nlo_mtu = 65535\nsctp.hb = %s\n"
+                      "[link l]\nends = lo:eth0 peer:eth0\n"
+                      "[flow 1]\napp = sctp_stream\nfrom = lo\nto = lo\nhb_sample = 0\n";
+    char ini[512];
+    uint64_t calls[2], chunks[2];
+    for (int v = 0; v < 2; v++) {
+        snprintf(ini, sizeof ini, fmt, v ? "lazy" : "jitter");
+        struct cfg *cfg;
+        struct sim *s = build(&cfg, ini);
+        sim_run(s, false);
+        chunks[v] = counter(s, "flow.1.sctp.client.data_chunks_sent");
+        calls[v] = counter(s, "flow.1.sctp.client.hb_timer.mod_timer_calls");
+        uint64_t rq = counter(s, "flow.1.sctp.client.hb_timer.requeues");
+        assert_true(chunks[v] > 100000);
+        assert_int_equal(counter(s, "flow.1.sctp.client.hb_sent"), 0);
+        if (!v) {
+            assert_int_equal(calls[v], chunks[v] + 1);      /* + the start of the association */
+            assert_in_range(rq * 100 / calls[v], 85, 93);
+        } else {
+            assert_in_range(calls[v], 2, 8);                 /* about 2 per second, + the start */
+        }
+        uint64_t pkts = counter(s, "flow.1.sctp.client.data_packets_sent");
+        assert_in_range(chunks[v] / pkts, 19, 39);           /* bundled up to 39 per 64 KB packet */
+        sim_free(s);
+        cfg_free(cfg);
+    }
+    assert_true(chunks[1] > chunks[0]);   /* lazy is cheaper per chunk on a CPU-bound sender */
+}
+
+/* The profile table with caller-tagged rows (report.c): one line per
+ * callee with the sum of its rows, then each chain's share of it. */
+static void test_profile_prints_callers(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    struct report *r = report_new(f, REPORT_TEXT, 1);
+    report_show_profile(r, 1);
+    report_profile(r, "lo/cpu0", "sctp_sendmsg", 9000, 10);
+    report_profile(r, "lo/cpu0", "_raw_spin_unlock_irqrestore <- mod_timer <- sctp_transport_reset_timers", 300, 6);
+    report_profile(r, "lo/cpu0", "_raw_spin_unlock_irqrestore <- __wake_up_sync_key", 100, 2);
+    report_profile(r, "lo/cpu0", "mod_timer", 600, 60);
+    report_end(r, 1.0, 0.1, 1, "complete");
+    report_free(r);
+    fclose(f);
+    assert_non_null(strstr(buf, "    90.00%       900.0           10  sctp_sendmsg\n"
+                                "     6.00%        10.0           60  mod_timer\n"
+                                "     4.00%        50.0            8  _raw_spin_unlock_irqrestore\n"));
+    assert_non_null(strstr(buf, "|--75.00%-- mod_timer <- sctp_transport_reset_timers\n"));
+    assert_non_null(strstr(buf, "|--25.00%-- __wake_up_sync_key\n"));
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rwnd_old_arithmetic),
+        cmocka_unit_test(test_rwnd_old_pressure),
+        cmocka_unit_test(test_rwnd_new_arithmetic),
+        cmocka_unit_test(test_rwnd_reads_per_update),
+        cmocka_unit_test(test_iperf3_late_ticks),
+        cmocka_unit_test(test_apply_slack_examples),
+        cmocka_unit_test(test_mod_timer_shortcut_and_requeue),
+        cmocka_unit_test(test_world_ipv4),
+        cmocka_unit_test(test_world_loopback_hb),
+        cmocka_unit_test(test_profile_prints_callers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
