@@ -369,12 +369,13 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
 static void t3_run(struct sctp_assoc *a, struct core *c)
 {
     a->st.t3_expiries++;
-    /* why nothing moved (sctp.md A.7 step 6): the writer blocked on a send
-     * buffer full of unacked and gap-acked chunks, or the peer's window */
-    if (a->writer_sleeping)
-        a->st.t3_sndbuf_full++;
-    else if (a->next_send != a->next_tsn)
+    /* why nothing moved (sctp.md A.7 step 6): new data waiting in the outq
+     * for the peer's window (or cwnd), or an empty outq behind a writer
+     * blocked on a send buffer full of unacked and gap-acked chunks */
+    if (a->next_send != a->next_tsn)
         a->st.t3_window_full++;
+    else if (a->writer_sleeping)
+        a->st.t3_sndbuf_full++;
     simtime_t stall = core_now(c) - a->last_progress;
     a->st.stall_ps_sum += (uint64_t)stall;
     if ((uint64_t)stall > a->st.stall_ps_max)

@@ -187,6 +187,7 @@ struct tcp_sock {
     uint32_t prior_cwnd, prior_ssthresh;
     uint32_t max_packets_out;
     bool is_cwnd_limited, rwnd_limited_now;
+    uint64_t xmit_calls, rwnd_limited_calls;   /* since the last trace sample */
     int ca_state;
     uint64_t high_seq;            /* snd_nxt at entering Recovery/Loss */
     uint32_t prr_delivered, prr_out;

@@ -363,6 +363,7 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
     simtime_t now = core_now(c);
     bool sent_new = false;
     tp->rwnd_limited_now = false;
+    tp->xmit_calls++;
     for (;;) {
         if (tp->pacing && now < tp->next_tx) {
             if (!event_pending(&tp->ev_pace) || tp->ev_pace.time > tp->next_tx)
@@ -384,6 +385,7 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
         }
         if (!retx && tp->snd_nxt + tp->mss > tp->snd_una + tp->snd_wnd) {
             tp->rwnd_limited_now = true;
+            tp->rwnd_limited_calls++;
             break;
         }
         tcp_xmit_seg(tp, idx, retx, c);

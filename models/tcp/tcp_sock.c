@@ -424,7 +424,9 @@ void tcp_trace(struct tcp_sock *tp, bool sender)
         series(tp, "cwnd", tp->snd_cwnd);
         series(tp, "in_flight", tcp_in_flight(tp));
         series(tp, "snd_wnd", (double)tp->snd_wnd);
-        series(tp, "rwnd_limited", tp->rwnd_limited_now);
+        /* share of send attempts since the last sample that stopped at the receive window */
+        series(tp, "rwnd_limited", tp->xmit_calls ? (double)tp->rwnd_limited_calls / (double)tp->xmit_calls : 0);
+        tp->xmit_calls = tp->rwnd_limited_calls = 0;
         series(tp, "srtt_ms", time_to_s(tp->srtt) * 1e3);
         series(tp, "min_rtt_ms", tp->min_rtt == SIMTIME_NEVER ? 0 : time_to_s(tp->min_rtt) * 1e3);
         series(tp, "pacing_rate_bps", (double)tp->pacing_rate * 8);
