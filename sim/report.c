@@ -13,6 +13,7 @@
  * from units.h, so that this file depends on nothing else in the engine.
  */
 #include "report.h"
+#include "json.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -539,56 +540,6 @@ static void print_summary(struct report *r, double sim_s, double wall_s, uint64_
 }
 
 /* ---- JSON ---- */
-
-static void json_str(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\b': fputs("\\b", f); break;
-        case '\f': fputs("\\f", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
-
-/* The shortest of %.15g, %.16g, %.17g that reads back as the same double
- * (so 0.1 prints as 0.1, yet every value round-trips exactly); non-finite
- * values have no JSON form and print null. */
-static void json_num(FILE *f, double v)
-{
-    char buf[40];
-    int prec;
-
-    if (!isfinite(v)) {
-        fputs("null", f);
-        return;
-    }
-    for (prec = 15; prec < 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    if (prec == 17)
-        snprintf(buf, sizeof buf, "%.17g", v);
-    fputs(buf, f);
-}
 
 /* Separator before the i-th element of an array printed one per line. */
 static void json_elem(FILE *f, size_t i)

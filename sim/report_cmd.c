@@ -36,6 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "json.h"
 #include "record.h"
 #include "stats.h"
 
@@ -580,52 +581,6 @@ static void table_print(struct table *t, FILE *f)
 }
 
 /* ---- JSON ---- */
-
-static void json_str(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
-
-/* Shortest of %.15g..%.17g that reads back exactly; NaN/inf as null. */
-static void json_num(FILE *f, double v)
-{
-    char buf[40];
-    int prec;
-
-    if (!isfinite(v)) {
-        fputs("null", f);
-        return;
-    }
-    for (prec = 15; prec < 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    if (prec == 17)
-        snprintf(buf, sizeof buf, "%.17g", v);
-    fputs(buf, f);
-}
 
 /* "scenario": ..., "scenario_hash": ..., "axes": {name: value, ...} of a
  * combination's first run, without `skip` and `ignore`d axes. */
