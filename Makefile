@@ -45,7 +45,10 @@ deps:
 
 run: deps
 	$(MAKE) all
-	./$(NETSIM) run scenarios/default.ini
+	./$(NETSIM) run scenarios/default.ini -o results/default.db
+	@echo "plot of this run (old against new):"
+	@tools/plot results/default.db --by-flow --run $$(sqlite3 results/default.db 'select max(id) from run') \
+	  -o results/default_throughput.png
 
 unit: $(TEST_BIN) $(NETSIM)
 

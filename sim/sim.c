@@ -72,6 +72,11 @@ void sim_run(struct sim *s, bool progress)
         struct flow *f = s->flows[i];
         if (s->report && f->counts_goodput)
             report_flow(s->report, f->id, f->desc);
+        if (s->rec) {
+            char key[32];
+            snprintf(key, sizeof key, "flow.%d.desc", f->id);   /* plot labels (tools/plot --by-flow) */
+            rec_param(s->rec, key, f->desc);
+        }
         f->ops->start(s, f);
     }
     event_init(&s->tick, sim_tick, s);
