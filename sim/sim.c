@@ -74,7 +74,9 @@ void sim_run(struct sim *s, bool progress)
             report_flow(s->report, f->id, f->desc);
         if (s->rec) {
             char key[32];
-            snprintf(key, sizeof key, "flow.%d.desc", f->id);   /* plot labels (tools/plot --by-flow) */
+            /* "label." params describe, they are not inputs (sweep --resume
+             * ignores them); tools/plot --by-flow names lines with it */
+            snprintf(key, sizeof key, "label.flow.%d", f->id);
             rec_param(s->rec, key, f->desc);
         }
         f->ops->start(s, f);

@@ -368,7 +368,7 @@ static bool same_params(const struct sweep_ctx *x, sqlite3 *db, int run, char *w
 
     sim_free(sim_build(c, sweep_seed(x->sw, run), true));   /* resolves every parameter */
     int nc = cfg_param_count(c), want = nc + sweep_axis_count(x->sw);
-    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM param WHERE run_id = ?1", -1, &count, NULL) != SQLITE_OK ||
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM param WHERE run_id = ?1 AND key NOT LIKE 'label.%'", -1, &count, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "SELECT value FROM param WHERE run_id = ?1 AND key = ?2", -1, &value, NULL) !=
             SQLITE_OK) {
         snprintf(why, n, "%s", sqlite3_errmsg(db));

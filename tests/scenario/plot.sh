@@ -235,7 +235,7 @@ fi
 # ------------------------------------------------------------ flows side by side in one run, labelled by their description
 if [ -s "$tmp/real.db" ] && tools/plot "$tmp/real.db" --by-flow -o "$tmp/byflow.svg" >"$tmp/byflow.out" 2>&1; then
     n=$(sqlite3 "$tmp/real.db" "select count(distinct flow) from interval")
-    d1=$(sqlite3 "$tmp/real.db" "select value from param where key = 'flow.1.desc' limit 1")
+    d1=$(sqlite3 "$tmp/real.db" "select value from param where key = 'label.flow.1' limit 1")
     if [ "$n" -ge 2 ] && grep -qF "$d1" "$tmp/byflow.svg"; then ok plot-by-flow-labels
     else notok plot-by-flow-labels "expected $n flows and the label '$d1' in the SVG"; fi
 else
