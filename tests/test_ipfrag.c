@@ -17,30 +17,13 @@
 #include "models/ipfrag/frag.h"
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "tests/world.h"
 
 extern int frag_module_slot;
 
 #define TS 2944                  /* ixgbe half page + skb head */
 #define Q 200                    /* sizeof(struct ipq) */
 
-static struct cfg *cfg;
-
-static struct sim *build(const char *ini)
-{
-    cfg = cfg_load_string("test.ini", ini);
-    struct sim *s = sim_build(cfg, 0, false);
-    if (cfg_errors(cfg))
-        cfg_print_errors(cfg, stderr);
-    assert_int_equal(cfg_errors(cfg), 0);
-    return s;
-}
-
-static void teardown_sim(struct sim *s)
-{
-    sim_free(s);
-    cfg_free(cfg);
-    cfg = NULL;
-}
 
 /* A receiver with the given extra host keys; no flows. */
 static struct sim *world(const char *rx_keys)
@@ -48,7 +31,7 @@ static struct sim *world(const char *rx_keys)
     char ini[1024];
     snprintf(ini, sizeof ini,
              "[sim]\nduration = 10s\n[host rx]\ncost_jitter = 0\n%s\n[link l]\nends = tx:eth0 rx:eth0\n", rx_keys);
-    return build(ini);
+    return world_build(ini);
 }
 
 static struct host *rx(struct sim *s) { return host_find(s, "rx"); }
@@ -105,7 +88,7 @@ static void test_fragments_of_a_64k_datagram(void **state)
 {
     (void)state;
     uint64_t before = skb_in_use();
-    struct sim *s = build("[sim]\nduration = 100us\n[link l]\nends = tx:eth0 rx:eth0\n"
+    struct sim *s = world_build("[sim]\nduration = 100us\n[link l]\nends = tx:eth0 rx:eth0\n"
                           "[flow 1]\napp = udp_stream\nfrom = tx\nto = rx\nmsg_size = 65507\nrate = 1gbit\n");
     rx(s)->nics[0]->rx_observer = observe;
     nfr = 0;
@@ -125,7 +108,7 @@ static void test_fragments_of_a_64k_datagram(void **state)
     assert_int_equal(s->flows[0]->bytes, 65507);
     assert_int_equal(ns->mem, 0);
     assert_int_equal(ns->nqueues, 0);
-    teardown_sim(s);
+    world_free(s);
     assert_int_equal(skb_in_use(), before);
 }
 
@@ -162,7 +145,7 @@ static void test_truesize_and_queue_charges(void **state)
     assert_int_equal(skb_in_use(), before + 45);
     skb_free(whole);
     assert_int_equal(skb_in_use(), before);
-    teardown_sim(s);
+    world_free(s);
 }
 
 static void test_overlaps_keep_new_data(void **state)
@@ -187,7 +170,7 @@ static void test_overlaps_keep_new_data(void **state)
     assert_int_equal(ns->dup_drops, 1);
     assert_int_equal(q->nfrags, 2);
     assert_int_equal(ns->mem, Q + 2 * TS);
-    teardown_sim(s);
+    world_free(s);
 }
 
 /* ---- hash chains ---- */
@@ -236,7 +219,7 @@ static void test_hash_chain_head_insert_and_walks(void **state)
     for (int i = 0; i < 4; i++)
         assert_non_null(frag_lookup(ns, id[i], 0, 1, IPPROTO_UDP_));
     assert_int_equal(ns->nqueues, 4);
-    teardown_sim(s);
+    world_free(s);
 }
 
 /* ---- the 3.7 evictor ---- */
@@ -279,7 +262,7 @@ static void test_evictor_frees_lru_head_down_to_low(void **state)
     assert_int_equal(ns->nqueues, 2);
     assert_ptr_equal(ns->lru_head, frag_lookup(ns, 1, 0, 1, IPPROTO_UDP_));
     assert_ptr_equal(ns->lru_tail, frag_lookup(ns, 4, 0, 1, IPPROTO_UDP_));
-    teardown_sim(s);
+    world_free(s);
 }
 
 static void test_progressive_frees_let_the_other_cpu_evict_too(void **state)
@@ -291,7 +274,7 @@ static void test_progressive_frees_let_the_other_cpu_evict_too(void **state)
     feed(s, 0, 10000, 0, 4, 8);
     feed(s, 1, 10100, 0, 1, 10);
     assert_int_equal(ns_of(s)->evicted, 2);
-    teardown_sim(s);
+    world_free(s);
     /* progressive: core 0's frees are still on its clock (700 ns C_evq
      * before the first kfree_skb), so core 1 reads 103840 > high, takes
      * work = 43840 and evicts A (29640) and D (26696) as well */
@@ -309,7 +292,7 @@ static void test_progressive_frees_let_the_other_cpu_evict_too(void **state)
     assert_int_equal(ns->nqueues, 1);
     /* once both cores' clocks have passed every free, only the new queue remains */
     assert_int_equal(frag_mem(ns, time_from_ns(1e6)), Q + TS);
-    teardown_sim(s);
+    world_free(s);
 }
 
 /* ---- timers ---- */
@@ -335,7 +318,7 @@ static void test_timeout_is_not_extended(void **state)
     feed(s, 0, 2000e6, 0, 10, 3);
     assert_true(ns->expire_debt[0] == 0);
     assert_true(rx(s)->prof[ns->sym_expire].calls == 1);
-    teardown_sim(s);
+    world_free(s);
 }
 
 /* ---- variants ---- */
@@ -356,7 +339,7 @@ static void test_drop_new_scope_all_drops_every_fragment(void **state)
     assert_int_equal(ns->evicted, 0);
     assert_int_equal(ns->mem, 20808);
     assert_int_equal(ns->nqueues, 1);
-    teardown_sim(s);
+    world_free(s);
 }
 
 static void test_drop_new_scope_new_refuses_only_new_queues(void **state)
@@ -371,7 +354,7 @@ static void test_drop_new_scope_new_refuses_only_new_queues(void **state)
     feed(s, 0, 1000, 0, 2, 0);
     assert_int_equal(ns->policy_drops, 1);
     assert_int_equal(ns->nqueues, 1);
-    teardown_sim(s);
+    world_free(s);
 }
 
 static void test_lru_warm_spares_a_warm_head(void **state)
@@ -391,7 +374,7 @@ static void test_lru_warm_spares_a_warm_head(void **state)
     assert_int_equal(ns->evicted, 2);
     assert_int_equal(frag_lookup(ns, 4, 0, 1, IPPROTO_UDP_)->nfrags, 1);
     assert_int_equal(ns->zombies, 1);
-    teardown_sim(s);
+    world_free(s);
     /* drop_incoming: nothing is evicted, the fragment is refused */
     s = world("ipfrag.evictor = lru-warm\nipfrag.taildrop_mode = drop_incoming\n"
               "ipfrag_high_thresh = 100000\nipfrag_low_thresh = 60000\nipfrag.race_model = atomic");
@@ -406,7 +389,7 @@ static void test_lru_warm_spares_a_warm_head(void **state)
     assert_false(present(s, 2));
     assert_false(present(s, 3));
     assert_int_equal(ns->evicted, 2);
-    teardown_sim(s);
+    world_free(s);
 }
 
 /* ---- whole runs ---- */
@@ -425,7 +408,7 @@ static void test_no_loss_every_datagram_reassembled(void **state)
                  "[link l]\nends = tx:eth0 rx:eth0\n"
                  "[flow 1]\napp = udp_stream\nfrom = tx\nto = rx\nmsg_size = 65507\nrate = 2gbit\n",
                  th[i][0], th[i][1]);
-        struct sim *s = build(ini);
+        struct sim *s = world_build(ini);
         sim_run(s, false);
         struct frag_ns *ns = ns_of(s);
         struct flow *f = s->flows[0];
@@ -435,18 +418,18 @@ static void test_no_loss_every_datagram_reassembled(void **state)
         assert_true(ns->oks >= sent - 1);                 /* the last may still be in flight */
         assert_int_equal(f->bytes, 65507 * (ns->oks - (uint64_t)s->hosts[1]->socks->rq.len));
         assert_int_equal(rx(s)->nics[0]->rx_missed, 0);
-        teardown_sim(s);
+        world_free(s);
     }
 }
 
 static void test_bad_keys_are_errors(void **state)
 {
     (void)state;
-    cfg = cfg_load_string("t.ini", "[sim]\n[host rx]\nipfrag.evictor = fifo\nipfrag.hash_buckets = 100\n"
-                                   "[link l]\nends = tx:eth0 rx:eth0\n");
-    struct sim *s = sim_build(cfg, 0, false);
-    assert_int_equal(cfg_errors(cfg), 2);
-    teardown_sim(s);
+    world_cfg = cfg_load_string("t.ini", "[sim]\n[host rx]\nipfrag.evictor = fifo\nipfrag.hash_buckets = 100\n"
+                                         "[link l]\nends = tx:eth0 rx:eth0\n");
+    struct sim *s = sim_build(world_cfg, 0, false);
+    assert_int_equal(cfg_errors(world_cfg), 2);
+    world_free(s);
 }
 
 int main(void)

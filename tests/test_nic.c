@@ -12,25 +12,8 @@
 #include <string.h>
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "tests/world.h"
 
-static struct cfg *cfg;
-
-static struct sim *build(const char *ini)
-{
-    cfg = cfg_load_string("test.ini", ini);
-    struct sim *s = sim_build(cfg, 0, false);
-    if (cfg_errors(cfg))
-        cfg_print_errors(cfg, stderr);
-    assert_int_equal(cfg_errors(cfg), 0);
-    return s;
-}
-
-static void teardown_sim(struct sim *s)
-{
-    sim_free(s);
-    cfg_free(cfg);
-    cfg = NULL;
-}
 
 /* A sender that fills the wire back to back (a xeon-2012 core sends a
  * 1472-byte datagram in 1.05 us), and a receiver whose driver costs `drv`
@@ -73,7 +56,7 @@ static void test_slow_core_drops_its_share(void **state)
 {
     (void)state;
     char ini[1024];
-    struct sim *s = build(line_rate_into("1.5us", ini, sizeof ini));
+    struct sim *s = world_build(line_rate_into("1.5us", ini, sizeof ini));
     port(s, "rx")->rx_observer = observe;
     seen = dropped = run = max_run = 0;
     sim_run(s, false);
@@ -83,27 +66,27 @@ static void test_slow_core_drops_its_share(void **state)
     assert_true(fabs(share - (1 - 1.2304 / 1.5)) < 0.01);
     assert_true(max_run <= 16);                 /* refills come in batches of 16 */
     assert_int_equal(port(s, "rx")->rx_missed, dropped);
-    teardown_sim(s);
+    world_free(s);
 }
 
 static void test_fast_core_drops_none(void **state)
 {
     (void)state;
     char ini[1024];
-    struct sim *s = build(line_rate_into("1.0us", ini, sizeof ini));
+    struct sim *s = world_build(line_rate_into("1.0us", ini, sizeof ini));
     port(s, "rx")->rx_observer = observe;
     seen = dropped = run = max_run = 0;
     sim_run(s, false);
     assert_true(seen > 800000);
     assert_int_equal(dropped, 0);
     assert_int_equal(port(s, "rx")->rx_missed, 0);
-    teardown_sim(s);
+    world_free(s);
 }
 
 static void test_rss_fragments_share_a_queue(void **state)
 {
     (void)state;
-    struct sim *s = build("[sim]\nduration = 1s\n[host a]\ncores = 16\n[host b]\ncores = 16\n"
+    struct sim *s = world_build("[sim]\nduration = 1s\n[host a]\ncores = 16\n[host b]\ncores = 16\n"
                           "[link l]\nends = a:eth0 b:eth0\n");
     struct nic *n = port(s, "b");
     assert_int_equal(n->p.num_queues, 16);
@@ -137,7 +120,7 @@ static void test_rss_fragments_share_a_queue(void **state)
         n->p.rss_udp_ports = false;
     }
     assert_true(split);
-    teardown_sim(s);
+    world_free(s);
 }
 
 static uint32_t sizes[4];
@@ -175,14 +158,14 @@ static void test_truesize_by_frame_size(void **state)
         snprintf(ini, sizeof ini,
                  "[sim]\nduration = 10ms\n[link l]\nends = a:eth0 b:eth0\n"
                  "[flow 1]\napp = udp_stream\nfrom = a\nto = b\nmsg_size = %s\nrate = 10mbit\n", msg[i]);
-        struct sim *s = build(ini);
+        struct sim *s = world_build(ini);
         host_find(s, "b")->proto[IPPROTO_UDP_] = capture_udp;
         nsizes = 0;
         sim_run(s, false);
         assert_true(nsizes > 0);
         assert_int_equal(sizes[0], want[i]);
         release_held();
-        teardown_sim(s);
+        world_free(s);
     }
 }
 
@@ -191,7 +174,7 @@ static void test_truesize_by_frame_size(void **state)
 static void test_page_allocated_when_buffer_held(void **state)
 {
     (void)state;
-    struct sim *s = build("[sim]\nduration = 1s\n[host b]\ncores = 1\n[link l]\nends = a:eth0 b:eth0\n"
+    struct sim *s = world_build("[sim]\nduration = 1s\n[host b]\ncores = 1\n[link l]\nends = a:eth0 b:eth0\n"
                           "[flow 1]\napp = udp_stream\nfrom = a\nto = b\nrate = 12mbit\nstop = 1s\n");
     struct host *b = host_find(s, "b");
     b->proto[IPPROTO_UDP_] = capture_udp;
@@ -205,14 +188,14 @@ static void test_page_allocated_when_buffer_held(void **state)
     assert_int_equal(n->pages_alloc, frames - 512);
     assert_int_equal(b->prof[cpu_sym("ixgbe_alloc_rx_buffers")].calls, frames - 512);
     release_held();
-    teardown_sim(s);
+    world_free(s);
 }
 
 static void test_itr_bulk_at_9gbit(void **state)
 {
     (void)state;
     /* an ideal receiver always finishes its poll within the interval */
-    struct sim *s = build("[sim]\nduration = 200ms\n[host b]\ncores = 1\ncpu = ideal\n[link l]\nends = a:eth0 b:eth0\n"
+    struct sim *s = world_build("[sim]\nduration = 200ms\n[host b]\ncores = 1\ncpu = ideal\n[link l]\nends = a:eth0 b:eth0\n"
                           "[flow 1]\napp = udp_stream\nfrom = a\nto = b\nrate = 9gbit\n");
     sim_run(s, false);
     struct nic_vec *v = &port(s, "b")->vec[0];
@@ -220,19 +203,19 @@ static void test_itr_bulk_at_9gbit(void **state)
     assert_true(v->itr >= 480 && v->itr <= 500);      /* 8K: 125 us = 500 quarter-us */
     /* 8000/s over 200 ms, plus the first few at 20K before it settles */
     assert_true(v->irqs >= 1600 && v->irqs < 1700);
-    teardown_sim(s);
+    world_free(s);
 }
 
 static void test_itr_lowest_at_5mbit_small_packets(void **state)
 {
     (void)state;
-    struct sim *s = build("[sim]\nduration = 200ms\n[host b]\ncores = 1\n[link l]\nends = a:eth0 b:eth0\n"
+    struct sim *s = world_build("[sim]\nduration = 200ms\n[host b]\ncores = 1\n[link l]\nends = a:eth0 b:eth0\n"
                           "[flow 1]\napp = udp_stream\nfrom = a\nto = b\nrate = 5mbit\nmsg_size = 18\n");
     sim_run(s, false);
     struct nic_vec *v = &port(s, "b")->vec[0];
     assert_int_equal(v->itr_state, 0);
     assert_int_equal(v->itr, 40);                      /* 100K: 10 us */
-    teardown_sim(s);
+    world_free(s);
 }
 
 int main(void)

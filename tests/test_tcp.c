@@ -13,25 +13,8 @@
 #include "models/tcp/tcp.h"
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "tests/world.h"
 
-static struct cfg *cfg;
-
-static struct sim *build(const char *ini)
-{
-    cfg = cfg_load_string("test.ini", ini);
-    struct sim *s = sim_build(cfg, 0, false);
-    if (cfg_errors(cfg))
-        cfg_print_errors(cfg, stderr);
-    assert_int_equal(cfg_errors(cfg), 0);
-    return s;
-}
-
-static void teardown(struct sim *s)
-{
-    sim_free(s);
-    cfg_free(cfg);
-    cfg = NULL;
-}
 
 static struct tcp_host *tcp_of(struct host *h)
 {
@@ -57,7 +40,7 @@ static const char world[] =
     "fwd.loss = %s\nlimit = 100000\n"
     "[flow 1]\napp = tcp_stream\nfrom = sender\nto = receiver\nlength = %s\ntrace_interval = 0\n";
 
-static struct sim *world_build(char *buf, size_t n, const char *cc, const char *drs, const char *loss, const char *dur)
+static struct sim *tcp_world(char *buf, size_t n, const char *cc, const char *drs, const char *loss, const char *dur)
 {
     snprintf(buf, n, world, cc, drs, loss, dur);
     char *d = strstr(buf, "duration = 160ms");
@@ -66,7 +49,7 @@ static struct sim *world_build(char *buf, size_t n, const char *cc, const char *
         snprintf(tmp, sizeof tmp, "%.*sduration = %s%s", (int)(d - buf), buf, dur, d + strlen("duration = 160ms"));
         snprintf(buf, n, "%s", tmp);
     }
-    return build(buf);
+    return world_build(buf);
 }
 
 /* §3.8 test vectors: (copied, space) -> rcvbuf, advmss 1460, rmem[2] 500 MB */
@@ -111,7 +94,7 @@ static void test_after_handshake(void **state)
 {
     (void)state;
     char buf[4096];
-    struct sim *s = world_build(buf, sizeof buf, "cubic", "trimodal", "0%", "160ms");
+    struct sim *s = tcp_world(buf, sizeof buf, "cubic", "trimodal", "0%", "160ms");
     sim_run(s, false);
     struct tcp_sock *srv = established(host_find(s, "receiver"), true);
     struct tcp_sock *cli = established(host_find(s, "sender"), false);
@@ -126,7 +109,7 @@ static void test_after_handshake(void **state)
     assert_int_equal(tcp_drs_rcvmem(srv), 2996);
     assert_true(srv->rcv_ssthresh <= srv->window_clamp);
     assert_true(cli->ts_ok && cli->sack_ok);
-    teardown(s);
+    world_free(s);
 }
 
 /* Without loss, a cwnd-limited CUBIC fills 10 Gbit/s: 1448/1538 of the wire */
@@ -134,7 +117,7 @@ static void test_fills_10g(void **state)
 {
     (void)state;
     char buf[4096];
-    struct sim *s = world_build(buf, sizeof buf, "cubic", "continuous", "0%", "3s");
+    struct sim *s = tcp_world(buf, sizeof buf, "cubic", "continuous", "0%", "3s");
     sim_run(s, false);
     /* 3 s including the 0.1 s handshake and slow start; at 9.41 Gbit/s from
      * about 1.4 s on (tools: the interval rows show 9.41 per 0.5 s) */
@@ -143,7 +126,7 @@ static void test_fills_10g(void **state)
     struct tcp_sock *cli = established(host_find(s, "sender"), false);
     assert_int_equal(cli->st.retrans, 0);
     assert_true(cli->snd_cwnd * 1448.0 > 0.1 * 10e9 / 8 * 1448 / 1538);   /* cwnd beyond one BDP */
-    teardown(s);
+    world_free(s);
 }
 
 /* BBR under 1 % loss, stopped mid-transfer: the scoreboard's counters
@@ -153,7 +136,7 @@ static void test_scoreboard_under_loss(void **state)
 {
     (void)state;
     char buf[4096];
-    struct sim *s = world_build(buf, sizeof buf, "bbr", "continuous", "1%", "1500ms");
+    struct sim *s = tcp_world(buf, sizeof buf, "bbr", "continuous", "1%", "1500ms");
     sim_run(s, false);
     struct tcp_sock *cli = established(host_find(s, "sender"), false);
     struct tcp_sock *srv = established(host_find(s, "receiver"), true);
@@ -166,7 +149,7 @@ static void test_scoreboard_under_loss(void **state)
     assert_true(srv->rmem_alloc <= srv->sk.rcvbuf);
     assert_true(s->flows[0]->bytes > 1000000);
     assert_true(srv->rcv_nxt <= cli->snd_nxt && srv->rcv_nxt >= cli->snd_una);
-    teardown(s);
+    world_free(s);
 }
 
 /* Mathis: Reno at 100 ms, 1 % loss: 1448 x 8 / 0.1 x 1.22 / 0.1 = 1.4 Mbit/s */
@@ -174,13 +157,13 @@ static void test_mathis_reno(void **state)
 {
     (void)state;
     char buf[4096];
-    struct sim *s = world_build(buf, sizeof buf, "reno", "trimodal", "1%", "60s");
+    struct sim *s = tcp_world(buf, sizeof buf, "reno", "trimodal", "1%", "60s");
     sim_run(s, false);
     double mbps = (double)s->flows[0]->bytes * 8 / 60.0 / 1e6;
     assert_true(mbps > 0.7 && mbps < 2.8);
     struct tcp_sock *srv = established(host_find(s, "receiver"), true);
     assert_int_equal(srv->st.prune_collapse + srv->st.prune_drop, 0);
-    teardown(s);
+    world_free(s);
 }
 
 int main(void)

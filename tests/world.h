@@ -1,0 +1,32 @@
+/*
+ * world.h - for tests: build a small world from an INI string, and tear it
+ * down. Include after <cmocka.h>; one world at a time per test program.
+ */
+#ifndef NETSIM_TESTS_WORLD_H
+#define NETSIM_TESTS_WORLD_H
+
+#include <stdio.h>
+#include "sim/config.h"
+#include "sim/sim.h"
+
+static struct cfg *world_cfg;
+
+/* Build a world from a scenario text; a scenario error fails the test. */
+static inline struct sim *world_build(const char *ini)
+{
+    world_cfg = cfg_load_string("test.ini", ini);
+    struct sim *s = sim_build(world_cfg, 0, false);
+    if (cfg_errors(world_cfg))
+        cfg_print_errors(world_cfg, stderr);
+    assert_int_equal(cfg_errors(world_cfg), 0);
+    return s;
+}
+
+static inline void world_free(struct sim *s)
+{
+    sim_free(s);
+    cfg_free(world_cfg);
+    world_cfg = NULL;
+}
+
+#endif
