@@ -1,6 +1,7 @@
 /*
  * test_sctp.c - the SCTP model: the two receive-window variants' arithmetic
- * (sctp.md VA7), iperf3's late ticks (VA8), the kernel timer rules (VB8:
+ * (sctp.md VA7), the 3.14 send-buffer rule (sctp_wspace), iperf3's late
+ * ticks (VA8), the kernel timer rules (VB8:
  * apply_slack, the equal-expiry shortcut, re-queue counting and its
  * charge), and small worlds: one association over a 10G link and one on
  * loopback (VB1, VB3).
@@ -137,6 +138,74 @@ struct emitted {
     simtime_t t0[8], t1[8];
     uint64_t bytes[8];
 };
+
+/* The send-buffer rule of 3.14 (sctp_sendmsg, sctp_wspace,
+ * sctp_wait_for_sndbuf, sctp_set_owner_w, sctp_wfree), sk_sndbuf 212992,
+ * 1452-byte messages: a chunk charges wmem_alloc 2304 + 196 = 2500 and
+ * wmem_queued 2304. The writer blocks only on wspace 0 and then waits for
+ * wspace >= 1452. */
+static void test_sndbuf_rule(void **state)
+{
+    (void)state;
+    struct sctp_host sh;
+    memset(&sh, 0, sizeof sh);
+    sh.chunk_struct_size = 196;
+    struct sctp_assoc *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    a->sh = &sh;
+    a->sk.sndbuf = 212992;
+    assert_int_equal(sctp_chunk_truesize(1452), 2304);    /* kmalloc-2048 head: SKB_TRUESIZE(1728) */
+    assert_int_equal(sctp_chunk_truesize(1400), 2304);
+    assert_int_equal(sctp_chunk_truesize(1636), 2304);
+    uint32_t n = 0;
+    while (sctp_sndbuf_ready(a, 1452)) {
+        sctp_set_owner_w(a, 1452);
+        n++;
+        if (n == 85) {           /* last chunk under sk_sndbuf by wmem_alloc: 212500 */
+            assert_int_equal(a->wmem_alloc, 212500);
+            assert_int_equal(sctp_wspace(a), 492);          /* < 1452, but not 0: the 86th goes */
+        }
+        if (n == 86) {           /* wmem_alloc 215000 >= sk_sndbuf: sk_sndbuf - wmem_queued */
+            assert_int_equal(sctp_wspace(a), 212992 - 86 * 2304);
+        }
+        if (n == 92)
+            assert_int_equal(sctp_wspace(a), 1024);
+    }
+    /* blocked on the 94th message, with 93 chunks queued */
+    assert_int_equal(n, 93);
+    assert_int_equal(a->wmem_alloc, 93 * 2500);            /* 232500 */
+    assert_int_equal(a->wmem_queued, 93 * 2304);           /* 214272 > sk_sndbuf */
+    assert_int_equal(sctp_wspace(a), 0);
+    assert_true(a->sndbuf_wait);
+    /* one chunk freed: space 1024 > 0 wakes the writer, but 1452 does not fit */
+    sctp_wfree(a, 1452);
+    assert_int_equal(sctp_wspace(a), 1024);
+    assert_false(sctp_sndbuf_ready(a, 1452));
+    /* a second: 3328 >= 1452, it queues; the next finds 1024 > 0 and queues too */
+    sctp_wfree(a, 1452);
+    assert_int_equal(sctp_wspace(a), 3328);
+    assert_true(sctp_sndbuf_ready(a, 1452));
+    sctp_set_owner_w(a, 1452);
+    assert_true(sctp_sndbuf_ready(a, 1452));
+    sctp_set_owner_w(a, 1452);
+    assert_false(sctp_sndbuf_ready(a, 1452));
+    /* SO_SNDBUF set (SOCK_SNDBUF_LOCK): no wmem_queued fallback, so the
+     * writer blocks once wmem_alloc reaches sk_sndbuf, at 86 chunks */
+    while (a->wmem_queued)
+        sctp_wfree(a, 1452);
+    assert_int_equal(a->wmem_alloc, 0);
+    a->sndbuf_wait = false;
+    a->sndbuf_locked = true;
+    for (n = 0; sctp_sndbuf_ready(a, 1452); n++)
+        sctp_set_owner_w(a, 1452);
+    assert_int_equal(n, 86);
+    assert_int_equal(a->wmem_alloc, 215000);
+    sctp_wfree(a, 1452);                                   /* 212500: 492 > 0 but < 1452 */
+    assert_false(sctp_sndbuf_ready(a, 1452));
+    sctp_wfree(a, 1452);                                   /* 210000: 2992 */
+    assert_true(sctp_sndbuf_ready(a, 1452));
+    free(a);
+}
 
 static void record_emit(void *ctx, simtime_t t0, simtime_t t1, uint64_t bytes)
 {
@@ -288,6 +357,10 @@ static void test_world_ipv4(void **state)
             rx_p += n->vec[q].rx_packets;
         }
         assert_int_equal(rx_b, 1500 * rx_p);            /* 20 + 12 + 16 + 1452 */
+        uint32_t held = cli->next_tsn - 1 - cli->ctsn_ack_point;   /* queued or unacked chunks */
+        assert_int_equal(cli->wmem_queued, held * 2304);
+        assert_int_equal(cli->wmem_alloc, held * 2500);
+        assert_true(held <= 93);
         assert_true(read <= (uint64_t)(cli->next_tsn - 1) * 1452);
         assert_true(read + 200 * 1452 >= (uint64_t)(cli->next_tsn - 1) * 1452);
         if (run)
@@ -365,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_rwnd_old_pressure),
         cmocka_unit_test(test_rwnd_new_arithmetic),
         cmocka_unit_test(test_rwnd_reads_per_update),
+        cmocka_unit_test(test_sndbuf_rule),
         cmocka_unit_test(test_iperf3_late_ticks),
         cmocka_unit_test(test_apply_slack_examples),
         cmocka_unit_test(test_mod_timer_shortcut_and_requeue),

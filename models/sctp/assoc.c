@@ -52,7 +52,9 @@ struct sctp_host *sctp_host_of(struct host *h)
     sh->path_max_retrans = (uint32_t)cfg_int(sec, "net.sctp.path_max_retrans", "5", 1, 1000);
     sh->sack_freq = (uint32_t)cfg_int(sec, "sctp.sack_freq", "2", 1, 100);
     sh->skb_struct_size = (uint32_t)cfg_size(sec, "sctp.skb_struct_size", "232", 0, 4096);
-    sh->tx_chunk_wmem = (uint32_t)cfg_size(sec, "sctp.tx_chunk_wmem", "2500", 1, 1 << 20);
+    /* sizeof(struct sctp_chunk) [E]: with the 2304-byte chunk skb, the
+     * spec's per-chunk send-buffer charge of about 2500 (sctp.md A.2) */
+    sh->chunk_struct_size = (uint32_t)cfg_size(sec, "sctp.chunk_struct_size", "196", 0, 4096);
     sh->nodelay = cfg_bool(sec, "sctp.nodelay", "off");
     sh->lazy_rearm_jitter = cfg_bool(sec, "sctp.lazy_rearm_jitter", "off");
     kt_irqoff_restore = cfg_choice(sec, "sctp.irqoff_attribution", "restore", irq) == 0;
@@ -125,7 +127,10 @@ void sctp_assoc_pair(struct sctp_assoc *cli, struct sctp_assoc *srv, struct host
     /* SO_SNDBUF / SO_RCVBUF on both sockets, as iperf3 -w would */
     sock_set_bufs(&cli->sk, rcvbuf, sndbuf);
     sock_set_bufs(&srv->sk, rcvbuf, sndbuf);
-    if (cli->sk.sndbuf / cli->sh->tx_chunk_wmem + 2 >= SCTP_TX_RING)
+    cli->sndbuf_locked = srv->sndbuf_locked = sndbuf != 0;   /* SOCK_SNDBUF_LOCK */
+    /* the writer holds at most sk_sndbuf / truesize + 1 chunks; the
+     * smallest chunk skb (a 1-byte message) has truesize 768 */
+    if (cli->sk.sndbuf / sctp_chunk_truesize(1) + 2 >= SCTP_TX_RING)
         cfg_error(sec, "sndbuf", "a send buffer of %u bytes holds more than the model's %d chunks", cli->sk.sndbuf,
                   SCTP_TX_RING);
     if (srv->sk.rcvbuf / (srv->sh->skb_struct_size + 1) + 2 >= SCTP_RQ_RING)

@@ -11,7 +11,7 @@
  * port (5201), sndbuf / rcvbuf (SO_SNDBUF / SO_RCVBUF requests on both
  * ends, 0 = the sysctl default 212992), trace_interval (10ms; 0 = no
  * traces): rmem, rwnd, a_rwnd, backlog, queues, peer rwnd, cwnd, flight,
- * outstanding, wmem, rto as series.
+ * outstanding, wmem (sk_wmem_alloc), wmem_queued, rto as series.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +90,8 @@ static void trace(struct event *ev)
     sim_series(s, "sctp.cwnd", t->cwnd);
     sim_series(s, "sctp.flight_size", t->flight);
     sim_series(s, "sctp.outstanding", t->outstanding);
-    sim_series(s, "sctp.wmem", t->wmem);
+    sim_series(s, "sctp.wmem", t->wmem_alloc);
+    sim_series(s, "sctp.wmem_queued", t->wmem_queued);
     sim_series(s, "sctp.rto_ms", (double)t->rto);
     if (s->q.now + p->trace_iv <= s->duration)
         evq_push(&s->q, &p->trace, s->q.now + p->trace_iv);

@@ -13,8 +13,9 @@
  * list and the retransmit queue are the ring's chunks in [ctsn_ack_point +
  * 1, next_send) in state SENT and RTX; the outq is [next_send, next_tsn).
  * SACK processing walks that range, as sctp_check_transmitted walks its
- * lists: at most sndbuf / 2500 = 85 chunks with the default buffer.
+ * lists: at most 93 chunks with the default buffer (sctp_wspace).
  */
+#include <assert.h>
 #include "models/sctp/sctp.h"
 #include "sim/sim.h"
 
@@ -23,9 +24,55 @@ static struct sctp_chunk *chunk_at(struct sctp_assoc *a, uint32_t tsn)
     return &a->ring[tsn & (SCTP_TX_RING - 1)];
 }
 
+/* sctp_wspace (3.14, sndbuf_policy 0): sk_sndbuf - sk_wmem_alloc while
+ * that is positive; once wmem_alloc reaches sk_sndbuf, the stream rule
+ * sk_sndbuf - sk_wmem_queued (chunk skb truesize only, without the
+ * sizeof(struct sctp_chunk) part), or 0 if SO_SNDBUF locked the buffer.
+ * Not modelled: the one byte sctp_packet_set_owner_w adds to wmem_alloc
+ * per packet until the NIC frees it (a few bytes against a 2500-byte
+ * charge per chunk). */
 uint32_t sctp_wspace(const struct sctp_assoc *a)
 {
-    return a->sk.sndbuf > a->wmem ? a->sk.sndbuf - a->wmem : 0;
+    uint32_t sndbuf = a->sk.sndbuf;
+    if (a->wmem_alloc < sndbuf)
+        return sndbuf - a->wmem_alloc;
+    if (a->sndbuf_locked)
+        return 0;
+    return a->wmem_queued < sndbuf ? sndbuf - a->wmem_queued : 0;   /* sk_stream_wspace, floored at 0 */
+}
+
+/* 3.14 sctp_sendmsg enters sctp_wait_for_sndbuf only when sctp_wspace() is
+ * 0, whatever the message's size; once waiting, it sleeps until msg_len <=
+ * sctp_wspace() (woken by __sctp_write_space whenever the space is > 0). A
+ * message that finds a little space is queued and may overshoot sk_sndbuf
+ * by up to one chunk. */
+bool sctp_sndbuf_ready(struct sctp_assoc *a, uint32_t len)
+{
+    if (!a->sndbuf_wait && sctp_wspace(a) == 0)
+        a->sndbuf_wait = true;
+    if (a->sndbuf_wait && sctp_wspace(a) < len)
+        return false;
+    a->sndbuf_wait = false;
+    return true;
+}
+
+/* sctp_set_owner_w: skb_set_owner_w charges the chunk skb's truesize to
+ * sk_wmem_alloc, plus sizeof(struct sctp_chunk); sk_wmem_queued gets the
+ * truesize (2304 for a 1452-, 1400- or 1636-byte message: kmalloc-2048). */
+void sctp_set_owner_w(struct sctp_assoc *a, uint32_t len)
+{
+    uint32_t ts = sctp_chunk_truesize(len);
+    a->wmem_alloc += ts + a->sh->chunk_struct_size;
+    a->wmem_queued += ts;
+}
+
+/* sctp_wfree, the chunk skb's destructor when the chunk is freed. */
+void sctp_wfree(struct sctp_assoc *a, uint32_t len)
+{
+    uint32_t ts = sctp_chunk_truesize(len);
+    assert(a->wmem_alloc >= ts + a->sh->chunk_struct_size && a->wmem_queued >= ts);
+    a->wmem_alloc -= ts + a->sh->chunk_struct_size;
+    a->wmem_queued -= ts;
 }
 
 uint64_t sctp_prandom_max(struct sctp_assoc *a, uint64_t n, struct core *c)
@@ -70,9 +117,8 @@ void sctp_transport_reset_timers(struct sctp_assoc *a, struct core *c)
 bool sctp_sendmsg(struct sctp_assoc *a, uint32_t len, struct core *c)
 {
     struct host *h = a->host;
-    /* sctp_wait_for_sndbuf: block while the message does not fit */
-    if (sctp_wspace(a) < len)
-        return false;
+    if (!sctp_sndbuf_ready(a, len))
+        return false;           /* sctp_wait_for_sndbuf */
     if (a->next_tsn - a->ctsn_ack_point >= SCTP_TX_RING)
         return false;           /* ring full: cannot happen with sndbuf / charge < ring (checked at setup) */
     sctp_charge(h, c, sctp_sym.syscall);
@@ -80,7 +126,7 @@ bool sctp_sendmsg(struct sctp_assoc *a, uint32_t len, struct core *c)
     sctp_charge(h, c, sctp_sym.pvclock);
     sctp_charge(h, c, sctp_sym.alloc_skb);
     sctp_charge_bytes(h, c, sctp_sym.copy_user, len);
-    a->wmem += a->sh->tx_chunk_wmem;
+    sctp_set_owner_w(a, len);
     struct sctp_chunk *ch = chunk_at(a, a->next_tsn);
     *ch = (struct sctp_chunk){ .tsn = a->next_tsn, .len = len, .state = CH_OUTQ };
     a->next_tsn++;
@@ -277,7 +323,7 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
             }
             if (tsn_lte(t, cum)) {
                 ch->state = CH_FREE;          /* freed: its send-buffer charge returns */
-                a->wmem -= a->sh->tx_chunk_wmem;
+                sctp_wfree(a, ch->len);
                 freed++;
             }
         } else if (ch->gap_acked) {

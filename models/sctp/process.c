@@ -95,9 +95,12 @@ void sctp_wake_reader(struct sctp_assoc *a, struct core *c)
     core_wake(a->reader_core, &a->reader, core_now(c));
 }
 
+/* __sctp_write_space: wake the writer whenever there is any space; in
+ * sctp_wait_for_sndbuf it goes back to sleep (having paid the wake-up)
+ * until the space holds its message. */
 void sctp_wake_writer(struct sctp_assoc *a, struct core *c)
 {
-    if (!a->writer_sleeping || sctp_wspace(a) < a->msg_len)
+    if (!a->writer_sleeping || sctp_wspace(a) == 0)
         return;
     a->writer_sleeping = false;
     a->writer_woken = true;

@@ -82,7 +82,8 @@ struct sctp_host {
     uint64_t rto_initial, rto_min, rto_max, hb_interval, sack_timeout;  /* jiffies */
     uint32_t sack_freq, max_burst, rwnd_update_shift;
     uint32_t assoc_max_retrans, path_max_retrans;
-    uint32_t skb_struct_size, tx_chunk_wmem;
+    uint32_t skb_struct_size;
+    uint32_t chunk_struct_size;  /* sizeof(struct sctp_chunk), charged to wmem_alloc with the chunk skb */
     bool nodelay, lazy_rearm_jitter;
     struct rng rng;              /* prandom_u32 */
     /* mod_timer bookkeeping per caller (ktimer.c) */
@@ -136,7 +137,14 @@ struct sctp_assoc {
     uint64_t rto, srtt, rttvar;  /* jiffies */
     bool rto_pending, fast_recovery;
     uint32_t fast_recovery_exit;
-    uint32_t wmem;               /* send-buffer charge */
+    /* Send buffer (3.14, sndbuf_policy 0; sctp_set_owner_w / sctp_wfree):
+     * every queued or unacked chunk holds its skb's truesize plus
+     * sizeof(struct sctp_chunk) in sk_wmem_alloc and the truesize alone in
+     * sk_wmem_queued, until it is cum-acked and freed. */
+    uint32_t wmem_alloc;         /* sk_wmem_alloc (less the socket's own reference) */
+    uint32_t wmem_queued;        /* sk_wmem_queued */
+    bool sndbuf_locked;          /* SO_SNDBUF was set (SOCK_SNDBUF_LOCK): no wmem_queued fallback */
+    bool sndbuf_wait;            /* the writer is inside sctp_wait_for_sndbuf */
     uint32_t error_count;
     struct ktimer t3, hb;
     simtime_t last_progress;     /* last cum-ack advance (stall durations) */
@@ -198,9 +206,18 @@ uint64_t sctp_prandom_max(struct sctp_assoc *a, uint64_t n, struct core *c);
 void sctp_update_rto(struct sctp_assoc *a, uint64_t rtt);
 
 /* output.c: the sender. */
-/* sctp_sendmsg of one message of len bytes from core c: false when the send
- * buffer has no room (the caller sleeps; sctp_wait_for_sndbuf). */
+/* sctp_sendmsg of one message of len bytes from core c: false when the
+ * writer must wait for send buffer (the caller sleeps; sctp_wait_for_sndbuf). */
 bool sctp_sendmsg(struct sctp_assoc *a, uint32_t len, struct core *c);
+/* The send-buffer rule of 3.14 sctp_sendmsg, without its side effects
+ * beyond a->sndbuf_wait: may a len-byte message be queued now? */
+bool sctp_sndbuf_ready(struct sctp_assoc *a, uint32_t len);
+/* Charge / release one DATA chunk of len payload bytes (sctp_set_owner_w,
+ * sctp_wfree). */
+void sctp_set_owner_w(struct sctp_assoc *a, uint32_t len);
+void sctp_wfree(struct sctp_assoc *a, uint32_t len);
+/* truesize of a DATA chunk's skb: alloc_skb(WORD_ROUND(16 + len)). */
+static inline uint32_t sctp_chunk_truesize(uint32_t len) { return skb_truesize_for(SCTP_DATA_HDR + len); }
 void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout);
 void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core *c);
 void sctp_t3_expire(struct event *ev);
