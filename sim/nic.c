@@ -231,16 +231,26 @@ static void rx_one(struct nic_vec *v, struct core *c)
         n->pages_recycled++;
     } else {
         /* the half page can flip only if the stack freed the other half,
-         * handed up the last time this slot came round */
+         * handed up the last time this slot came round (ixgbe_add_rx_frag:
+         * page_count(page) != 1 -> no reuse) */
         if (slot->free_time <= core_now(c)) {
             n->pages_recycled++;
+            slot->free_time = SIMTIME_NEVER;   /* this half is the stack's now */
+            skb->rx_page = slot;
+            skb->rx_page_gen = slot->gen;
         } else {
+            /* not reusable: the whole page goes up with this frame, and the
+             * refill maps a fresh page into the slot (ixgbe_alloc_mapped_page,
+             * offset 0, count 1). Nobody holds the fresh page's other half,
+             * so the next frame in this slot always flips it: with every
+             * buffer held longer than a ring cycle, half the frames pay for a
+             * page, not all of them. Freeing this skb no longer concerns the
+             * ring. */
             n->pages_alloc++;
             host_charge(n->host, c, n->sym_page);
+            slot->free_time = 0;
+            skb->rx_page = NULL;
         }
-        slot->free_time = SIMTIME_NEVER;
-        skb->rx_page = slot;
-        skb->rx_page_gen = slot->gen;
         skb->truesize = n->p.rx_buf_size + n->p.skb_head_truesize;
     }
     skb->sk = NULL;

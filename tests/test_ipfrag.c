@@ -295,6 +295,30 @@ static void test_progressive_frees_let_the_other_cpu_evict_too(void **state)
     world_free(s);
 }
 
+/* ipfrag.md 6: an eviction's frees leave `mem` at T + the eviction cost up
+ * to each free, T being the instant the fragment read `mem`, even when the
+ * core's clock is already past T by the driver and stack work of the slice
+ * (the other core reads `mem` at T too). Each skb leaves before its
+ * kfree_skb (frag_kfree_skb: atomic_sub, then kfree_skb). */
+static void test_evicted_bytes_leave_mem_eviction_cost_after_t(void **state)
+{
+    (void)state;
+    struct sim *s = world("ipfrag_high_thresh = 100000\nipfrag_low_thresh = 60000");
+    struct frag_ns *ns = ns_of(s);
+    fill_abcd(s);
+    struct host *h = rx(s);
+    evq_run(&s->q, time_from_ns(10000));
+    s->q.now = time_from_ns(10000);
+    struct core *c = &h->cores[0];
+    c->clock = s->q.now + time_from_ns(1000);     /* C_drv + C_stack already spent in this slice */
+    h->defrag(h, frag(0, 4, 8), c);
+    assert_int_equal(ns->evicted, 2);
+    /* B's first skb goes after C_evq (700 ns), not 1000 ns later */
+    assert_int_equal(frag_mem(ns, time_from_ns(10699)), 100896 + TS);
+    assert_int_equal(frag_mem(ns, time_from_ns(10700)), 100896);
+    world_free(s);
+}
+
 /* ---- timers ---- */
 
 static void test_timeout_is_not_extended(void **state)
@@ -441,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_hash_chain_head_insert_and_walks),
         cmocka_unit_test(test_evictor_frees_lru_head_down_to_low),
         cmocka_unit_test(test_progressive_frees_let_the_other_cpu_evict_too),
+        cmocka_unit_test(test_evicted_bytes_leave_mem_eviction_cost_after_t),
         cmocka_unit_test(test_timeout_is_not_extended),
         cmocka_unit_test(test_drop_new_scope_all_drops_every_fragment),
         cmocka_unit_test(test_drop_new_scope_new_refuses_only_new_queues),

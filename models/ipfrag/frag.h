@@ -12,8 +12,8 @@
  * time, sequence) order and runs are reproducible (ipfrag.md 6).
  *
  * Eviction is progressive: victims leave the hash and LRU at T, but their
- * bytes leave `mem` one skb at a time, as the evicting core's clock reaches
- * each free. Those pending decrements sit in a per-core FIFO and are applied
+ * bytes leave `mem` one skb at a time, at T plus the evicting core's cost up
+ * to each free. Those pending decrements sit in a per-core FIFO and are applied
  * when anyone reads `mem` at a later time; meanwhile the other core can
  * still see mem > high and start its own eviction (the 3.7 race).
  */

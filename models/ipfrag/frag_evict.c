@@ -8,8 +8,8 @@
  *   reference destroy it: each skb free lowers mem and work by its truesize,
  *   then the queue's 200 bytes
  *
- * Progressive frees (ipfrag.md 6): each skb leaves `mem` when the evicting
- * core's clock reaches its kfree_skb, not at T, so the other RX core can
+ * Progressive frees (ipfrag.md 6): each skb leaves `mem` at T plus the
+ * eviction cost up to its kfree_skb, not at T, so the other RX core can
  * still read mem > high and evict again. If the victim's last work item on
  * the other core has not finished yet, that core holds a reference: it
  * destroys the queue when its item ends, and this loop's `work` does not go
@@ -28,6 +28,13 @@ int frag_evictor(struct frag_ns *ns, struct frag_ctx *c, frag_pick_fn pick, bool
 {
     int64_t work = frag_mem(ns, c->now) - (int64_t)ns->low;
     int evicted = 0;
+    /* The frees are timed from T, the instant this fragment read `mem`
+     * (ipfrag.md 6: T + the eviction cost up to each free). The core's clock
+     * is already past T by the driver and stack work of this slice; timing
+     * them from it would widen the window in which the other core still reads
+     * the old `mem` by that much, which the kernel does not (both cores read
+     * `mem` at the same point of their path). */
+    simtime_t t0 = core_now(c->c);
     ns->evictor_calls++;
     while (work > 0) {
         bool d = false;
@@ -54,8 +61,9 @@ int frag_evictor(struct frag_ns *ns, struct frag_ctx *c, frag_pick_fn pick, bool
             nx = s->next;
             s->next = NULL;
             if (!held) {
+                /* frag_kfree_skb: atomic_sub(truesize, mem), then kfree_skb */
+                frag_pend(ns, c->c->id, c->now + (core_now(c->c) - t0), s->truesize);
                 frag_cost(c, ns->sym_free, ns->c_free + ns->c_free_cold * frag_p_cold(ns, c->now - s->tstamp));
-                frag_pend(ns, c->c->id, core_now(c->c), s->truesize);
                 work -= s->truesize;
             }
             skb_free(s);
@@ -63,7 +71,7 @@ int frag_evictor(struct frag_ns *ns, struct frag_ctx *c, frag_pick_fn pick, bool
         if (held) {
             frag_pend(ns, q->holder, q->busy_until, q->truesize + FRAG_QSIZE);
         } else {
-            frag_pend(ns, c->c->id, core_now(c->c), FRAG_QSIZE);
+            frag_pend(ns, c->c->id, c->now + (core_now(c->c) - t0), FRAG_QSIZE);
             work -= FRAG_QSIZE;
         }
         q->frags = NULL;

@@ -103,6 +103,14 @@ check "400M miss walk about inuse/64 ($walk vs $((i400 / 64)))" between "$walk" 
 check "40M below 4M ($g40 < $g4)" less "$g40" "$(awk -v g="$g4" 'BEGIN { print 0.9 * g }')"
 check "400M below 4M ($g400 < $g4)" less "$g400" "$(awk -v g="$g4" 'BEGIN { print 0.9 * g }')"
 check "40M costs more per fragment: NIC drops above 4M's" less "$(nicdrop lru4)" "$(nicdrop lru40)"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'; }
+check "40M/4M in 0.6-0.9 ($(ratio "$g40" "$g4"), post 0.75)" between "$(ratio "$g40" "$g4")" 0.6 0.9
+check "400M/40M in 0.6-0.95 ($(ratio "$g400" "$g40"), post 0.79)" between "$(ratio "$g400" "$g40")" 0.6 0.95
+# RX pages (nic.md 3.2): from 40M up every fragment outlives a ring cycle, yet
+# half the pages flip: the fresh page a refill maps is free to flip once
+pages() { awk -v r="$(($(c "$1" receiver.eth0.pages_recycled) + $(c "$1" receiver.eth1.pages_recycled)))" \
+    -v a="$(($(c "$1" receiver.eth0.pages_alloc) + $(c "$1" receiver.eth1.pages_alloc)))" 'BEGIN { printf "%.3f", r / (r + a) }'; }
+check "40M: about half the RX pages flip ($(pages lru40))" between "$(pages lru40)" 0.45 0.60
 
 # --- 256K: the LRU kills warm queues, made worse by the two-CPU race
 check "256K evicts warm queues and builds zombies" \
