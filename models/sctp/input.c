@@ -151,15 +151,7 @@ static void send_sack(struct sctp_assoc *a, struct core *c)
     a->ndups = 0;
     sctp_charge(h, c, sctp_sym.make_sack);
     sctp_charge(h, c, sctp_sym.pkt_xmit);
-    struct skb *skb = skb_alloc();
-    skb->family = a->family;
-    skb->proto = IPPROTO_SCTP_;
-    skb->daddr = a->peer_addr;
-    skb->sport = a->sk.port;
-    skb->dport = a->peer_port;
-    skb->flow = a->flow;
-    skb->ip_len = a->overhead + SCTP_SACK_HDR + 4u * w.ngaps + 4u * w.ndups;
-    skb->truesize = skb_truesize_for(skb->ip_len + 16);
+    struct skb *skb = sctp_skb_new(a, a->overhead + SCTP_SACK_HDR + 4u * w.ngaps + 4u * w.ndups);
     skb->tx_desc = 2;
     memcpy(skb->l4, &w, sizeof w);
     a->st.sacks_tx++;

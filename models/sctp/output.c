@@ -150,16 +150,8 @@ static void pkt_send(struct sctp_assoc *a, struct pkt *p, struct core *c)
     uint32_t bytes = p->n * (SCTP_DATA_HDR + p->len);
     sctp_charge(h, c, sctp_sym.pkt_xmit);
     sctp_charge_bytes(h, c, sctp_sym.memcpy_erms, bytes);
-    struct skb *skb = skb_alloc();
-    skb->family = a->family;
-    skb->proto = IPPROTO_SCTP_;
-    skb->daddr = a->peer_addr;
-    skb->sport = a->sk.port;
-    skb->dport = a->peer_port;
-    skb->flow = a->flow;
+    struct skb *skb = sctp_skb_new(a, a->overhead + bytes);
     skb->payload = p->n * p->len;
-    skb->ip_len = a->overhead + bytes;
-    skb->truesize = skb_truesize_for(skb->ip_len + 16);
     skb->tx_desc = 2;
     struct sctp_wire w = { .type = SCTP_DATA, .flags = p->frtx, .tsn = p->first, .nchunks = (uint16_t)p->n, .len = p->len };
     memcpy(skb->l4, &w, sizeof w);
@@ -503,9 +495,10 @@ void sctp_t3_expire(struct event *ev) { timer_due(ev->ctx, TD_T3); }
 void sctp_hb_expire(struct event *ev) { timer_due(ev->ctx, TD_HB); }
 void sctp_sack_timer_expire(struct event *ev) { timer_due(ev->ctx, TD_SACK); }
 
-void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, struct core *c)
+/* A packet of this association toward its peer: addresses, ports, flow,
+ * L3 length and the truesize of a locally built skb. */
+struct skb *sctp_skb_new(const struct sctp_assoc *a, uint32_t ip_len)
 {
-    sctp_charge(a->host, c, sctp_sym.pkt_xmit);
     struct skb *skb = skb_alloc();
     skb->family = a->family;
     skb->proto = IPPROTO_SCTP_;
@@ -513,8 +506,15 @@ void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, struct core *c)
     skb->sport = a->sk.port;
     skb->dport = a->peer_port;
     skb->flow = a->flow;
-    skb->ip_len = a->overhead + SCTP_HB_LEN;
-    skb->truesize = skb_truesize_for(skb->ip_len + 16);
+    skb->ip_len = ip_len;
+    skb->truesize = skb_truesize_for(ip_len + 16);   /* + LL_RESERVED_SPACE */
+    return skb;
+}
+
+void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, struct core *c)
+{
+    sctp_charge(a->host, c, sctp_sym.pkt_xmit);
+    struct skb *skb = sctp_skb_new(a, a->overhead + SCTP_HB_LEN);
     skb->tx_desc = 2;
     struct sctp_wire w = { .type = type };
     memcpy(skb->l4, &w, sizeof w);

@@ -224,6 +224,7 @@ void sctp_t3_expire(struct event *ev);
 void sctp_hb_expire(struct event *ev);
 void sctp_transport_reset_timers(struct sctp_assoc *a, struct core *c);
 uint32_t sctp_wspace(const struct sctp_assoc *a);
+struct skb *sctp_skb_new(const struct sctp_assoc *a, uint32_t ip_len);
 void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, struct core *c);
 
 /* input.c: the receiver. */
