@@ -69,6 +69,7 @@ $(BUILD)/tests/bench_evq: tests/bench_evq.c $(BUILD)/libnetsim.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnetsim.a $(LDLIBS)
 
 plots: all
+	tools/run-bundled.sh ./$(NETSIM)
 	tools/plot-all.sh
 
 clean:
