@@ -1,17 +1,7 @@
 #!/usr/bin/env bash
 # Scenario tests of the simulator core, through the CLI and the database.
 # Prints "ok NAME" or "not ok NAME" (with the reason indented below).
-set -u
-NETSIM=${NETSIM:-./netsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; printf '    %s\n' "$@"; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "failed: $*"; fi; }
-q() { sqlite3 "$1" "$2"; }
-# awk float comparison: within LO HI
-between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+. "$(dirname "$0")/common.bash"
 
 # --- line rate: 1472/1538 * 10 Gbit/s = 9.5709 Gbit/s per interval, within 0.2 %
 db=$tmp/lr.db

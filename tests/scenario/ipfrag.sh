@@ -3,16 +3,8 @@
 # on short runs: the direction and rough size of each published effect, and
 # the mechanisms the spec says produce them (ipfrag.md 11.1).
 # Prints "ok NAME" or "not ok NAME" (with the reason indented below).
-set -u
-NETSIM=${NETSIM:-./netsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash"
 
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; printf '    %s\n' "$@"; }
-# check NAME CMD...: the command must succeed
-check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "failed: $*"; fi; }
-between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 less() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
 DUR=2

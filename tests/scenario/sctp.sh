@@ -2,16 +2,8 @@
 # Scenario tests of the SCTP model (shared/models/sctp.md): the direction
 # and rough size of each published effect on short runs.
 # Prints "ok NAME" or "not ok NAME" (with the reason indented below).
-set -u
-NETSIM=${NETSIM:-./netsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash"
 
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; printf '    %s\n' "$@"; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "failed: $*"; fi; }
-q() { sqlite3 "$1" "$2"; }
-between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 ctr() { q "$1" "select cast(value as int) from counter where run_id = ${3:-1} and name = '$2'"; }
 
 A="scenarios/sctp_rwnd.ini --set 1.ip=4 --set 1.len=1452 --set 1.trace_interval=0"

@@ -3,17 +3,9 @@
 # the direction of the DRS effect under 1 % loss on paired seeds, no
 # difference without loss, Mathis-order Reno, bad keys rejected.
 # Prints "ok NAME" or "not ok NAME" (with the reason indented below).
-set -u
-NETSIM=${NETSIM:-./netsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash"
 
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; printf '    %s\n' "$@"; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "failed: $*"; fi; }
-q() { sqlite3 "$1" "$2"; }
 gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
-between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 
 sc=scenarios/tcp_drs.ini
 run() {   # db drs loss seed
