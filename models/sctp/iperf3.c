@@ -108,22 +108,8 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     static const char *const ips[] = { "4", "6", NULL };
     uint8_t family = cfg_choice(sec, "ip", "4", ips) ? NET_IPV6 : NET_IPV4;
     uint32_t len = (uint32_t)cfg_size(sec, "len", "1452", 1, 65000);
-    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
-    int scpu = (int)cfg_int(sec, "server_cpu", f->to->ncores > 1 ? "1" : "0", 0, f->to->ncores - 1);
-    uint16_t port = (uint16_t)cfg_int(sec, "port", "5201", 1, 65535);
-    uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 30);
-    uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 30);
     p->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, 3600 * PS_PER_S);
-    if (host_sock_lookup(f->to, IPPROTO_SCTP_, port))
-        cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
-    sctp_assoc_pair(&p->cli, &p->srv, f->from, f->to, family, port, (uint32_t)f->id, sndbuf, rcvbuf, sec);
-    if (len > p->cli.frag_point)
-        cfg_error(sec, "len", "got %u, more than the %u bytes of one DATA chunk at this PMTU: fragmentation of "
-                  "messages is not modelled", len, p->cli.frag_point);
-    sctp_procs_init(&p->cli, &p->srv, &f->from->cores[cpu], &f->to->cores[scpu], len, f->stop);
-    p->cli.timer_core = p->cli.writer_core;
-    if (!p->srv.timer_core)
-        p->srv.timer_core = p->srv.reader_core;
+    sctp_app_pair(f, sec, &p->cli, &p->srv, family, "len", len, "5201");
     p->cli.hooks = (struct sctp_app_hooks){ .written = written, .ctx = p };
     p->srv.hooks = (struct sctp_app_hooks){ .read = read_, .ctx = p };
     event_init(&p->trace, trace, p);

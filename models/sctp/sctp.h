@@ -236,6 +236,14 @@ void sctp_gen_sack(struct sctp_assoc *a, bool force, struct core *c);
 void sctp_input(struct sctp_assoc *a, struct skb *skb, struct core *c);
 
 /* process.c: the writer (blocking sendmsg loop) and reader (select + read). */
+struct flow;
+/* What every SCTP application's setup shares: the flow's `cpu`,
+ * `server_cpu`, `port` (default def_port), `sndbuf` and `rcvbuf` keys, the
+ * association pair, the check that a message of `len` fits one DATA chunk
+ * (reported on key len_key), the reader/writer processes and the timer
+ * cores. Returns the client's core index. */
+int sctp_app_pair(struct flow *f, struct cfg_section *sec, struct sctp_assoc *cli, struct sctp_assoc *srv,
+                  uint8_t family, const char *len_key, uint32_t len, const char *def_port);
 void sctp_procs_init(struct sctp_assoc *client, struct sctp_assoc *server, struct core *wcore, struct core *rcore,
                      uint32_t msg_len, simtime_t stop);
 void sctp_procs_start(struct sctp_assoc *client, struct sctp_assoc *server, simtime_t start);

@@ -1,0 +1,28 @@
+/*
+ * app.c - the setup the SCTP applications (iperf3.c, netperf.c) share:
+ * keys, association pair, processes (see sctp_app_pair in sctp.h).
+ */
+#include "models/sctp/sctp.h"
+#include "sim/config.h"
+#include "sim/sim.h"
+
+int sctp_app_pair(struct flow *f, struct cfg_section *sec, struct sctp_assoc *cli, struct sctp_assoc *srv,
+                  uint8_t family, const char *len_key, uint32_t len, const char *def_port)
+{
+    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
+    int scpu = (int)cfg_int(sec, "server_cpu", f->to->ncores > 1 ? "1" : "0", 0, f->to->ncores - 1);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535);
+    uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 30);
+    uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 30);
+    if (host_sock_lookup(f->to, IPPROTO_SCTP_, port))
+        cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
+    sctp_assoc_pair(cli, srv, f->from, f->to, family, port, (uint32_t)f->id, sndbuf, rcvbuf, sec);
+    if (len > cli->frag_point)
+        cfg_error(sec, len_key, "got %u, more than the %u bytes of one DATA chunk at this PMTU: fragmentation of "
+                  "messages is not modelled", len, cli->frag_point);
+    sctp_procs_init(cli, srv, &f->from->cores[cpu], &f->to->cores[scpu], len, f->stop);
+    cli->timer_core = cli->writer_core;
+    if (!srv->timer_core)
+        srv->timer_core = srv->reader_core;
+    return cpu;
+}
