@@ -107,6 +107,7 @@ check "40M: about half the RX pages flip ($(pages lru40))" between "$(pages lru4
 # --- 256K: the LRU kills warm queues, made worse by the two-CPU race
 check "256K evicts warm queues and builds zombies" \
     test "$(c lru256 receiver.ipfrag.evict_active)" -gt 1000 -a "$(c lru256 receiver.ipfrag.zombies)" -gt 1000
+check "256K near zero: 5-35% of 4M ($(ratio "$g256" "$g4"), post 0.22)" between "$(ratio "$g256" "$g4")" 0.05 0.35
 ga=$(goodput atomic256)
 check "256K: progressive frees halve goodput against atomic ($g256 vs $ga)" less "$((2 * g256))" "$ga"
 
