@@ -35,6 +35,7 @@ static const struct cost_row xeon_2012[] = {
     { "loopback_xmit",           150, false, "[est] loopback_xmit + netif_rx: orphan, enqueue on the per-CPU backlog" },
     { "process_backlog",         100, false, "[est] NET_RX softirq dequeue from the per-CPU backlog" },
     { "ping_send",               500, false, "[est] sendmsg of an ICMP echo request" },
+    { "icmp_send",               500, false, "[est] build and route an ICMP error (fragmentation needed)" },
     { NULL, 0, false, NULL },
 };
 

@@ -19,15 +19,24 @@ static struct nic *route(struct host *h, uint32_t daddr)
     return h->route[daddr];
 }
 
-uint32_t ip_max_unfragmented(struct host *h, uint32_t daddr, uint8_t family)
+uint32_t ip_path_mtu(struct host *h, uint32_t daddr)
 {
     if (daddr == h->id)
-        return h->lo_mtu - ip_hdr_len(family);
+        return h->lo_mtu;
     struct nic *n = route(h, daddr);
     if (!n)
         return 0;
-    return n->tx_link->mtu - ip_hdr_len(family);
+    uint32_t mtu = n->tx_link->mtu;
+    return h->pmtu[daddr] && h->pmtu[daddr] < mtu ? h->pmtu[daddr] : mtu;
 }
+
+uint32_t ip_max_unfragmented(struct host *h, uint32_t daddr, uint8_t family)
+{
+    uint32_t mtu = ip_path_mtu(h, daddr);
+    return mtu ? mtu - ip_hdr_len(family) : 0;
+}
+
+static int ip_fragment(struct host *h, struct skb *skb, uint32_t mtu, struct nic *out, struct core *c);
 
 void ip_rcv(struct host *h, struct skb *skb, struct core *c)
 {
@@ -40,9 +49,21 @@ void ip_rcv(struct host *h, struct skb *skb, struct core *c)
             skb_free(skb);
             return;
         }
+        uint32_t mtu = out->tx_link->mtu;
+        if (skb->ip_len > mtu && (skb->df || skb->family == NET_IPV6)) {
+            /* ip_forward: DF set (IPv6 routers never fragment): drop and
+             * tell the source the next hop's MTU */
+            h->ip_frag_fails++;
+            icmp_frag_needed_send(h, skb, mtu, c);
+            skb_free(skb);
+            return;
+        }
         host_charge(h, c, h->sym_ip_forward);
         h->ip_forwarded++;
-        nic_xmit(out, skb, c);
+        if (skb->ip_len > mtu)
+            ip_fragment(h, skb, mtu, out, c);
+        else
+            nic_xmit(out, skb, c);
         return;
     }
     if (skb->is_frag) {
@@ -64,14 +85,19 @@ void ip_rcv(struct host *h, struct skb *skb, struct core *c)
     fn(h, skb, c);
 }
 
-/* Split a datagram into fragments of at most the MTU, each a new skb with
+/* Split a datagram into fragments of at most `mtu`, each a new skb with
  * the same addresses, id and flow; the first keeps the L4 header fields.
- * Payload per fragment is a multiple of 8 bytes (RFC 791, RFC 8200). */
-static int ip_fragment(struct host *h, struct skb *skb, struct nic *out, struct core *c)
+ * Payload per fragment is a multiple of 8 bytes (RFC 791, RFC 8200). A
+ * router splits a fragment the same way: offsets continue from its own, and
+ * only the last piece keeps its MF. The input skb becomes the last piece, so
+ * the RX page a forwarded frame holds goes with exactly one of them. */
+static int ip_fragment(struct host *h, struct skb *skb, uint32_t mtu, struct nic *out, struct core *c)
 {
     uint32_t hdr = ip_hdr_len(skb->family) + (skb->family == NET_IPV6 ? IPV6_FRAG_LEN : 0);
-    uint32_t per = (out->tx_link->mtu - hdr) & ~7u;
-    uint32_t l4 = skb->ip_len - ip_hdr_len(skb->family);   /* L4 header + payload */
+    uint32_t per = (mtu - hdr) & ~7u;
+    uint32_t base = skb->is_frag ? skb->frag_off : 0;
+    bool mf = skb->is_frag && skb->more_frags;
+    uint32_t l4 = skb->ip_len - (skb->is_frag ? hdr : ip_hdr_len(skb->family));   /* L4 header + payload */
     struct sock *sk = skb->sk;
     if (sk) {
         sk->wmem_alloc -= skb->truesize;   /* each fragment is charged instead */
@@ -86,10 +112,12 @@ static int ip_fragment(struct host *h, struct skb *skb, struct nic *out, struct 
         if (!last) {
             memcpy(f, skb, sizeof *f);
             f->next = f->prev = NULL;
+            f->rx_page = NULL;
+            f->frag_list = NULL;
         }
         f->is_frag = true;
-        f->frag_off = off;
-        f->more_frags = !last;
+        f->frag_off = base + off;
+        f->more_frags = !last || mf;
         f->ip_len = hdr + len;
         f->truesize = skb_truesize_for(f->ip_len + 14);
         if (sk)
@@ -149,7 +177,7 @@ int ip_output(struct host *h, struct skb *skb, struct core *c)
     host_charge(h, c, h->sym_ip_output);
     if (skb->daddr == h->id) {
         skb->saddr = h->id;
-        skb->ip_id = h->ip_id++;
+        skb->ip_id = h->ip_id[skb->daddr]++;
         skb->tstamp = core_now(c);
         h->ip_out++;
         return loopback_xmit(h, skb, c);
@@ -161,7 +189,7 @@ int ip_output(struct host *h, struct skb *skb, struct core *c)
         return -1;
     }
     skb->saddr = h->id;
-    skb->ip_id = h->ip_id++;
+    skb->ip_id = h->ip_id[skb->daddr]++;
     skb->tstamp = core_now(c);
     if (!skb->hash) {
         uint64_t x = ((uint64_t)skb->saddr << 48) ^ ((uint64_t)skb->daddr << 32) ^ ((uint64_t)skb->sport << 16) ^ skb->dport;
@@ -169,7 +197,14 @@ int ip_output(struct host *h, struct skb *skb, struct core *c)
         skb->hash = (uint32_t)(x >> 32) | 1;
     }
     h->ip_out++;
-    if (skb->ip_len > out->tx_link->mtu)
-        return ip_fragment(h, skb, out, c);
+    uint32_t mtu = ip_path_mtu(h, skb->daddr);
+    if (skb->ip_len > mtu) {
+        if (skb->df) {           /* the sender should have said EMSGSIZE */
+            h->ip_frag_fails++;
+            skb_free(skb);
+            return -1;
+        }
+        return ip_fragment(h, skb, mtu, out, c);
+    }
     return nic_xmit(out, skb, c);
 }

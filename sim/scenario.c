@@ -397,6 +397,10 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         sim_counter(s, name, &h->ip_no_route, true);
         snprintf(name, sizeof name, "%s.ip_frag_no_reasm", h->name);
         sim_counter(s, name, &h->ip_frag_no_reasm, true);
+        snprintf(name, sizeof name, "%s.ip_frag_fails", h->name);
+        sim_counter(s, name, &h->ip_frag_fails, true);
+        snprintf(name, sizeof name, "%s.icmp_frag_needed", h->name);
+        sim_counter(s, name, &h->icmp_frag_needed, false);
         snprintf(name, sizeof name, "%s.ip_no_proto", h->name);
         sim_counter(s, name, &h->ip_no_proto, true);
         snprintf(name, sizeof name, "%s.ip_forwarded", h->name);

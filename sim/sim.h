@@ -49,6 +49,7 @@ struct sim_counter {
 };
 
 #define SIM_MAX_HOSTS 64
+_Static_assert(SIM_MAX_HOSTS <= HOST_MAX_PEERS, "per-destination IP state in struct host");
 #define SIM_MAX_LINKS 64
 #define SIM_MAX_FLOWS 256
 

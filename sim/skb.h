@@ -40,6 +40,7 @@ struct skb {
     uint32_t frag_off;           /* fragment offset in bytes */
     bool more_frags;             /* MF */
     bool is_frag;                /* part of a fragmented datagram */
+    bool df;                     /* IPv4 don't fragment */
 
     /* transport */
     uint16_t sport, dport;

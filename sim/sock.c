@@ -14,6 +14,7 @@ void sock_init(struct sock *sk, struct host *h, uint8_t proto, uint16_t port)
     sk->proto = proto;
     sk->family = NET_IPV4;
     sk->port = port;
+    sk->pmtudisc = IP_PMTUDISC_WANT;
     sk->rcvbuf = (uint32_t)h->rmem_default;
     sk->sndbuf = (uint32_t)h->wmem_default;
     skbq_init(&sk->rq);

@@ -18,6 +18,10 @@
 
 struct host;
 
+/* IP_MTU_DISCOVER values; a new socket wants discovery (inet_create with
+ * ip_no_pmtu_disc = 0): DF on whatever fits the path, fragments otherwise */
+enum { IP_PMTUDISC_DONT = 0, IP_PMTUDISC_WANT = 1, IP_PMTUDISC_DO = 2 };
+
 struct sock {
     struct host *host;
     struct sock *next;           /* host's socket list */
@@ -25,6 +29,7 @@ struct sock {
     uint8_t family;
     uint16_t port;               /* local port */
     uint32_t rcvbuf, sndbuf;     /* sk_rcvbuf, sk_sndbuf (bytes) */
+    uint8_t pmtudisc;            /* IP_MTU_DISCOVER: IP_PMTUDISC_* */
     uint64_t rmem_alloc, wmem_alloc;
     struct skb_queue rq;         /* receive queue */
     struct cpu_task *reader;     /* parked, waiting for data */

@@ -37,6 +37,10 @@ int udp_sendmsg(struct sock *sk, uint32_t daddr, uint16_t dport, uint32_t len, u
     syms();
     struct host *h = sk->host;
     host_charge(h, c, sym_send);
+    uint32_t ip_len = ip_hdr_len(sk->family) + UDP_HDR_LEN + len;
+    uint32_t mtu = ip_path_mtu(h, daddr);
+    if (sk->pmtudisc == IP_PMTUDISC_DO && ip_len > mtu)
+        return -1;               /* ip_append_data: EMSGSIZE, nothing copied */
     host_charge_bytes(h, c, sym_copy_from, len);
     struct skb *skb = skb_alloc();
     skb->family = sk->family;
@@ -46,7 +50,11 @@ int udp_sendmsg(struct sock *sk, uint32_t daddr, uint16_t dport, uint32_t len, u
     skb->dport = dport;
     skb->payload = len;
     skb->flow = flow;
-    skb->ip_len = ip_hdr_len(sk->family) + UDP_HDR_LEN + len;
+    skb->ip_len = ip_len;
+    /* __ip_make_skb: DF if the socket insists, or wants discovery and the
+     * datagram fits the path (a larger one is fragmented here, without DF) */
+    skb->df = sk->family == NET_IPV4 &&
+              (sk->pmtudisc == IP_PMTUDISC_DO || (sk->pmtudisc == IP_PMTUDISC_WANT && ip_len <= mtu));
     skb->truesize = skb_truesize_for(skb->ip_len + 16);   /* + LL_RESERVED_SPACE */
     skb->tx_desc = 2;            /* context descriptor (checksum offload) + data */
     sock_charge_w(sk, skb);

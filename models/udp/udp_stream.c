@@ -11,7 +11,11 @@
  * `rate`, each datagram leaves at its slot +- a uniform jitter, like a
  * netperf loop whose iterations vary; ipfrag.md 10.1 uses 300ns),
  * start_phase (off: on, the first datagram leaves at a uniform random
- * offset within one period, so that two paced flows do not start in step).
+ * offset within one period, so that two paced flows do not start in step),
+ * pmtudisc (IP_MTU_DISCOVER: want, the Linux default: DF on datagrams that
+ * fit the path, larger ones fragmented here; do: always DF, a datagram
+ * larger than the path fails with EMSGSIZE (counted in send_errors); dont:
+ * never DF, routers fragment).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +130,12 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     int rcpu = (int)cfg_int(sec, "reader_cpu", def, 0, f->to->ncores - 1);
     if (host_sock_lookup(f->to, IPPROTO_UDP_, port))
         cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
+    static const char *const disc[] = { "dont", "want", "do", NULL };
+    uint8_t pmtudisc = (uint8_t)cfg_choice(sec, "pmtudisc", "want", disc);
     uint32_t max = ip_max_unfragmented(f->from, f->to->id, family) - UDP_HDR_LEN;
+    if (pmtudisc == IP_PMTUDISC_DO && u->msg_size > max)
+        cfg_error(sec, "msg_size", "got %u with pmtudisc = do: more than the %u bytes that fit the first hop's MTU, "
+                  "every send would fail with EMSGSIZE", u->msg_size, max);
     if (u->msg_size > max && !f->to->defrag)
         cfg_error(sec, "msg_size", "got %u, more than the %u bytes that fit the path MTU: the receiver would "
                   "need IP reassembly, which comes with the ipfrag model", u->msg_size, max);
@@ -145,6 +154,7 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     sock_init(&u->tx, f->from, IPPROTO_UDP_, host_alloc_port(f->from));
     sock_init(&u->rx, f->to, IPPROTO_UDP_, port);
     u->tx.family = u->rx.family = family;
+    u->tx.pmtudisc = pmtudisc;
     sock_set_bufs(&u->tx, 0, sndbuf);
     sock_set_bufs(&u->rx, rcvbuf, 0);
     u->tx_core = &f->from->cores[cpu];

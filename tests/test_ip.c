@@ -1,0 +1,180 @@
+/*
+ * test_ip.c - the IP layer's output rules: IPv4 ids per destination, DF
+ * from the socket's IP_MTU_DISCOVER, "fragmentation needed" from a router
+ * and the path MTU its source learns, and fragmentation on a router
+ * (including splitting fragments again).
+ *
+ * The worlds are a sender, a router and a receiver; the router's link to
+ * the receiver has a 1000-byte MTU, so a 1500-byte packet does not fit it:
+ * 1480 bytes of L4 data split into 976 + 504 ((1000 - 20) rounded down to 8).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include "sim/config.h"
+#include "sim/sim.h"
+#include "tests/world.h"
+
+static uint32_t nfr, lens[128], offs[128], mf[128], ids[128];
+
+static void observe(struct nic *n, const struct skb *skb, bool drop)
+{
+    (void)n;
+    (void)drop;
+    if (nfr < 128) {
+        lens[nfr] = skb->ip_len;
+        offs[nfr] = skb->frag_off;
+        mf[nfr] = skb->more_frags;
+        ids[nfr] = skb->ip_id;
+    }
+    nfr++;
+}
+
+static uint64_t counter(struct sim *s, const char *name)
+{
+    for (int i = 0; i < s->ncounters; i++)
+        if (!strcmp(s->counters[i].name, name))
+            return *s->counters[i].value;
+    fail_msg("no counter %s", name);
+    return 0;
+}
+
+/* tx -- r -- rx, the second hop at 1000 bytes; one UDP flow with the keys
+ * `flow_keys`, for `dur`. */
+static struct sim *line(const char *dur, const char *flow_keys)
+{
+    char ini[1024];
+    snprintf(ini, sizeof ini,
+             "[sim]\nduration = %s\n"
+             "[link a]\nends = tx:eth0 r:eth0\n"
+             "[link b]\nends = r:eth1 rx:eth0\nmtu = 1000\n"
+             "[flow 1]\napp = udp_stream\nfrom = tx\nto = rx\n%s\n",
+             dur, flow_keys);
+    struct sim *s = world_build(ini);
+    host_find(s, "rx")->nics[0]->rx_observer = observe;
+    nfr = 0;
+    return s;
+}
+
+static void test_ip_ids_count_per_destination(void **state)
+{
+    (void)state;
+    struct sim *s = world_build("[sim]\nduration = 10ms\n"
+                                "[link a]\nends = tx:eth0 rx:eth0\n[link b]\nends = tx:eth1 rx2:eth0\n"
+                                "[flow 1]\napp = udp_stream\nfrom = tx\nto = rx\nmsg_size = 3000\nrate = 10mbit\n"
+                                "[flow 2]\napp = udp_stream\nfrom = tx\nto = rx2\nrate = 5mbit\n");
+    struct host *tx = host_find(s, "tx");
+    host_find(s, "rx")->nics[0]->rx_observer = observe;
+    nfr = 0;
+    sim_run(s, false);
+    uint64_t to_rx = s->flows[0]->bytes / 3000, to_rx2 = s->flows[1]->bytes / 1472;
+    assert_true(to_rx >= 3 && to_rx2 >= 3);
+    /* each destination has its own counter from 0, as inet_peer's ip_id_count */
+    assert_int_equal(tx->ip_id[host_find(s, "rx")->id], to_rx);
+    assert_int_equal(tx->ip_id[host_find(s, "rx2")->id], to_rx2);
+    /* a 3000-byte datagram is 3 fragments sharing one id: 0, 0, 0, 1, 1, 1, ... */
+    assert_int_equal(nfr, 3 * to_rx);
+    for (uint32_t k = 0; k < nfr; k++)
+        assert_int_equal(ids[k], k / 3);
+    world_free(s);
+}
+
+static void test_df_drop_icmp_and_path_mtu(void **state)
+{
+    (void)state;
+    uint64_t before = skb_in_use();
+    struct sim *s = line("10ms", "msg_size = 1472\nrate = 10mbit");
+    struct host *tx = host_find(s, "tx"), *rx = host_find(s, "rx");
+    sim_run(s, false);
+    uint64_t sent = counter(s, "flow.1.datagrams_sent");
+    assert_true(sent >= 8);
+    /* the first datagram leaves with DF (pmtudisc want, it fits the first
+     * hop): the router drops it and answers; the sender learns 1000 and
+     * fragments every later one itself, without DF */
+    assert_int_equal(counter(s, "r.ip_frag_fails"), 1);
+    assert_int_equal(counter(s, "tx.icmp_frag_needed"), 1);
+    assert_int_equal(tx->pmtu[rx->id], 1000);
+    assert_int_equal(tx->frags_created, 2 * (sent - 1));
+    assert_int_equal(host_find(s, "r")->frags_created, 0);
+    assert_int_equal(counter(s, "flow.1.datagrams_received"), sent - 1);
+    assert_int_equal(nfr, 2 * (sent - 1));
+    assert_int_equal(lens[0], 20 + 976);
+    assert_int_equal(offs[1], 976);
+    assert_int_equal(lens[1], 20 + 504);
+    assert_int_equal(mf[0] * 10 + mf[1], 10);
+    world_free(s);
+    assert_int_equal(skb_in_use(), before);
+}
+
+static void test_router_fragments_without_df(void **state)
+{
+    (void)state;
+    uint64_t before = skb_in_use();
+    struct sim *s = line("10ms", "msg_size = 1472\nrate = 10mbit\npmtudisc = dont");
+    sim_run(s, false);
+    uint64_t sent = counter(s, "flow.1.datagrams_sent");
+    assert_int_equal(counter(s, "r.ip_frag_fails"), 0);
+    assert_int_equal(counter(s, "tx.icmp_frag_needed"), 0);
+    assert_int_equal(host_find(s, "r")->frags_created, 2 * sent);
+    assert_int_equal(counter(s, "flow.1.datagrams_received"), sent);
+    for (uint32_t k = 0; k < nfr; k++) {
+        assert_int_equal(offs[k], k % 2 ? 976 : 0);
+        assert_int_equal(lens[k], k % 2 ? 20 + 504 : 20 + 976);
+        assert_int_equal(mf[k], !(k % 2));
+    }
+    world_free(s);
+    assert_int_equal(skb_in_use(), before);
+}
+
+/* A 65507-byte datagram leaves as 44 x 1480 + 395 bytes of L4 data; the
+ * router splits each 1480 into 976 + 504 at the fragment's own offset, the
+ * last 395 fits. Only the datagram's last piece has MF clear. */
+static void test_router_splits_fragments_again(void **state)
+{
+    (void)state;
+    uint64_t before = skb_in_use();
+    struct sim *s = line("3ms", "msg_size = 65507\nrate = 100mbit");
+    sim_run(s, false);
+    assert_int_equal(counter(s, "flow.1.datagrams_sent"), 1);
+    assert_int_equal(nfr, 2 * 44 + 1);
+    for (uint32_t k = 0; k < 44; k++) {
+        assert_int_equal(offs[2 * k], k * 1480);
+        assert_int_equal(offs[2 * k + 1], k * 1480 + 976);
+        assert_int_equal(mf[2 * k] + mf[2 * k + 1], 2);
+    }
+    assert_int_equal(offs[88], 44 * 1480);
+    assert_int_equal(lens[88], 20 + 395);
+    assert_int_equal(mf[88], 0);
+    assert_int_equal(counter(s, "flow.1.datagrams_received"), 1);
+    assert_int_equal(s->flows[0]->bytes, 65507);
+    world_free(s);
+    assert_int_equal(skb_in_use(), before);
+}
+
+static void test_pmtudisc_do_larger_than_the_mtu_is_an_error(void **state)
+{
+    (void)state;
+    struct cfg *cfg = cfg_load_string("t.ini", "[sim]\nduration = 1ms\n[link a]\nends = tx:eth0 rx:eth0\n"
+                                               "[flow 1]\napp = udp_stream\nfrom = tx\nto = rx\n"
+                                               "msg_size = 2000\npmtudisc = do\n");
+    struct sim *s = sim_build(cfg, 0, false);
+    assert_int_equal(cfg_errors(cfg), 1);
+    sim_free(s);
+    cfg_free(cfg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ip_ids_count_per_destination),
+        cmocka_unit_test(test_df_drop_icmp_and_path_mtu),
+        cmocka_unit_test(test_router_fragments_without_df),
+        cmocka_unit_test(test_router_splits_fragments_again),
+        cmocka_unit_test(test_pmtudisc_do_larger_than_the_mtu_is_an_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
