@@ -371,6 +371,81 @@ static void test_world_ipv4(void **state)
     }
 }
 
+/* A SACK from cum-ack `cum` with one gap block [lo, hi] (TSNs). */
+static void sack(struct sctp_assoc *a, uint32_t cum, uint32_t lo, uint32_t hi, struct core *c)
+{
+    struct sctp_wire w = { .type = SCTP_SACK, .tsn = cum, .a_rwnd = 106496, .ngaps = 1 };
+    w.gap[0][0] = (uint16_t)(lo - cum);
+    w.gap[0][1] = (uint16_t)(hi - cum);
+    sctp_sack_rcv(a, &w, c);
+}
+
+/* 3.14 sctp_outq_flush_rtx: a fast retransmission is one packet; chunks
+ * marked for fast retransmit that did not fit become DONT_FRTX and wait as
+ * ordinary retransmissions under cwnd. sctp_outq_sack: in Fast Recovery a
+ * SACK that moves the cum-ack gives a miss indication below the highest
+ * TSN it reports, not only below the highest newly acked. */
+static void test_fast_rtx_one_packet(void **state)
+{
+    (void)state;
+    char ini[1024];
+    snprintf(ini, sizeof ini, two_hosts, "old");
+    struct cfg *cfg;
+    struct sim *s = build(&cfg, ini);
+    struct sctp_assoc *srv = host_sock_lookup(host_find(s, "receiver"), IPPROTO_SCTP_, 5201)->priv;
+    struct sctp_assoc *a = srv->peer_dbg;
+    struct core *c = a->writer_core;
+    const uint32_t L = 1452;
+    /* 40 chunks in flight, TSN 1-40; TSN 1-3 were lost */
+    for (uint32_t t = 1; t <= 40; t++) {
+        a->ring[t] = (struct sctp_chunk){ .tsn = t, .len = L, .state = CH_SENT };
+        sctp_set_owner_w(a, L);
+    }
+    a->next_tsn = a->next_send = 41;
+    a->flight = a->outstanding = 40 * L;
+    a->cwnd = 40 * L;
+    a->peer_rwnd = 106496 - 40 * L;
+    sack(a, 0, 4, 10, c);
+    sack(a, 0, 4, 15, c);
+    assert_int_equal(a->st.data_packets_sent, 0);
+    sack(a, 0, 4, 20, c);              /* third miss for TSN 1-3 */
+    assert_int_equal(a->ssthresh, 20 * L);
+    assert_int_equal(a->cwnd, 20 * L);
+    assert_int_equal(a->st.fast_retransmits, 1);
+    assert_int_equal(a->st.data_packets_sent, 1);
+    assert_int_equal(a->ring[1].state, CH_SENT);
+    assert_int_equal(a->ring[1].fast_rtx, FR_DONT);
+    for (uint32_t t = 2; t <= 3; t++) {
+        assert_int_equal(a->ring[t].state, CH_RTX);
+        assert_int_equal(a->ring[t].fast_rtx, FR_DONT);
+    }
+    assert_int_equal(a->nrtx, 2);
+    assert_int_equal(a->flight, 21 * L);
+    /* the next flush sees no fast retransmission: flight >= cwnd, nothing goes */
+    sctp_outq_flush(a, c, false);
+    assert_int_equal(a->st.data_packets_sent, 1);
+    /* TSN 1 and 21-30 arrive: flight 10 chunks < cwnd, TSN 2 and 3 go,
+     * one per packet, as ordinary retransmissions */
+    sack(a, 1, 4, 30, c);
+    assert_int_equal(a->st.data_packets_sent, 3);
+    assert_int_equal(a->st.retransmits, 3);
+    assert_int_equal(a->st.fast_retransmits, 1);
+    assert_int_equal(a->nrtx, 0);
+    assert_int_equal(a->flight, 12 * L);
+    assert_true(a->fast_recovery);
+    /* TSN 31-35 missing, 36-40 arrive: one miss each */
+    sack(a, 30, 36, 40, c);
+    for (uint32_t t = 31; t <= 35; t++)
+        assert_int_equal(a->ring[t].missing, 1);
+    /* 31-34 arrive: nothing above 35 is newly acked, but the cum-ack moved
+     * in Fast Recovery, so 35 gets its second miss */
+    sack(a, 34, 36, 40, c);
+    assert_int_equal(a->ring[35].missing, 2);
+    assert_true(a->fast_recovery);
+    sim_free(s);
+    cfg_free(cfg);
+}
+
 /* Loopback, 64 KB packets: every DATA chunk re-arms the heartbeat with
  * jitter, and most re-queue; lazy re-arms a few times per second. */
 static void test_world_loopback_hb(void **state)
@@ -443,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_apply_slack_examples),
         cmocka_unit_test(test_mod_timer_shortcut_and_requeue),
         cmocka_unit_test(test_world_ipv4),
+        cmocka_unit_test(test_fast_rtx_one_packet),
         cmocka_unit_test(test_world_loopback_hb),
         cmocka_unit_test(test_profile_prints_callers),
     };

@@ -211,6 +211,30 @@ static bool can_send(struct sctp_assoc *a, const struct sctp_chunk *ch, uint32_t
     return true;
 }
 
+/* Does chunk ch go into packet p (consecutive TSN, same length, within
+ * the PMTU: sctp_packet_will_fit)? An empty packet takes any chunk. */
+static bool pkt_fits(const struct sctp_assoc *a, const struct pkt *p, const struct sctp_chunk *ch)
+{
+    return !p->n || (ch->tsn == p->first + p->n && ch->len == p->len &&
+                     (p->n + 1) * (SCTP_DATA_HDR + p->len) <= a->pmtu - a->overhead);
+}
+
+/* Nagle in 3.14 sctp_packet_can_append_data, for new data and
+ * retransmissions alike: a chunk that would start a packet waits while
+ * data is outstanding if it and the rest of the outq (q->out_qlen, less
+ * the chunk itself when it is new data, dequeued before the check) would
+ * not fill a packet, for an unfragmented message (msg->can_delay). The
+ * check runs again when sctp_packet_transmit_chunk / flush_rtx retry a
+ * chunk in the empty packet that follows a full one. Never for 1452-byte
+ * IPv4 chunks (16 + 1452 fills 1468 bytes); for 1400-byte IPv6 chunks
+ * whenever nothing else waits in the outq. */
+static bool nagle_delay(const struct sctp_assoc *a, const struct sctp_chunk *ch, const struct pkt *p)
+{
+    uint64_t rest = a->out_qlen - (ch->state == CH_OUTQ ? SCTP_DATA_HDR + ch->len : 0);
+    return !a->sh->nodelay && !p->n && a->outstanding > 0 &&
+           SCTP_DATA_HDR + ch->len + rest < a->pmtu - a->overhead;
+}
+
 void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout)
 {
     /* sctp_transport_burst_limited: at most max_burst packets beyond the
@@ -221,31 +245,50 @@ void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout)
         cwnd_eff = (uint32_t)burst;
     struct pkt p = { 0 };
 
-    /* 1. the retransmit queue, in TSN order. After T3 exactly one packet;
-     * for fast retransmit only the chunks marked NEED, one packet. */
+    /* 1. the retransmit queue, in TSN order (sctp_outq_flush_rtx). Its
+     * rule B is the plain cwnd: 3.14 applies the Max.Burst limit
+     * (sctp_transport_burst_limited) only after the retransmit queue, to
+     * new data. A flush after T3 (rtx_timeout) or the first flush after a
+     * SACK marked chunks for fast retransmit (q->fast_rtx) sends one
+     * packet: with 1452-byte chunks, one chunk. A fast-retransmit flush
+     * skips chunks still CAN_FRTX, but not DONT_FRTX ones (the kernel
+     * tests !chunk->fast_retransmit). Whatever that one packet left marked
+     * NEED_FRTX becomes DONT_FRTX: it waits in the queue as an ordinary
+     * retransmission under cwnd and peer rwnd, and can never be fast
+     * retransmitted again. Otherwise (window opened) as many packets go as
+     * the rules allow. */
     if (a->nrtx) {
-        bool fast = false;
-        for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++)
-            if (chunk_at(a, t)->state == CH_RTX && chunk_at(a, t)->fast_rtx == FR_NEED)
-                fast = true;
-        bool one = rtx_timeout || fast;
-        uint32_t packets = 0;
-        for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++) {
+        bool fast = a->fast_rtx, one = rtx_timeout || fast;
+        bool done = false;
+        for (uint32_t t = a->ctsn_ack_point + 1; !done && tsn_lt(t, a->next_send); t++) {
             struct sctp_chunk *ch = chunk_at(a, t);
-            if (ch->state != CH_RTX || (fast && ch->fast_rtx != FR_NEED))
+            if (ch->state != CH_RTX || (fast && ch->fast_rtx == FR_CAN))
                 continue;
-            if (!can_send(a, ch, cwnd_eff) && !rtx_timeout)
-                break;
-            if (p.n && (ch->tsn != p.first + p.n || (p.n + 1) * (SCTP_DATA_HDR + p.len) > a->pmtu - a->overhead)) {
-                pkt_send(a, &p, c);
-                if (one && ++packets >= 1)
+            for (;;) {           /* sctp_packet_append_chunk, and its "redo" */
+                if (!can_send(a, ch, a->cwnd) || nagle_delay(a, ch, &p)) {
+                    done = true;          /* SCTP_XMIT_RWND_FULL / NAGLE_DELAY */
                     break;
+                }
+                if (pkt_fits(a, &p, ch))
+                    break;
+                pkt_send(a, &p, c);       /* SCTP_XMIT_PMTU_FULL */
+                if (one) {
+                    done = true;          /* "Bundle next chunk in the next round" */
+                    break;
+                }
             }
+            if (done)
+                break;
             ch->state = CH_SENT;
             a->nrtx--;
             transmit(a, &p, ch, true, c);
         }
         pkt_send(a, &p, c);
+        if (one)
+            for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++)
+                if (chunk_at(a, t)->state == CH_RTX && chunk_at(a, t)->fast_rtx == FR_NEED)
+                    chunk_at(a, t)->fast_rtx = FR_DONT;
+        a->fast_rtx = false;
         if (a->nrtx)
             return;              /* no new data while retransmissions wait */
     }
@@ -253,11 +296,20 @@ void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout)
     /* 2. new data from the outq */
     while (a->next_send != a->next_tsn) {
         struct sctp_chunk *ch = chunk_at(a, a->next_send);
-        if (!can_send(a, ch, cwnd_eff))
-            break;
-        /* Nagle: the first chunk of a packet waits while data is
-         * outstanding and the queue cannot fill a packet */
-        if (!a->sh->nodelay && !p.n && a->outstanding > 0 && a->out_qlen < a->pmtu - a->overhead)
+        /* sctp_packet_transmit_chunk: rules A and B and Nagle; a chunk
+         * that does not fit sends the packet and is tried again, Nagle
+         * included, in the empty one */
+        bool go = true;
+        for (;;) {
+            if (!can_send(a, ch, cwnd_eff) || nagle_delay(a, ch, &p)) {
+                go = false;
+                break;
+            }
+            if (pkt_fits(a, &p, ch))
+                break;
+            pkt_send(a, &p, c);
+        }
+        if (!go)
             break;
         if (ch->len > a->peer_rwnd)
             a->st.zero_window_probes++;
@@ -331,16 +383,11 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
         a->last_progress = core_now(c);
         a->error_count = 0;
     }
-    /* sctp_mark_missing: one miss indication per SACK for each chunk below
-     * the highest TSN newly acked by it */
-    if (have_new) {
-        for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, highest_new); t++) {
-            struct sctp_chunk *ch = chunk_at(a, t);
-            if (ch->state == CH_SENT && !ch->gap_acked && ch->fast_rtx == FR_CAN && ++ch->missing >= 3)
-                ch->fast_rtx = FR_NEED;
-        }
-    }
-    if (a->fast_recovery && tsn_lte(a->fast_recovery_exit, cum))
+    /* sctp_transport_raise_cwnd, called by sctp_check_transmitted when
+     * the SACK newly acked bytes on the transmitted list: first the exit
+     * from Fast Recovery, then the increase, if the cum-ack advanced and
+     * the window was fully used */
+    if (bytes_acked != 0 && a->fast_recovery && tsn_lte(a->fast_recovery_exit, cum))
         a->fast_recovery = false;
     if (cum_advanced && bytes_acked > 0 && flight_before >= a->cwnd) {
         if (a->cwnd <= a->ssthresh) {
@@ -352,6 +399,20 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
                 a->cwnd += a->pmtu;
                 a->pba = a->pba > a->cwnd ? a->pba - a->cwnd : 0;
             }
+        }
+    }
+    /* sctp_outq_sack -> sctp_mark_missing, only for a SACK with gap
+     * blocks: one miss indication for each chunk still CAN_FRTX below the
+     * highest TSN newly acked by this SACK (HTNA); in Fast Recovery, when
+     * the cum-ack moved, below the highest TSN the SACK reports at all */
+    if (w->ngaps) {
+        uint32_t below = have_new ? highest_new : cum;
+        if (a->fast_recovery && cum_advanced)
+            below = cum + w->gap[w->ngaps - 1][1];
+        for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, below); t++) {
+            struct sctp_chunk *ch = chunk_at(a, t);
+            if (ch->state == CH_SENT && !ch->gap_acked && ch->fast_rtx == FR_CAN && ++ch->missing >= 3)
+                ch->fast_rtx = FR_NEED;
         }
     }
     int64_t fl = (int64_t)a->flight - bytes_acked, os = (int64_t)a->outstanding - bytes_acked;
@@ -382,6 +443,7 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
                 a->pba = 0;
             }
             need = true;
+            a->fast_rtx = true;               /* sctp_retransmit(SCTP_RTXR_FAST_RTX) */
             ch->state = CH_RTX;
             a->nrtx++;
             a->peer_rwnd += ch->len;

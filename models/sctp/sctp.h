@@ -136,6 +136,7 @@ struct sctp_assoc {
     uint64_t out_qlen;           /* bytes (chunk header + data) in the outq */
     uint64_t rto, srtt, rttvar;  /* jiffies */
     bool rto_pending, fast_recovery;
+    bool fast_rtx;               /* q->fast_rtx: the next flush is the fast retransmission (one packet) */
     uint32_t fast_recovery_exit;
     /* Send buffer (3.14, sndbuf_policy 0; sctp_set_owner_w / sctp_wfree):
      * every queued or unacked chunk holds its skb's truesize plus
