@@ -3,8 +3,10 @@
  * (sctp.md VA7), the 3.14 send-buffer rule (sctp_wspace), iperf3's late
  * ticks (VA8), the kernel timer rules (VB8:
  * apply_slack, the equal-expiry shortcut, re-queue counting and its
- * charge), and small worlds: one association over a 10G link and one on
- * loopback (VB1, VB3).
+ * charge), 3.14's potentially-failed path state (sctp_do_8_2_transport_strike,
+ * sctp_sf_sendbeat_8_3, sctp_cmd_transport_on) under both heartbeat variants,
+ * and small worlds: one association over a 10G link and one on loopback
+ * (VB1, VB3).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -446,6 +448,156 @@ static void test_fast_rtx_one_packet(void **state)
     cfg_free(cfg);
 }
 
+/* The client end of an unrun world with chunks TSN 1..n in flight and an
+ * RTO of 1 s (rto_min, as after the first sample). Jiffies stay 0: the
+ * calls below charge a few microseconds. */
+static struct sctp_assoc *pf_world(struct sim **s, struct cfg **cfg, uint32_t n)
+{
+    char ini[1024];
+    snprintf(ini, sizeof ini, two_hosts, "old");
+    *s = build(cfg, ini);
+    struct sctp_assoc *srv = host_sock_lookup(host_find(*s, "receiver"), IPPROTO_SCTP_, 5201)->priv;
+    struct sctp_assoc *a = srv->peer_dbg;
+    for (uint32_t t = 1; t <= n; t++) {
+        a->ring[t] = (struct sctp_chunk){ .tsn = t, .len = 1452, .state = CH_SENT };
+        sctp_set_owner_w(a, 1452);
+    }
+    a->next_tsn = a->next_send = n + 1;
+    a->flight = a->outstanding = n * 1452;
+    a->cwnd = n * 1500;
+    a->peer_rwnd = 106496 - n * 1452;
+    a->rto = 1000;
+    return a;
+}
+
+/* prandom_u32_max(n) of the k-th draw ahead on the host's generator,
+ * without consuming it */
+static uint64_t peek_prandom(struct sctp_assoc *a, int k, uint64_t n)
+{
+    gsl_rng *g = gsl_rng_clone(a->sh->rng.g);
+    uint64_t u = 0;
+    for (int i = 0; i <= k; i++)
+        u = gsl_rng_get(g);
+    gsl_rng_free(g);
+    return (u * n) >> 32;
+}
+
+/* 3.14 PF, sctp.hb = jitter (sm_sideeffect.c sctp_do_8_2_transport_strike,
+ * sctp_cmd_transport_on; sm_statefuns.c sctp_sf_sendbeat_8_3;
+ * transport.c sctp_transport_timeout; pf_retrans 0):
+ * - the first T3 makes the path PF (one entry), error_count 1, RTO 2 s; the
+ *   heartbeat timer, re-armed by the strike and then by the T3
+ *   retransmission, lies at rto/2 + U[0, rto) with the doubled RTO and
+ *   without hbinterval;
+ * - a SACK that acks data clears error_count but leaves the path PF;
+ * - the first heartbeat is no strike (nothing outstanding): RTO kept,
+ *   rto_pending set, cwnd = max(cwnd/2, 4 PMTU);
+ * - a second expiry with that heartbeat unacknowledged strikes: error_count
+ *   1 and the RTO doubled by the heartbeat;
+ * - the HEARTBEAT-ACK returns the path to ACTIVE with cwnd one PMTU, clears
+ *   error_count and hb_sent, takes an RTT sample (RTO back to rto_min) and
+ *   re-arms with hbinterval again. */
+static void test_pf_state_jitter(void **state)
+{
+    (void)state;
+    struct cfg *cfg;
+    struct sim *s;
+    struct sctp_assoc *a = pf_world(&s, &cfg, 4);
+    struct core *c = a->writer_core;
+    assert_string_equal(a->sh->hb->name, "jitter");
+    assert_int_equal(a->sh->pf_retrans, 0);
+    assert_int_equal(a->tstate, SCTP_T_ACTIVE);
+    uint64_t calls = a->hb.calls;
+
+    /* draw 0: the strike's re-arm (rto 1000); draw 1: the retransmission's
+     * reset_timers (rto 2000) */
+    uint64_t r = peek_prandom(a, 1, 2000);
+    sctp_t3_timeout(a, c);
+    assert_int_equal(a->tstate, SCTP_T_PF);
+    assert_int_equal(a->st.pf_entries, 1);
+    assert_int_equal(a->error_count, 1);
+    assert_int_equal(a->rto, 2000);
+    assert_int_equal(a->cwnd, 1500);
+    assert_int_equal(a->st.data_packets_sent, 1);       /* TSN 1, alone */
+    assert_int_equal(a->hb.calls - calls, 2);
+    assert_true(kt_pending(&a->hb));
+    assert_int_equal(a->hb.expires, kt_apply_slack(1000 + r, 0));
+    assert_true(a->hb.expires < 3100);                    /* no 30 s hbinterval */
+
+    /* everything acked (TSN 1 retransmitted, 2-4 acked while queued) */
+    struct sctp_wire w = { .type = SCTP_SACK, .tsn = 4, .a_rwnd = 106496 };
+    sctp_sack_rcv(a, &w, c);
+    assert_int_equal(a->error_count, 0);
+    assert_int_equal(a->tstate, SCTP_T_PF);
+    assert_int_equal(a->flight, 0);
+    assert_int_equal(a->cwnd, 1500);
+
+    r = peek_prandom(a, 0, 2000);
+    sctp_hb_timeout(a, c);
+    assert_int_equal(a->st.hb_sent, 1);
+    assert_true(a->hb_sent);
+    assert_true(a->rto_pending);
+    assert_int_equal(a->error_count, 0);
+    assert_int_equal(a->rto, 2000);
+    assert_int_equal(a->cwnd, 6000);                      /* max(1500 / 2, 4 * 1500) */
+    assert_int_equal(a->hb.expires, kt_apply_slack(1000 + r, 0));
+
+    r = peek_prandom(a, 0, 4000);                         /* the strike doubles before the re-arm */
+    sctp_hb_timeout(a, c);
+    assert_int_equal(a->st.hb_sent, 2);
+    assert_int_equal(a->error_count, 1);
+    assert_int_equal(a->rto, 4000);
+    assert_int_equal(a->st.hb_rto_doublings, 1);
+    assert_int_equal(a->st.pf_entries, 1);                /* already PF */
+    assert_int_equal(a->hb.expires, kt_apply_slack(2000 + r, 0));
+
+    r = peek_prandom(a, 0, 1000);
+    sctp_hb_ack_rcv(a, 0, c);
+    assert_int_equal(a->tstate, SCTP_T_ACTIVE);
+    assert_int_equal(a->cwnd, 1500);
+    assert_int_equal(a->error_count, 0);
+    assert_false(a->hb_sent);
+    assert_false(a->rto_pending);
+    assert_int_equal(a->rto, 1000);                       /* RTT 0: rto_min */
+    assert_int_equal(a->st.pf_exits, 1);
+    assert_int_equal(a->st.hb_ack_rx, 1);
+    assert_int_equal(a->hb.expires, kt_apply_slack(500 + r + 30000, 0));
+
+    /* an ACK whose sent_at lies in the future is discarded */
+    sctp_hb_ack_rcv(a, 5, c);
+    assert_int_equal(a->st.hb_ack_stale, 1);
+    assert_int_equal(a->st.hb_ack_rx, 1);
+    sim_free(s);
+    cfg_free(cfg);
+}
+
+/* The same path under sctp.hb = lazy: the strike re-arms at rto/2 exactly
+ * (501 after slack), the T3 retransmission's base expiry (rto/2 with the
+ * doubled RTO, 1000) has passed it, so reset_timers re-arms at 1000 +
+ * U[0, 2000); the HEARTBEAT-ACK's re-arm has no random term as posted:
+ * 30500 -> 30592 (sctp.md B.2). */
+static void test_pf_state_lazy(void **state)
+{
+    (void)state;
+    struct cfg *cfg;
+    struct sim *s;
+    struct sctp_assoc *a = pf_world(&s, &cfg, 2);
+    struct core *c = a->writer_core;
+    a->sh->hb = sctp_hb_find("lazy");
+    uint64_t r = peek_prandom(a, 0, 2000);
+    sctp_t3_timeout(a, c);
+    assert_int_equal(a->tstate, SCTP_T_PF);
+    assert_int_equal(a->st.hb_lazy_skips, 0);
+    assert_int_equal(a->hb.expires, kt_apply_slack(1000 + r, 0));
+    sctp_hb_ack_rcv(a, 0, c);
+    assert_int_equal(a->tstate, SCTP_T_ACTIVE);
+    assert_int_equal(a->cwnd, 1500);
+    assert_int_equal(a->hb.expires, 30592);
+    a->sh->hb = sctp_hb_find("jitter");
+    sim_free(s);
+    cfg_free(cfg);
+}
+
 /* Loopback, 64 KB packets: every DATA chunk re-arms the heartbeat with
  * jitter, and most re-queue; lazy re-arms a few times per second. */
 static void test_world_loopback_hb(void **state)
@@ -519,6 +671,8 @@ int main(void)
         cmocka_unit_test(test_mod_timer_shortcut_and_requeue),
         cmocka_unit_test(test_world_ipv4),
         cmocka_unit_test(test_fast_rtx_one_packet),
+        cmocka_unit_test(test_pf_state_jitter),
+        cmocka_unit_test(test_pf_state_lazy),
         cmocka_unit_test(test_world_loopback_hb),
         cmocka_unit_test(test_profile_prints_callers),
     };

@@ -50,6 +50,9 @@ struct sctp_host *sctp_host_of(struct host *h)
     sh->rwnd_update_shift = (uint32_t)cfg_int(sec, "net.sctp.rwnd_update_shift", "4", 1, 31);
     sh->assoc_max_retrans = (uint32_t)cfg_int(sec, "net.sctp.association_max_retrans", "10", 1, 1000);
     sh->path_max_retrans = (uint32_t)cfg_int(sec, "net.sctp.path_max_retrans", "5", 1, 1000);
+    /* protocol.c sctp_net_init leaves pf_retrans 0 (ip-sysctl.txt:
+     * "Default: 0"); 3.14 has no pf_enable, so PF is always on */
+    sh->pf_retrans = (uint32_t)cfg_int(sec, "net.sctp.pf_retrans", "0", 0, 1000);
     sh->sack_freq = (uint32_t)cfg_int(sec, "sctp.sack_freq", "2", 1, 100);
     sh->skb_struct_size = (uint32_t)cfg_size(sec, "sctp.skb_struct_size", "232", 0, 4096);
     /* sizeof(struct sctp_chunk) [E]: with the 2304-byte chunk skb, the
@@ -113,6 +116,8 @@ static void end_init(struct sctp_assoc *a, struct host *h, struct host *peer, ui
     kt_init(&a->hb, h->q, sctp_hb_expire, a);
     kt_init(&a->sack_timer, h->q, sctp_sack_timer_expire, a);
     a->rto = a->sh->rto_initial;
+    a->tstate = SCTP_T_ACTIVE;   /* confirmed by the handshake */
+    a->hb_sent = false;
     a->sack_needed = true;       /* the first DATA is SACKed at once */
 }
 
@@ -179,7 +184,16 @@ void sctp_assoc_counters(struct sim *s, struct sctp_assoc *cli, struct sctp_asso
     C(cli, error_count_max, false);
     C(cli, zero_window_probes, false);
     C(cli, sacks_rx, false);
+    C(cli, stalls_2s, false);
+    C(cli, pf_entries, false);
+    C(cli, pf_exits, false);
+    C(cli, path_inactive, false);
     C(cli, hb_sent, false);
+    C(cli, hb_ack_rx, false);
+    C(cli, hb_ack_stale, false);
+    C(cli, hb_rto_doublings, false);
+    C(cli, assoc_abort_threshold, false);
+    C(cli, timer_owned_retries, false);
     C(cli, hb_lazy_skips, false);
     C(srv, sacks_tx, false);
     C(srv, window_update_sacks, false);
@@ -191,6 +205,8 @@ void sctp_assoc_counters(struct sim *s, struct sctp_assoc *cli, struct sctp_asso
     C(srv, dup_tsns, false);
     C(srv, map_discards, true);
     C(srv, hb_sent, false);
+    C(srv, hb_ack_rx, false);
+    C(srv, timer_owned_retries, false);
 #undef C
     snprintf(name, sizeof name, "flow.%d.sctp.client.hb_timer.mod_timer_calls", flow);
     sim_counter(s, name, &cli->hb.calls, false);

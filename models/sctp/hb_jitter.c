@@ -9,18 +9,23 @@
  * spans 1000 jiffies while slack rounds to 64-128, so almost every call
  * moves the expiry and re-queues the timer: mod_timer's shortcut for an
  * unchanged expiry rarely applies.
+ *
+ * 3.14 computes the same thing as rto + sctp_jitter(rto), jitter uniform on
+ * [-rto/2, rto/2). hbinterval counts only while the path is not PF
+ * (sctp_hb_interval): in PF every chunk pushes the probe to rto +- rto/2
+ * after the last chunk sent, so a PF path is probed only when the sender
+ * has gone quiet for about one RTO.
  */
 #include "models/sctp/sctp.h"
 
 static uint64_t timeout(struct sctp_assoc *a)
 {
-    /* the transport is never UNCONFIRMED or PF here: hbinterval always counts */
-    return sctp_jiffies(sctp_now(NULL)) + a->rto / 2 + sctp_prandom_max(a, a->rto, NULL) + a->sh->hb_interval;
+    return sctp_jiffies(sctp_now(NULL)) + a->rto / 2 + sctp_prandom_max(a, a->rto, NULL) + sctp_hb_interval(a);
 }
 
 static void on_data_sent(struct sctp_assoc *a, struct core *c)
 {
-    uint64_t e = sctp_jiffies(core_now(c)) + a->rto / 2 + sctp_prandom_max(a, a->rto, c) + a->sh->hb_interval;
+    uint64_t e = sctp_jiffies(core_now(c)) + a->rto / 2 + sctp_prandom_max(a, a->rto, c) + sctp_hb_interval(a);
     kt_mod(&a->hb, e, a->host, c, &a->sh->kt, KT_RESET_TIMERS);
 }
 

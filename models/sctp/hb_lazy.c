@@ -11,12 +11,18 @@
  * the RFC 4960 8.3 jitter, so idle heartbeats come every rto/2 +
  * hbinterval exactly; host key sctp.lazy_rearm_jitter adds it back there,
  * as upstream later did through sctp_transport_reset_hb_timer.
+ *
+ * In PF (sctp_hb_interval drops hbinterval) the base expiry is rto/2 after
+ * each chunk. After a re-arm at t with draw r, chunks re-arm again only
+ * once they come later than t + r, so the probe still fires between rto/2
+ * and 3 rto/2 after the last chunk sent, as with jitter, at a few re-arms
+ * per RTO instead of one per chunk.
  */
 #include "models/sctp/sctp.h"
 
 static uint64_t timeout(struct sctp_assoc *a)
 {
-    uint64_t e = sctp_jiffies(sctp_now(NULL)) + a->rto / 2 + a->sh->hb_interval;
+    uint64_t e = sctp_jiffies(sctp_now(NULL)) + a->rto / 2 + sctp_hb_interval(a);
     if (a->sh->lazy_rearm_jitter)
         e += sctp_prandom_max(a, a->rto, NULL);
     return e;
@@ -24,7 +30,7 @@ static uint64_t timeout(struct sctp_assoc *a)
 
 static void on_data_sent(struct sctp_assoc *a, struct core *c)
 {
-    uint64_t e = sctp_jiffies(core_now(c)) + a->rto / 2 + a->sh->hb_interval;
+    uint64_t e = sctp_jiffies(core_now(c)) + a->rto / 2 + sctp_hb_interval(a);
     /* time_before(hb_timer.expires, expires): the comparison is charged
      * with the rest of reset_timers */
     if ((int64_t)(a->hb.expires - e) < 0)

@@ -190,13 +190,12 @@ void sctp_input(struct sctp_assoc *a, struct skb *skb, struct core *c)
         sctp_sack_rcv(a, &w, c);
         break;
     case SCTP_HEARTBEAT:
-        sctp_send_ctrl(a, SCTP_HEARTBEAT_ACK, c);
+        /* sctp_sf_beat_8_3: the info comes back as it went; the HEARTBEAT
+         * came through sctp_rcv like DATA (backlog, its limit, drops) */
+        sctp_send_ctrl(a, SCTP_HEARTBEAT_ACK, w.tsn, c);
         break;
     case SCTP_HEARTBEAT_ACK:
-        /* sctp_cmd_transport_on: RTT sample, re-arm with timeout() */
-        a->st.hb_ack_rx++;
-        sctp_update_rto(a, sctp_jiffies(core_now(c)) - sctp_jiffies(a->hb_last_sent));
-        kt_mod(&a->hb, a->sh->hb->timeout(a), a->host, c, &a->sh->kt, KT_DO_SM);
+        sctp_hb_ack_rcv(a, w.tsn, c);
         break;
     }
     skb_free(skb);

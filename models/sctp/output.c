@@ -5,7 +5,10 @@
  * sctp_mark_missing / sctp_retransmit, output.c
  * sctp_packet_can_append_data, transport.c sctp_transport_raise_cwnd /
  * lower_cwnd / update_rto / reset_timers, sm_sideeffect.c
- * sctp_do_8_2_transport_strike; RFC 4960 6.1, 6.2.1, 6.3, 7.2.
+ * sctp_do_8_2_transport_strike / sctp_cmd_transport_on and the timer
+ * handlers, sm_statefuns.c sctp_sf_do_6_3_3_rtx / sctp_sf_sendbeat_8_3 /
+ * sctp_sf_backbeat_8_3, associola.c sctp_assoc_control_transport; RFC 4960
+ * 6.1, 6.2.1, 6.3, 7.2, 8.2, 8.3; the quick-failover draft (PF state).
  *
  * Chunks live in a ring indexed by TSN. TSNs are assigned when a message
  * is queued rather than when it is first sent: the outq is FIFO and
@@ -381,7 +384,16 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
     if (cum_advanced) {
         a->ctsn_ack_point = cum;
         a->last_progress = core_now(c);
+    }
+    /* sctp_check_transmitted, RFC 4960 8.2: newly acknowledged bytes
+     * (cum-ack or gap blocks) clear the path's and the association's error
+     * counters and bring an INACTIVE path back up, but leave a PF path PF:
+     * only a HEARTBEAT-ACK ends PF (sctp_cmd_transport_on) */
+    if (bytes_acked != 0) {
         a->error_count = 0;
+        a->overall_error_count = 0;
+        if (a->tstate == SCTP_T_INACTIVE)
+            a->tstate = SCTP_T_ACTIVE;
     }
     /* sctp_transport_raise_cwnd, called by sctp_check_transmitted when
      * the SACK newly acked bytes on the transmitted list: first the exit
@@ -465,24 +477,51 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
         sctp_wake_writer(a, c);
 }
 
-/* T3-rtx expiry (sctp_sf_do_6_3_3_rtx), in the timer softirq on c. */
-static void t3_run(struct sctp_assoc *a, struct core *c)
+/* sctp_do_8_2_transport_strike: one strike against the path, for a T3
+ * expiry (is_hb = 0) or a heartbeat sent (is_hb = 1, SCTP_CMD_TRANSPORT_HB_SENT,
+ * which counts only when the previous heartbeat is still unacknowledged).
+ * 3.14 marks the path PF when it is not PF already and error_count exceeds
+ * pf_retrans (0 by default: the first T3), without telling the ULP, and
+ * re-arms the heartbeat timer at once: sctp_transport_timeout() now leaves
+ * hbinterval out, and the RTO is not yet doubled. Beyond path_max_retrans
+ * the path goes INACTIVE; with one path 3.14 still sends on it
+ * (sctp_assoc_control_transport camps on the primary). The state test is
+ * `!= PF` as in the 3.8-3.10 trees read, so an INACTIVE path passes
+ * through PF on every strike; the 3.18 tree read has a later `== ACTIVE`.
+ * Last, RFC 4960 E2: the RTO doubles, for a heartbeat only when one was
+ * already outstanding. */
+static void transport_strike(struct sctp_assoc *a, bool is_hb, struct core *c)
 {
-    a->st.t3_expiries++;
-    /* why nothing moved (sctp.md A.7 step 6): new data waiting in the outq
-     * for the peer's window (or cwnd), or an empty outq behind a writer
-     * blocked on a send buffer full of unacked and gap-acked chunks */
-    if (a->next_send != a->next_tsn)
-        a->st.t3_window_full++;
-    else if (a->writer_sleeping)
-        a->st.t3_sndbuf_full++;
-    simtime_t stall = core_now(c) - a->last_progress;
-    a->st.stall_ps_sum += (uint64_t)stall;
-    if ((uint64_t)stall > a->st.stall_ps_max)
-        a->st.stall_ps_max = (uint64_t)stall;
-    if (++a->error_count > a->sh->path_max_retrans)
-        a->st.error_count_max++;           /* would mark the path inactive; counted only */
-    a->rto = 2 * a->rto < a->sh->rto_max ? 2 * a->rto : a->sh->rto_max;
+    const struct sctp_host *sh = a->sh;
+    if (!is_hb || a->hb_sent) {
+        a->overall_error_count++;
+        if (a->tstate != SCTP_T_INACTIVE)
+            a->error_count++;
+        if (a->error_count > sh->path_max_retrans)
+            a->st.error_count_max++;
+    }
+    if (a->tstate != SCTP_T_PF && sh->pf_retrans < sh->path_max_retrans && a->error_count > sh->pf_retrans) {
+        a->tstate = SCTP_T_PF;
+        a->st.pf_entries++;
+        kt_mod(&a->hb, sh->hb->timeout(a), a->host, c, &a->sh->kt, KT_DO_SM);   /* sctp_cmd_hb_timer_update */
+    }
+    if (a->tstate != SCTP_T_INACTIVE && a->error_count > sh->path_max_retrans) {
+        a->tstate = SCTP_T_INACTIVE;
+        a->st.path_inactive++;
+    }
+    if (!is_hb || a->hb_sent) {
+        a->rto = 2 * a->rto < sh->rto_max ? 2 * a->rto : sh->rto_max;
+        if (is_hb)
+            a->st.hb_rto_doublings++;
+    }
+}
+
+/* Every transmitted chunk that is not gap-acked goes to the retransmit
+ * queue, cwnd drops to one PMTU, and one packet goes
+ * (sctp_retransmit(SCTP_RTXR_T3_RTX): sctp_transport_lower_cwnd,
+ * sctp_retransmit_mark, sctp_outq_flush). */
+static void t3_retransmit(struct sctp_assoc *a, struct core *c)
+{
     a->ssthresh = a->cwnd / 2 > 4 * a->pmtu ? a->cwnd / 2 : 4 * a->pmtu;
     a->cwnd = a->pmtu;
     a->pba = 0;
@@ -507,8 +546,43 @@ static void t3_run(struct sctp_assoc *a, struct core *c)
     sctp_outq_flush(a, c, true);
 }
 
-/* Heartbeat expiry (sctp_sf_sendbeat_8_3): send one, re-arm with timeout(). */
-static void hb_run(struct sctp_assoc *a, struct core *c)
+/* T3-rtx expiry (sctp_sf_do_6_3_3_rtx): SCTP_CMD_STRIKE, then
+ * SCTP_CMD_RETRAN. */
+void sctp_t3_timeout(struct sctp_assoc *a, struct core *c)
+{
+    a->st.t3_expiries++;
+    /* why nothing moved (sctp.md A.7 step 6): new data waiting in the outq
+     * for the peer's window (or cwnd), or an empty outq behind a writer
+     * blocked on a send buffer full of unacked and gap-acked chunks */
+    if (a->next_send != a->next_tsn)
+        a->st.t3_window_full++;
+    else if (a->writer_sleeping)
+        a->st.t3_sndbuf_full++;
+    simtime_t stall = core_now(c) - a->last_progress;
+    a->st.stall_ps_sum += (uint64_t)stall;
+    if ((uint64_t)stall > a->st.stall_ps_max)
+        a->st.stall_ps_max = (uint64_t)stall;
+    /* a doubled RTO: 2 s less the jiffy T3 was armed into */
+    if (stall >= 1950 * PS_PER_MS)
+        a->st.stalls_2s++;
+    /* overall_error_count >= association_max_retrans would abort the
+     * association here; the model counts it and goes on */
+    if (a->overall_error_count >= a->sh->assoc_max_retrans)
+        a->st.assoc_abort_threshold++;
+    transport_strike(a, false, c);
+    t3_retransmit(a, c);
+}
+
+/* Heartbeat expiry (sctp_sf_sendbeat_8_3). sctp_sf_heartbeat queues the
+ * HEARTBEAT (its info carries sent_at = jiffies) and sets rto_pending, so
+ * until the HEARTBEAT-ACK comes no DATA chunk starts an RTT measurement;
+ * SCTP_CMD_TRANSPORT_HB_SENT strikes (counted only with one already
+ * outstanding) and sets hb_sent; SCTP_CMD_TRANSPORT_IDLE lowers cwnd
+ * (sctp_transport_lower_cwnd INACTIVE: max(cwnd/2, 4 PMTU), which raises a
+ * cwnd below 4 PMTU, pba 0); SCTP_CMD_HB_TIMER_UPDATE re-arms with
+ * timeout(). The REPLY corked the outqueue; the interpreter's uncork
+ * flushes it, data included. */
+void sctp_hb_timeout(struct sctp_assoc *a, struct core *c)
 {
     simtime_t now = core_now(c);
     if (a->last_data_sent > a->hb_last_sent) {
@@ -523,10 +597,69 @@ static void hb_run(struct sctp_assoc *a, struct core *c)
             sim_series(a->host->sim, a->is_client ? "sctp.client.hb_interval_s" : "sctp.server.hb_interval_s",
                        time_to_s(now - a->hb_last_sent));
     }
+    if (a->overall_error_count >= a->sh->assoc_max_retrans)
+        a->st.assoc_abort_threshold++;
     a->hb_last_sent = now;
     a->st.hb_sent++;
-    sctp_send_ctrl(a, SCTP_HEARTBEAT, c);
+    sctp_send_ctrl(a, SCTP_HEARTBEAT, (uint32_t)sctp_jiffies(now), c);
+    a->rto_pending = true;
+    transport_strike(a, true, c);
+    a->hb_sent = true;
+    a->cwnd = a->cwnd / 2 > 4 * a->pmtu ? a->cwnd / 2 : 4 * a->pmtu;
+    a->pba = 0;
     kt_mod(&a->hb, a->sh->hb->timeout(a), a->host, c, &a->sh->kt, KT_DO_SM);
+    sctp_outq_flush(a, c, false);
+}
+
+/* A HEARTBEAT-ACK (sctp_sf_backbeat_8_3): discarded when its sent_at lies
+ * in the future or more than hbinterval + rto back; else
+ * sctp_cmd_transport_on: error counters and hb_sent cleared; an INACTIVE
+ * path comes up (with one path, sctp_transport_immediate_rtx: a T3-style
+ * retransmission at once), a PF one goes ACTIVE with cwnd = one PMTU (the
+ * quick-failover draft 5.1 point 5, in sctp_assoc_control_transport); an
+ * RTT sample with rto_pending forced; the timer re-armed with timeout(),
+ * hbinterval included again. */
+void sctp_hb_ack_rcv(struct sctp_assoc *a, uint32_t sent_at, struct core *c)
+{
+    uint32_t now_j = (uint32_t)sctp_jiffies(core_now(c));
+    uint32_t age = now_j - sent_at;
+    if ((int32_t)age < 0 || age > a->sh->hb_interval + a->rto) {
+        a->st.hb_ack_stale++;
+        return;
+    }
+    a->st.hb_ack_rx++;
+    a->error_count = 0;
+    a->overall_error_count = 0;
+    a->hb_sent = false;
+    bool was_inactive = a->tstate == SCTP_T_INACTIVE;
+    if (a->tstate == SCTP_T_PF) {
+        a->cwnd = a->pmtu;
+        a->st.pf_exits++;
+    }
+    a->tstate = SCTP_T_ACTIVE;
+    a->rto_pending = true;
+    sctp_update_rto(a, age);
+    kt_mod(&a->hb, a->sh->hb->timeout(a), a->host, c, &a->sh->kt, KT_DO_SM);
+    if (was_inactive) {
+        kt_del(&a->t3, a->host, c, &a->sh->kt);
+        t3_retransmit(a, c);
+        if (!kt_pending(&a->t3))
+            kt_mod(&a->t3, sctp_jiffies(core_now(c)) + a->rto, a->host, c, &a->sh->kt, KT_DO_SM);
+    }
+}
+
+/* The T3 and heartbeat timer handlers (sctp_generate_t3_rtx_event,
+ * sctp_generate_heartbeat_event) take bh_lock_sock; if the user owns the
+ * socket they re-arm the timer for jiffies + HZ/20 and return. Only the
+ * receiver's lock is modelled (sctp.md A.3), so this applies to the
+ * server end's heartbeat; the client end is never owned here. */
+static bool timer_owned_retry(struct sctp_assoc *a, struct ktimer *kt, struct core *c)
+{
+    if (!a->owned)
+        return false;
+    a->st.timer_owned_retries++;
+    kt_mod(kt, sctp_jiffies(core_now(c)) + KT_HZ / 20, a->host, c, &a->sh->kt, KT_DO_SM);
+    return true;
 }
 
 static bool timer_slice(struct cpu_task *t, struct core *c)
@@ -534,12 +667,12 @@ static bool timer_slice(struct cpu_task *t, struct core *c)
     struct sctp_assoc *a = t->ctx;
     uint8_t due = a->timers_due;
     a->timers_due = 0;
-    if (due & TD_T3)
-        t3_run(a, c);
+    if ((due & TD_T3) && !timer_owned_retry(a, &a->t3, c))
+        sctp_t3_timeout(a, c);
     if (due & TD_SACK)
         sctp_gen_sack(a, true, c);
-    if (due & TD_HB)
-        hb_run(a, c);
+    if ((due & TD_HB) && !timer_owned_retry(a, &a->hb, c))
+        sctp_hb_timeout(a, c);
     return false;
 }
 
@@ -573,12 +706,12 @@ struct skb *sctp_skb_new(const struct sctp_assoc *a, uint32_t ip_len)
     return skb;
 }
 
-void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, struct core *c)
+void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, uint32_t sent_at, struct core *c)
 {
     sctp_charge(a->host, c, sctp_sym.pkt_xmit);
     struct skb *skb = sctp_skb_new(a, a->overhead + SCTP_HB_LEN);
     skb->tx_desc = 2;
-    struct sctp_wire w = { .type = type };
+    struct sctp_wire w = { .type = type, .tsn = sent_at };
     memcpy(skb->l4, &w, sizeof w);
     ip_output(a->host, skb, c);
 }

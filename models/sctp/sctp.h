@@ -39,13 +39,18 @@ enum { SCTP_DATA = 0, SCTP_SACK = 3, SCTP_HEARTBEAT = 4, SCTP_HEARTBEAT_ACK = 5 
 enum { FR_CAN = 0, FR_NEED = 1, FR_DONT = 2 };
 enum { CH_FREE = 0, CH_OUTQ, CH_SENT, CH_RTX };
 enum { TD_T3 = 1, TD_SACK = 2, TD_HB = 4 };
+/* Transport states (3.14 enum sctp_transport_state less UNCONFIRMED and
+ * UNKNOWN: both ends start ESTABLISHED on a confirmed address). PF is the
+ * quick-failover draft's "potentially failed" (3.7 on). */
+enum { SCTP_T_ACTIVE = 0, SCTP_T_PF = 1, SCTP_T_INACTIVE = 2 };
 
 /* Header fields carried in skb->l4. */
 struct sctp_wire {
     uint8_t type;
     uint8_t flags;               /* DATA: bit 0 = fast retransmission (for the drop counter) */
     uint8_t ngaps, ndups;
-    uint32_t tsn;                /* DATA: first TSN; SACK: cumulative TSN ack */
+    uint32_t tsn;                /* DATA: first TSN; SACK: cumulative TSN ack;
+                                  * HEARTBEAT / -ACK: the heartbeat info's sent_at (jiffies) */
     uint32_t a_rwnd;             /* SACK */
     uint32_t len;                /* DATA: payload per chunk */
     uint16_t nchunks;            /* DATA: consecutive TSNs of equal length */
@@ -82,6 +87,7 @@ struct sctp_host {
     uint64_t rto_initial, rto_min, rto_max, hb_interval, sack_timeout;  /* jiffies */
     uint32_t sack_freq, max_burst, rwnd_update_shift;
     uint32_t assoc_max_retrans, path_max_retrans;
+    uint32_t pf_retrans;         /* net.sctp.pf_retrans (asoc->pf_retrans): 0, so the first strike makes the path PF */
     uint32_t skb_struct_size;
     uint32_t chunk_struct_size;  /* sizeof(struct sctp_chunk), charged to wmem_alloc with the chunk skb */
     bool nodelay, lazy_rearm_jitter;
@@ -106,6 +112,11 @@ struct sctp_stats {
     uint64_t backlog_drops, frtx_dropped, reneges, reneged_tsns, dup_tsns, map_discards;
     uint64_t error_count_max, hb_sent, hb_ack_rx, stalls, stall_ps_max, stall_ps_sum;
     uint64_t hb_idle_n, frtx_lost, prandom_calls, hb_lazy_skips, t3_sndbuf_full, t3_window_full;
+    uint64_t stalls_2s;          /* T3 expiries that ended a stall of 2 s or more */
+    /* path management (sm_sideeffect.c sctp_do_8_2_transport_strike, sctp_cmd_transport_on) */
+    uint64_t pf_entries, pf_exits, path_inactive, hb_rto_doublings, hb_ack_stale;
+    uint64_t assoc_abort_threshold;   /* strikes at overall_error_count >= association_max_retrans: 3.14 would abort; counted only */
+    uint64_t timer_owned_retries;     /* T3 / heartbeat expiries retried HZ/20 later: socket owned by the user */
 };
 
 struct sctp_app_hooks {
@@ -146,7 +157,10 @@ struct sctp_assoc {
     uint32_t wmem_queued;        /* sk_wmem_queued */
     bool sndbuf_locked;          /* SO_SNDBUF was set (SOCK_SNDBUF_LOCK): no wmem_queued fallback */
     bool sndbuf_wait;            /* the writer is inside sctp_wait_for_sndbuf */
-    uint32_t error_count;
+    uint32_t error_count;        /* transport->error_count */
+    uint32_t overall_error_count; /* asoc->overall_error_count */
+    uint8_t tstate;              /* SCTP_T_*: transport->state */
+    bool hb_sent;                /* transport->hb_sent: a heartbeat is unacknowledged */
     struct ktimer t3, hb;
     simtime_t last_progress;     /* last cum-ack advance (stall durations) */
     uint64_t hb_last_arm_j;      /* for idle heartbeat intervals */
@@ -205,6 +219,13 @@ static inline simtime_t sctp_now(struct core *c) { return c ? core_now(c) : ctx_
 uint64_t sctp_prandom_max(struct sctp_assoc *a, uint64_t n, struct core *c);
 /* RTT sample in jiffies (sctp_transport_update_rto). */
 void sctp_update_rto(struct sctp_assoc *a, uint64_t rtt);
+/* The hbinterval part of 3.14 sctp_transport_timeout() (4.4 alike): it
+ * counts unless the transport is UNCONFIRMED or PF, so a PF path is probed
+ * every RTO (+- jitter). Both sctp.hb variants add it. */
+static inline uint64_t sctp_hb_interval(const struct sctp_assoc *a)
+{
+    return a->tstate == SCTP_T_PF ? 0 : a->sh->hb_interval;
+}
 
 /* output.c: the sender. */
 /* sctp_sendmsg of one message of len bytes from core c: false when the
@@ -223,10 +244,19 @@ void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout);
 void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core *c);
 void sctp_t3_expire(struct event *ev);
 void sctp_hb_expire(struct event *ev);
+/* The state functions behind the sender's timers and the heartbeat ACK,
+ * run on core c (the timer softirq; the test calls them directly):
+ * T3-rtx expiry (sctp_sf_do_6_3_3_rtx), heartbeat expiry
+ * (sctp_sf_sendbeat_8_3), a HEARTBEAT-ACK carrying sent_at
+ * (sctp_sf_backbeat_8_3 -> sctp_cmd_transport_on). */
+void sctp_t3_timeout(struct sctp_assoc *a, struct core *c);
+void sctp_hb_timeout(struct sctp_assoc *a, struct core *c);
+void sctp_hb_ack_rcv(struct sctp_assoc *a, uint32_t sent_at, struct core *c);
 void sctp_transport_reset_timers(struct sctp_assoc *a, struct core *c);
 uint32_t sctp_wspace(const struct sctp_assoc *a);
 struct skb *sctp_skb_new(const struct sctp_assoc *a, uint32_t ip_len);
-void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, struct core *c);
+/* A HEARTBEAT or HEARTBEAT-ACK packet carrying the heartbeat info's sent_at. */
+void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, uint32_t sent_at, struct core *c);
 
 /* input.c: the receiver. */
 void sctp_rcv(struct host *h, struct skb *skb, struct core *c);
