@@ -34,15 +34,6 @@ static void observe(struct nic *n, const struct skb *skb, bool drop)
     nfr++;
 }
 
-static uint64_t counter(struct sim *s, const char *name)
-{
-    for (int i = 0; i < s->ncounters; i++)
-        if (!strcmp(s->counters[i].name, name))
-            return *s->counters[i].value;
-    fail_msg("no counter %s", name);
-    return 0;
-}
-
 /* tx -- r -- rx, the second hop at 1000 bytes; one UDP flow with the keys
  * `flow_keys`, for `dur`. */
 static struct sim *line(const char *dur, const char *flow_keys)
@@ -90,17 +81,17 @@ static void test_df_drop_icmp_and_path_mtu(void **state)
     struct sim *s = line("10ms", "msg_size = 1472\nrate = 10mbit");
     struct host *tx = host_find(s, "tx"), *rx = host_find(s, "rx");
     sim_run(s, false);
-    uint64_t sent = counter(s, "flow.1.datagrams_sent");
+    uint64_t sent = world_counter(s, "flow.1.datagrams_sent");
     assert_true(sent >= 8);
     /* the first datagram leaves with DF (pmtudisc want, it fits the first
      * hop): the router drops it and answers; the sender learns 1000 and
      * fragments every later one itself, without DF */
-    assert_int_equal(counter(s, "r.ip_frag_fails"), 1);
-    assert_int_equal(counter(s, "tx.icmp_frag_needed"), 1);
+    assert_int_equal(world_counter(s, "r.ip_frag_fails"), 1);
+    assert_int_equal(world_counter(s, "tx.icmp_frag_needed"), 1);
     assert_int_equal(tx->pmtu[rx->id], 1000);
     assert_int_equal(tx->frags_created, 2 * (sent - 1));
     assert_int_equal(host_find(s, "r")->frags_created, 0);
-    assert_int_equal(counter(s, "flow.1.datagrams_received"), sent - 1);
+    assert_int_equal(world_counter(s, "flow.1.datagrams_received"), sent - 1);
     assert_int_equal(nfr, 2 * (sent - 1));
     assert_int_equal(lens[0], 20 + 976);
     assert_int_equal(offs[1], 976);
@@ -116,11 +107,11 @@ static void test_router_fragments_without_df(void **state)
     uint64_t before = skb_in_use();
     struct sim *s = line("10ms", "msg_size = 1472\nrate = 10mbit\npmtudisc = dont");
     sim_run(s, false);
-    uint64_t sent = counter(s, "flow.1.datagrams_sent");
-    assert_int_equal(counter(s, "r.ip_frag_fails"), 0);
-    assert_int_equal(counter(s, "tx.icmp_frag_needed"), 0);
+    uint64_t sent = world_counter(s, "flow.1.datagrams_sent");
+    assert_int_equal(world_counter(s, "r.ip_frag_fails"), 0);
+    assert_int_equal(world_counter(s, "tx.icmp_frag_needed"), 0);
     assert_int_equal(host_find(s, "r")->frags_created, 2 * sent);
-    assert_int_equal(counter(s, "flow.1.datagrams_received"), sent);
+    assert_int_equal(world_counter(s, "flow.1.datagrams_received"), sent);
     for (uint32_t k = 0; k < nfr; k++) {
         assert_int_equal(offs[k], k % 2 ? 976 : 0);
         assert_int_equal(lens[k], k % 2 ? 20 + 504 : 20 + 976);
@@ -139,7 +130,7 @@ static void test_router_splits_fragments_again(void **state)
     uint64_t before = skb_in_use();
     struct sim *s = line("3ms", "msg_size = 65507\nrate = 100mbit");
     sim_run(s, false);
-    assert_int_equal(counter(s, "flow.1.datagrams_sent"), 1);
+    assert_int_equal(world_counter(s, "flow.1.datagrams_sent"), 1);
     assert_int_equal(nfr, 2 * 44 + 1);
     for (uint32_t k = 0; k < 44; k++) {
         assert_int_equal(offs[2 * k], k * 1480);
@@ -149,7 +140,7 @@ static void test_router_splits_fragments_again(void **state)
     assert_int_equal(offs[88], 44 * 1480);
     assert_int_equal(lens[88], 20 + 395);
     assert_int_equal(mf[88], 0);
-    assert_int_equal(counter(s, "flow.1.datagrams_received"), 1);
+    assert_int_equal(world_counter(s, "flow.1.datagrams_received"), 1);
     assert_int_equal(s->flows[0]->bytes, 65507);
     world_free(s);
     assert_int_equal(skb_in_use(), before);

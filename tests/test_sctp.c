@@ -21,6 +21,7 @@
 #include "sim/config.h"
 #include "sim/report.h"
 #include "sim/sim.h"
+#include "tests/world.h"
 
 /* An association end with only what the rwnd ops read: sk_rcvbuf 212992,
  * PMTU 1500, frag_point 1452, rwnd = a_rwnd = 106496. */
@@ -304,15 +305,6 @@ static void test_mod_timer_shortcut_and_requeue(void **state)
     free(h);
 }
 
-static uint64_t counter(struct sim *s, const char *name)
-{
-    for (int i = 0; i < s->ncounters; i++)
-        if (!strcmp(s->counters[i].name, name))
-            return *s->counters[i].value;
-    fail_msg("no counter %s", name);
-    return 0;
-}
-
 static const char *two_hosts =
     "[sim]\nduration = 300ms\n"
     "[host sender]\nrx_queue_cpu = 1\n"
@@ -348,10 +340,10 @@ static void test_world_ipv4(void **state)
         assert_int_equal(cli->cwnd, 4380);
         assert_int_equal(cli->frag_point, 1452);
         sim_run(s, false);
-        uint64_t pkts = counter(s, "flow.1.sctp.client.data_packets_sent");
-        uint64_t read = counter(s, "flow.1.iperf3.server_bytes");
+        uint64_t pkts = world_counter(s, "flow.1.sctp.client.data_packets_sent");
+        uint64_t read = world_counter(s, "flow.1.iperf3.server_bytes");
         assert_true(pkts > 10000);
-        assert_int_equal(counter(s, "flow.1.sctp.client.t3_expiries"), 0);
+        assert_int_equal(world_counter(s, "flow.1.sctp.client.t3_expiries"), 0);
         struct nic *n = host_find(s, "receiver")->nics[0];
         uint64_t rx_b = 0, rx_p = 0;
         for (int q = 0; q < NIC_MAX_QUEUES; q++) {
@@ -613,18 +605,18 @@ static void test_world_loopback_hb(void **state)
         struct cfg *cfg;
         struct sim *s = build(&cfg, ini);
         sim_run(s, false);
-        chunks[v] = counter(s, "flow.1.sctp.client.data_chunks_sent");
-        calls[v] = counter(s, "flow.1.sctp.client.hb_timer.mod_timer_calls");
-        uint64_t rq = counter(s, "flow.1.sctp.client.hb_timer.requeues");
+        chunks[v] = world_counter(s, "flow.1.sctp.client.data_chunks_sent");
+        calls[v] = world_counter(s, "flow.1.sctp.client.hb_timer.mod_timer_calls");
+        uint64_t rq = world_counter(s, "flow.1.sctp.client.hb_timer.requeues");
         assert_true(chunks[v] > 100000);
-        assert_int_equal(counter(s, "flow.1.sctp.client.hb_sent"), 0);
+        assert_int_equal(world_counter(s, "flow.1.sctp.client.hb_sent"), 0);
         if (!v) {
             assert_int_equal(calls[v], chunks[v] + 1);      /* + the start of the association */
             assert_in_range(rq * 100 / calls[v], 85, 93);
         } else {
             assert_in_range(calls[v], 2, 8);                 /* about 2 per second, + the start */
         }
-        uint64_t pkts = counter(s, "flow.1.sctp.client.data_packets_sent");
+        uint64_t pkts = world_counter(s, "flow.1.sctp.client.data_packets_sent");
         assert_in_range(chunks[v] / pkts, 19, 39);           /* bundled up to 39 per 64 KB packet */
         sim_free(s);
         cfg_free(cfg);

@@ -6,6 +6,7 @@
 #define NETSIM_TESTS_WORLD_H
 
 #include <stdio.h>
+#include <string.h>
 #include "sim/config.h"
 #include "sim/sim.h"
 
@@ -20,6 +21,16 @@ static inline struct sim *world_build(const char *ini)
         cfg_print_errors(world_cfg, stderr);
     assert_int_equal(cfg_errors(world_cfg), 0);
     return s;
+}
+
+/* The value of the run's counter `name`; a missing one fails the test. */
+static inline uint64_t world_counter(struct sim *s, const char *name)
+{
+    for (int i = 0; i < s->ncounters; i++)
+        if (!strcmp(s->counters[i].name, name))
+            return *s->counters[i].value;
+    fail_msg("no counter %s", name);
+    return 0;
 }
 
 static inline void world_free(struct sim *s)
