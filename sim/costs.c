@@ -23,7 +23,7 @@ static const struct cost_row xeon_2012[] = {
     { "ip_rcv",                  350, false, "[spec] ipfrag.md 9 C_stack: __netif_receive_skb, ip_rcv, fib_lookup" },
     { "ip_output",               200, false, "[est] route lookup, IP header, neighbour output" },
     { "ip_forward",              300, false, "[est] forwarding a packet on a middle host" },
-    { "icmp_rcv",                300, false, "[est] ICMP echo: build and send the reply" },
+    { "icmp_rcv",                300, false, "[est] ICMP input: build and send an echo reply, or note a path MTU" },
     { "udp_rcv",                 300, false, "[est] socket lookup and queueing; ipfrag.md's C_udp 1500 = this + try_to_wake_up" },
     { "try_to_wake_up",         1200, false, "[spec] ipfrag.md 9: C_udp minus udp_rcv, the wake-up IPI of a sleeping reader" },
     { "schedule",               2000, false, "[spec] ipfrag.md 9: netserver +2 us wake-up (context switch in)" },

@@ -59,15 +59,13 @@ struct host {
      * (3.7 ip_select_ident) and route cache: the next IPv4 id, and the path
      * MTU learned from ICMP "fragmentation needed" (0: the route's MTU) */
     uint16_t ip_id[HOST_MAX_PEERS];
-    uint32_t pmtu[HOST_MAX_PEERS];
+    uint32_t pmtu[2][HOST_MAX_PEERS];   /* [family == NET_IPV6] */
     uint16_t next_port;
     /* IP counters */
     uint64_t ip_in, ip_out, ip_forwarded, ip_no_proto, ip_no_route, ip_frag_no_reasm, frags_created;
-    uint64_t ip_frag_fails;      /* IPSTATS_MIB_FRAGFAILS: too big with DF set (or IPv6) */
+    uint64_t ip_frag_fails;      /* too big for the next hop and not to be fragmented: IPv4 with DF
+                                  * (FRAGFAILS), IPv6 (Ip6InTooBigErrors) */
     uint64_t icmp_frag_needed;   /* "fragmentation needed" / "packet too big" received */
-    /* ICMP error rate limit per destination (inet_peer_xrlim_allow) */
-    simtime_t icmp_rl_tokens[HOST_MAX_PEERS], icmp_rl_last[HOST_MAX_PEERS];
-    bool icmp_rl_used[HOST_MAX_PEERS];
     int sym_ip_rcv, sym_ip_output, sym_ip_forward, sym_lo_xmit, sym_backlog;
 };
 
@@ -98,11 +96,14 @@ void ip_loopback_init(struct host *h, uint32_t mtu);
 /* Largest L4 datagram (header + payload) that fits one packet on the route. */
 uint32_t ip_max_unfragmented(struct host *h, uint32_t daddr, uint8_t family);
 /* MTU towards daddr: the route's link MTU, or a smaller learned path MTU. */
-uint32_t ip_path_mtu(struct host *h, uint32_t daddr);
+uint32_t ip_path_mtu(struct host *h, uint32_t daddr, uint8_t family);
+/* The smallest link MTU on the route to daddr, every hop included (what
+ * path MTU discovery converges to); 0 without a route. */
+uint32_t ip_route_min_mtu(struct host *h, uint32_t daddr);
 /* ICMP (icmp.c). */
 void icmp_rcv(struct host *h, struct skb *skb, struct core *c);
 /* ICMP "fragmentation needed" (IPv6: "packet too big") for `skb`, which does
- * not fit the next hop's `mtu`, to its source; rate limited per source. */
+ * not fit the next hop's `mtu`, to its source. */
 void icmp_frag_needed_send(struct host *h, const struct skb *skb, uint32_t mtu, struct core *c);
 
 /* Sockets */

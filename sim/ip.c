@@ -19,21 +19,40 @@ static struct nic *route(struct host *h, uint32_t daddr)
     return h->route[daddr];
 }
 
-uint32_t ip_path_mtu(struct host *h, uint32_t daddr)
+static uint32_t learned_mtu(const struct host *h, uint32_t daddr, uint8_t family, uint32_t link_mtu)
+{
+    uint32_t p = h->pmtu[family == NET_IPV6][daddr];
+    return p && p < link_mtu ? p : link_mtu;
+}
+
+uint32_t ip_path_mtu(struct host *h, uint32_t daddr, uint8_t family)
 {
     if (daddr == h->id)
         return h->lo_mtu;
     struct nic *n = route(h, daddr);
-    if (!n)
-        return 0;
-    uint32_t mtu = n->tx_link->mtu;
-    return h->pmtu[daddr] && h->pmtu[daddr] < mtu ? h->pmtu[daddr] : mtu;
+    return n ? learned_mtu(h, daddr, family, n->tx_link->mtu) : 0;
 }
 
 uint32_t ip_max_unfragmented(struct host *h, uint32_t daddr, uint8_t family)
 {
-    uint32_t mtu = ip_path_mtu(h, daddr);
+    uint32_t mtu = ip_path_mtu(h, daddr, family);
     return mtu ? mtu - ip_hdr_len(family) : 0;
+}
+
+uint32_t ip_route_min_mtu(struct host *h, uint32_t daddr)
+{
+    if (daddr == h->id)
+        return h->lo_mtu;
+    uint32_t mtu = 0;
+    for (int hop = 0; h->id != daddr && hop < HOST_MAX_PEERS; hop++) {
+        struct nic *n = route(h, daddr);
+        if (!n)
+            return 0;
+        if (!mtu || n->tx_link->mtu < mtu)
+            mtu = n->tx_link->mtu;
+        h = n->tx_link->dst->host;
+    }
+    return mtu;
 }
 
 static int ip_fragment(struct host *h, struct skb *skb, uint32_t mtu, struct nic *out, struct core *c);
@@ -189,7 +208,9 @@ int ip_output(struct host *h, struct skb *skb, struct core *c)
         return -1;
     }
     skb->saddr = h->id;
-    skb->ip_id = h->ip_id[skb->daddr]++;
+    /* 3.7 ip_select_ident: a DF packet of an unconnected socket gets id 0
+     * (nothing can fragment it); others count per destination */
+    skb->ip_id = skb->df ? 0 : h->ip_id[skb->daddr]++;
     skb->tstamp = core_now(c);
     if (!skb->hash) {
         uint64_t x = ((uint64_t)skb->saddr << 48) ^ ((uint64_t)skb->daddr << 32) ^ ((uint64_t)skb->sport << 16) ^ skb->dport;
@@ -197,7 +218,7 @@ int ip_output(struct host *h, struct skb *skb, struct core *c)
         skb->hash = (uint32_t)(x >> 32) | 1;
     }
     h->ip_out++;
-    uint32_t mtu = ip_path_mtu(h, skb->daddr);
+    uint32_t mtu = learned_mtu(h, skb->daddr, skb->family, out->tx_link->mtu);
     if (skb->ip_len > mtu) {
         if (skb->df) {           /* the sender should have said EMSGSIZE */
             h->ip_frag_fails++;

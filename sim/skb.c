@@ -46,13 +46,19 @@ void skb_free(struct skb *skb)
         skb->destructor(skb);
     if (skb->rx_page)
         nic_page_release(skb);
-    for (struct skb *f = skb->frag_list, *nx; f; f = nx) {
-        nx = f->next;            /* the datagram's pages go back with it */
-        skb_free(f);
-    }
+    skb_drop_frag_list(skb);     /* the datagram's pages go back with it */
     skb->next = free_list;
     free_list = skb;
     in_use--;
+}
+
+void skb_drop_frag_list(struct skb *skb)
+{
+    for (struct skb *f = skb->frag_list, *nx; f; f = nx) {
+        nx = f->next;
+        skb_free(f);
+    }
+    skb->frag_list = NULL;
 }
 
 uint64_t skb_in_use(void) { return in_use; }

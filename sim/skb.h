@@ -76,6 +76,9 @@ struct skb *skb_alloc(void);
 void skb_free(struct skb *skb);
 /* Packets currently allocated (leak checks in tests). */
 uint64_t skb_in_use(void);
+/* Free a reassembled datagram's other fragments (and the RX pages they
+ * hold), keeping the head skb. */
+void skb_drop_frag_list(struct skb *skb);
 void skb_pool_release(void);
 
 /* Intrusive FIFO of skbs. */

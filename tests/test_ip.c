@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "sim/config.h"
 #include "sim/sim.h"
@@ -64,9 +65,11 @@ static void test_ip_ids_count_per_destination(void **state)
     sim_run(s, false);
     uint64_t to_rx = s->flows[0]->bytes / 3000, to_rx2 = s->flows[1]->bytes / 1472;
     assert_true(to_rx >= 3 && to_rx2 >= 3);
-    /* each destination has its own counter from 0, as inet_peer's ip_id_count */
+    /* each destination has its own counter from 0, as inet_peer's
+     * ip_id_count; flow 2's datagrams fit the MTU and go with DF, which in
+     * 3.7 (unconnected socket) gives id 0 and leaves the counter alone */
     assert_int_equal(tx->ip_id[host_find(s, "rx")->id], to_rx);
-    assert_int_equal(tx->ip_id[host_find(s, "rx2")->id], to_rx2);
+    assert_int_equal(tx->ip_id[host_find(s, "rx2")->id], 0);
     /* a 3000-byte datagram is 3 fragments sharing one id: 0, 0, 0, 1, 1, 1, ... */
     assert_int_equal(nfr, 3 * to_rx);
     for (uint32_t k = 0; k < nfr; k++)
@@ -88,7 +91,7 @@ static void test_df_drop_icmp_and_path_mtu(void **state)
      * fragments every later one itself, without DF */
     assert_int_equal(world_counter(s, "r.ip_frag_fails"), 1);
     assert_int_equal(world_counter(s, "tx.icmp_frag_needed"), 1);
-    assert_int_equal(tx->pmtu[rx->id], 1000);
+    assert_int_equal(tx->pmtu[0][rx->id], 1000);
     assert_int_equal(tx->frags_created, 2 * (sent - 1));
     assert_int_equal(host_find(s, "r")->frags_created, 0);
     assert_int_equal(world_counter(s, "flow.1.datagrams_received"), sent - 1);
@@ -146,6 +149,74 @@ static void test_router_splits_fragments_again(void **state)
     assert_int_equal(skb_in_use(), before);
 }
 
+/* pmtudisc = do: the first datagram leaves with DF and is refused by the
+ * router; once the sender knows the path MTU, sendmsg fails (EMSGSIZE)
+ * before anything is sent, and that is counted as a drop of its own */
+static void test_pmtudisc_do_learns_and_refuses(void **state)
+{
+    (void)state;
+    uint64_t before = skb_in_use();
+    struct sim *s = line("10ms", "msg_size = 1472\nrate = 10mbit\npmtudisc = do");
+    sim_run(s, false);
+    uint64_t sent = world_counter(s, "flow.1.datagrams_sent");
+    assert_int_equal(world_counter(s, "r.ip_frag_fails"), 1);
+    assert_int_equal(world_counter(s, "tx.icmp_frag_needed"), 1);
+    assert_int_equal(world_counter(s, "flow.1.emsgsize"), sent - 1);
+    assert_int_equal(world_counter(s, "flow.1.datagrams_received"), 0);
+    assert_int_equal(host_find(s, "tx")->frags_created, 0);
+    world_free(s);
+    assert_int_equal(skb_in_use(), before);
+}
+
+/* The path MTU is kept per family: an IPv4 "fragmentation needed" says
+ * nothing about IPv6 to the same host */
+static void test_path_mtu_per_family(void **state)
+{
+    (void)state;
+    struct sim *s = line("10ms", "msg_size = 1472\nrate = 10mbit");
+    struct host *tx = host_find(s, "tx"), *rx = host_find(s, "rx");
+    sim_run(s, false);
+    assert_int_equal(ip_path_mtu(tx, rx->id, NET_IPV4), 1000);
+    assert_int_equal(ip_path_mtu(tx, rx->id, NET_IPV6), 1500);
+    assert_int_equal(ip_route_min_mtu(tx, rx->id), 1000);
+    world_free(s);
+}
+
+/* A fragmented echo: the reply is a new datagram, the request's fragments
+ * and their RX pages go back at once; nothing leaks */
+static void test_fragmented_ping_frees_everything(void **state)
+{
+    (void)state;
+    uint64_t before = skb_in_use();
+    struct sim *s = world_build("[sim]\nduration = 50ms\n[link a]\nends = tx:eth0 rx:eth0\n"
+                                "[flow 1]\napp = ping\nfrom = tx\nto = rx\nsize = 5000\ninterval = 10ms\n");
+    sim_run(s, false);
+    assert_int_equal(world_counter(s, "flow.1.ping_sent"), 5);
+    assert_int_equal(world_counter(s, "flow.1.ping_received"), 5);
+    assert_int_equal(host_find(s, "rx")->frags_created, 4 * 5);
+    world_free(s);
+    assert_int_equal(skb_in_use(), before);
+}
+
+/* IPv6 routers do not fragment and the model has no IPv6 reassembly, so an
+ * inet6 flow must fit the smallest MTU on its route, which must be >= 1280 */
+static void test_inet6_route_checks(void **state)
+{
+    (void)state;
+    const char *base = "[sim]\nduration = 1ms\n[link a]\nends = tx:eth0 r:eth0\n[link b]\nends = r:eth1 rx:eth0\n"
+                       "mtu = %s\n[flow 1]\napp = udp_stream\nfrom = tx\nto = rx\nfamily = inet6\nmsg_size = %s\n";
+    const char *cases[][3] = { { "1200", "1000", "1" }, { "1280", "1300", "1" }, { "1280", "1232", "0" } };
+    for (size_t i = 0; i < 3; i++) {
+        char ini[512];
+        snprintf(ini, sizeof ini, base, cases[i][0], cases[i][1]);
+        struct cfg *cfg = cfg_load_string("t.ini", ini);
+        struct sim *s = sim_build(cfg, 0, false);
+        assert_int_equal(cfg_errors(cfg), atoi(cases[i][2]));
+        sim_free(s);
+        cfg_free(cfg);
+    }
+}
+
 static void test_pmtudisc_do_larger_than_the_mtu_is_an_error(void **state)
 {
     (void)state;
@@ -165,6 +236,10 @@ int main(void)
         cmocka_unit_test(test_df_drop_icmp_and_path_mtu),
         cmocka_unit_test(test_router_fragments_without_df),
         cmocka_unit_test(test_router_splits_fragments_again),
+        cmocka_unit_test(test_pmtudisc_do_learns_and_refuses),
+        cmocka_unit_test(test_path_mtu_per_family),
+        cmocka_unit_test(test_fragmented_ping_frees_everything),
+        cmocka_unit_test(test_inet6_route_checks),
         cmocka_unit_test(test_pmtudisc_do_larger_than_the_mtu_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,9 +8,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sim/config.h"
 #include "sim/sim.h"
 #include "sim/report.h"
+
+#define PING_STAMP_OFF 16      /* l4 bytes 0-15: type, code, id, seq; then the time */
 
 struct ping {
     struct flow *f;
@@ -43,7 +46,10 @@ static bool ping_slice(struct cpu_task *t, struct core *c)
     skb->ip_len = IPV4_HDR_LEN + ICMP_HDR_LEN + p->size;
     skb->truesize = skb_truesize_for(skb->ip_len + 16);
     skb->flow = (uint32_t)p->f->id;
-    skb->cb[0] = (uint64_t)core_now(c);      /* timestamp in the payload, as ping does */
+    /* the send time travels in the payload, as ping's does: the cb[]
+     * scratch belongs to whichever layer holds the skb (reassembly uses it) */
+    simtime_t sent = core_now(c);
+    memcpy(&skb->l4[PING_STAMP_OFF], &sent, sizeof sent);
     skb->tx_desc = 1;
     sock_charge_w(&p->sk, skb);
     ip_output(h, skb, c);
@@ -64,7 +70,9 @@ static void ping_reply(struct sock *sk)
 {
     struct ping *p = sk->priv;
     struct skb *skb = skbq_pop(&sk->rq);
-    double rtt = time_to_us(skb->tstamp - (simtime_t)skb->cb[0]);
+    simtime_t sent;
+    memcpy(&sent, &skb->l4[PING_STAMP_OFF], sizeof sent);
+    double rtt = time_to_us(skb->tstamp - sent);
     p->received++;
     p->min_us = p->received == 1 || rtt < p->min_us ? rtt : p->min_us;
     p->max_us = rtt > p->max_us ? rtt : p->max_us;

@@ -17,10 +17,10 @@
 #include "models/ipfrag/frag.h"
 #include "sim/costs.h"
 
-#define FRAG_ROWS(CONTEND, CONTEND_SRC, EVQ, EVQ_SRC)                                                                        \
+#define FRAG_ROWS(CONTEND, CONTEND_SRC, EVQ, EVQ_SRC)                                                          \
     { "ip_defrag", 250, false, "[spec] C_defrag: jhash, refcounts, peer rid atomic, pull/trim, tail insert" }, \
     { "ip_defrag.lock", CONTEND, false, CONTEND_SRC },                                                         \
-    { "ip_defrag.ws", 25, false, "[spec] C_ws: slower slab/page/TLB paths as the footprint leaves the LLC, "    \
+    { "ip_defrag.ws", 25, false, "[spec] C_ws: slower slab/page/TLB paths as the footprint leaves the LLC, "   \
                                  "x (1 - exp(-mem / ipfrag.w_llc))" },                                         \
     { "inet_frag_lru_move", 50, false, "[spec] C_lru: list_move_tail under the write lock (LRU variants)" },   \
     { "inet_frag_find", 5, false, "[spec] C_step: one hlist step + key compare" },                             \
@@ -29,10 +29,10 @@
     { "inet_frag_create", 800, false, "[spec] C_create: kzalloc, inet_getpeer_v4, timer arm, insert" },        \
     { "ip_frag_reasm", 1500, false, "[spec] C_reasm: kill + glue" },                                           \
     { "ip_frag_reasm.per_frag", 50, false, "[spec] C_reasm_pf: per fragment glued" },                          \
-    { "inet_frag_evictor", EVQ, false, EVQ_SRC },                                                             \
-    { "kfree_skb", 120, false, "[spec] C_free: skb head + shinfo + page put, per evicted fragment" },           \
+    { "inet_frag_evictor", EVQ, false, EVQ_SRC },                                                              \
+    { "kfree_skb", 120, false, "[spec] C_free: skb head + shinfo + page put, per evicted fragment" },          \
     { "kfree_skb.cold", 300, false, "[spec] C_free_cold: extra when the skb left the LLC" },                   \
-    { "kfree_skb.policy_drop", 100, false, "[spec] C_drop: a fragment dropped by the evictor policy" },         \
+    { "kfree_skb.policy_drop", 100, false, "[spec] C_drop: a fragment dropped by the evictor policy" },        \
     { "tick_sched_timer", 4000, false, "[spec] C_tick: timer tick, RCU, scheduler, once per 1 ms jiffy" }
 
 static const struct cost_row xeon_2012[] = {

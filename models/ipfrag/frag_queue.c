@@ -110,8 +110,9 @@ static void fq_reinit(struct frag_ns *ns, struct fq *q, struct frag_ctx *c)
 
 /* ip_frag_reasm: glue the fragments behind the first one. The queue's
  * fragments leave `mem` at once; its 200 bytes go when the last reference
- * drops, which here is the same instant. */
-static struct skb *fq_reasm(struct frag_ns *ns, struct fq *q, struct frag_ctx *c)
+ * drops, which here is the same instant. The datagram takes the receive
+ * time of the fragment that completed it (head->tstamp = qp->q.stamp). */
+static struct skb *fq_reasm(struct frag_ns *ns, struct fq *q, simtime_t stamp, struct frag_ctx *c)
 {
     frag_kill(ns, q);
     frag_cost(c, ns->sym_reasm, ns->c_reasm + ns->c_reasm_pf * q->nfrags);
@@ -134,6 +135,7 @@ static struct skb *fq_reasm(struct frag_ns *ns, struct fq *q, struct frag_ctx *c
     head->payload = q->len - (head->proto == IPPROTO_UDP_ ? UDP_HDR_LEN : 0);
     head->frag_off = 0;
     head->more_frags = false;
+    head->tstamp = stamp;
     /* is_frag stays set: the datagram came in pieces, so its UDP checksum
      * was not offloaded (CHECKSUM_NONE); udp_recvmsg checksums on copy */
     head->is_frag = true;
@@ -237,7 +239,7 @@ static struct skb *fq_queue(struct frag_ns *ns, struct fq *q, struct frag_ctx *c
     if (off == 0)
         q->flags |= FQ_FIRST_IN;
     if ((q->flags & (FQ_FIRST_IN | FQ_LAST_IN)) == (FQ_FIRST_IN | FQ_LAST_IN) && q->meat == q->len)
-        return fq_reasm(ns, q, c);
+        return fq_reasm(ns, q, skb->tstamp, c);
     if (ns->ops->uses_lru) {
         /* list_move_tail under the write lock, for every non-completing fragment */
         frag_lru_unlink(ns, q);

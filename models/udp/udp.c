@@ -38,9 +38,9 @@ int udp_sendmsg(struct sock *sk, uint32_t daddr, uint16_t dport, uint32_t len, u
     struct host *h = sk->host;
     host_charge(h, c, sym_send);
     uint32_t ip_len = ip_hdr_len(sk->family) + UDP_HDR_LEN + len;
-    uint32_t mtu = ip_path_mtu(h, daddr);
+    uint32_t mtu = ip_path_mtu(h, daddr, sk->family);
     if (sk->pmtudisc == IP_PMTUDISC_DO && ip_len > mtu)
-        return -1;               /* ip_append_data: EMSGSIZE, nothing copied */
+        return UDP_EMSGSIZE;     /* ip_append_data: nothing copied, nothing sent */
     host_charge_bytes(h, c, sym_copy_from, len);
     struct skb *skb = skb_alloc();
     skb->family = sk->family;

@@ -11,7 +11,10 @@
 void udp_rcv(struct host *h, struct skb *skb, struct core *c);
 /* Build and send one datagram of `len` payload bytes from sk to
  * (daddr, dport), charging udp_sendmsg and the copy on core c. The skb is
- * charged to the socket's send buffer. Returns 0, or -1 if dropped. */
+ * charged to the socket's send buffer. Returns 0, -1 if dropped on the way
+ * out, or UDP_EMSGSIZE (nothing sent) when the socket says IP_PMTUDISC_DO
+ * and the datagram exceeds the path MTU. */
+#define UDP_EMSGSIZE (-2)
 int udp_sendmsg(struct sock *sk, uint32_t daddr, uint16_t dport, uint32_t len, uint32_t flow, struct core *c);
 /* Read one datagram, charging udp_recvmsg and copy_to_user; returns its
  * payload bytes, or -1 when the queue is empty. */

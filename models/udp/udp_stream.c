@@ -14,7 +14,7 @@
  * offset within one period, so that two paced flows do not start in step),
  * pmtudisc (IP_MTU_DISCOVER: want, the Linux default: DF on datagrams that
  * fit the path, larger ones fragmented here; do: always DF, a datagram
- * larger than the path fails with EMSGSIZE (counted in send_errors); dont:
+ * larger than the path fails with EMSGSIZE (flow.N.emsgsize); dont:
  * never DF, routers fragment).
  */
 #include <stdio.h>
@@ -35,7 +35,7 @@ struct udp_stream {
     struct cpu_task sender, reader;
     struct event pace;
     bool tx_slept, rx_slept;
-    uint64_t sent, send_errors, received;
+    uint64_t sent, send_errors, emsgsize, received;
     int sym_schedule;
     simtime_t jitter, phase;     /* pacing jitter (+-), start offset */
     uint64_t rnd;                /* splitmix64 state, seeded from (run seed, "flow.N.pace") */
@@ -68,7 +68,10 @@ static bool sender_slice(struct cpu_task *t, struct core *c)
         host_charge(h, c, u->sym_schedule);
         u->tx_slept = false;
     }
-    if (udp_sendmsg(&u->tx, u->f->to->id, u->rx.port, u->msg_size, (uint32_t)u->f->id, c))
+    int rc = udp_sendmsg(&u->tx, u->f->to->id, u->rx.port, u->msg_size, (uint32_t)u->f->id, c);
+    if (rc == UDP_EMSGSIZE)
+        u->emsgsize++;           /* a drop nobody else counts */
+    else if (rc)
         u->send_errors++;
     u->sent++;
     if (u->period) {
@@ -136,9 +139,18 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     if (pmtudisc == IP_PMTUDISC_DO && u->msg_size > max)
         cfg_error(sec, "msg_size", "got %u with pmtudisc = do: more than the %u bytes that fit the first hop's MTU, "
                   "every send would fail with EMSGSIZE", u->msg_size, max);
-    if (u->msg_size > max && !f->to->defrag)
-        cfg_error(sec, "msg_size", "got %u, more than the %u bytes that fit the path MTU: the receiver would "
-                  "need IP reassembly, which comes with the ipfrag model", u->msg_size, max);
+    /* fragments, wherever they are made, need reassembly at the receiver,
+     * which the model has for IPv4 only (models/ipfrag) */
+    uint32_t path = ip_route_min_mtu(f->from, f->to->id);
+    uint32_t path_max = path - ip_hdr_len(family) - UDP_HDR_LEN;
+    if (path && family == NET_IPV6 && path < 1280)      /* path 0: no route, an error of its own */
+        cfg_error(sec, "family", "inet6 needs every link on the route to carry 1280 bytes (RFC 8200); the "
+                  "smallest MTU from %s to %s is %u", f->from->name, f->to->name, path);
+    else if (path && u->msg_size > path_max && (family == NET_IPV6 || !f->to->defrag))
+        cfg_error(sec, "msg_size", "got %u, more than the %u bytes that fit the smallest MTU on the route (%u): "
+                  "the receiver would need %s", u->msg_size, path_max, path,
+                  family == NET_IPV6 ? "IPv6 reassembly, which the model does not have"
+                                     : "IP reassembly, which comes with the ipfrag model");
     if (u->rate)
         u->period = time_serialise(u->msg_size, u->rate);
     u->jitter = cfg_time(sec, "pace_jitter", "0", 0, PS_PER_S);
@@ -173,6 +185,8 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     sim_counter(s, name, &u->received, false);
     snprintf(name, sizeof name, "flow.%d.send_errors", f->id);
     sim_counter(s, name, &u->send_errors, false);   /* SndbufErrors: the drop itself is counted where it happened */
+    snprintf(name, sizeof name, "flow.%d.emsgsize", f->id);
+    sim_counter(s, name, &u->emsgsize, true);       /* refused by sendmsg: counted nowhere else */
     snprintf(name, sizeof name, "flow.%d.udp_rcvbuf_errors", f->id);
     sim_counter(s, name, &u->rx.rcvbuf_errors, true);
 }

@@ -40,6 +40,10 @@ out=$("$NETSIM" run "$tmp/ping.ini" --no-db)
 check "ping rtt is 50 us + 2 serialisations exactly" grep -q 'rtt min/avg/max/mdev = 50.1952/50.1952/50.1952/0.0000 us' <<<"$out"
 "$NETSIM" run "$tmp/ping.ini" -o "$tmp/ping.db" -q >/dev/null
 check "ping rtt series exact" test "$(q "$tmp/ping.db" "select count(*) from series where name = 'flow1.rtt_us' and value = 50.1952")" -eq 10
+# a 5000-byte ping is 4 fragments each way (3 x 1538 + 626 wire bytes, 4.192 us); a
+# reassembled datagram carries its last fragment's receive time, so 50 + 2 x 4.192
+out=$("$NETSIM" run "$tmp/ping.ini" --no-db --set 1.size=5000)
+check "fragmented ping rtt is 50 us + 2 x 4 serialisations exactly" grep -q 'rtt min/avg/max/mdev = 58.3840/58.3840/58.3840/0.0000 us' <<<"$out"
 
 # --- determinism: same seed, identical rows; another seed changes a lossy run
 cat > "$tmp/lossy.ini" <<'INI'
