@@ -9,7 +9,6 @@
 
 enum { ICMP_DEST_UNREACH = 3, ICMP_FRAG_NEEDED = 4, ICMPV6_PKT_TOOBIG = 2 };
 #define IP_RT_MIN_PMTU 552       /* ip_rt_min_pmtu: 512 + 20 + 20 */
-#define IPV6_MIN_MTU 1280
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, sizeof v); }
 static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, sizeof v); return v; }

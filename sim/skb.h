@@ -19,6 +19,7 @@ enum { IPPROTO_ICMP_ = 1, IPPROTO_TCP_ = 6, IPPROTO_UDP_ = 17, IPPROTO_SCTP_ = 1
 
 #define IPV4_HDR_LEN   20
 #define IPV6_HDR_LEN   40
+#define IPV6_MIN_MTU   1280           /* RFC 8200: every link carries this much */
 #define IPV6_FRAG_LEN  8
 #define UDP_HDR_LEN    8
 #define ICMP_HDR_LEN   8

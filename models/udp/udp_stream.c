@@ -143,9 +143,9 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
      * which the model has for IPv4 only (models/ipfrag) */
     uint32_t path = ip_route_min_mtu(f->from, f->to->id);
     uint32_t path_max = path - ip_hdr_len(family) - UDP_HDR_LEN;
-    if (path && family == NET_IPV6 && path < 1280)      /* path 0: no route, an error of its own */
-        cfg_error(sec, "family", "inet6 needs every link on the route to carry 1280 bytes (RFC 8200); the "
-                  "smallest MTU from %s to %s is %u", f->from->name, f->to->name, path);
+    if (path && family == NET_IPV6 && path < IPV6_MIN_MTU)      /* path 0: no route, an error of its own */
+        cfg_error(sec, "family", "inet6 needs every link on the route to carry %u bytes (RFC 8200); the "
+                  "smallest MTU from %s to %s is %u", IPV6_MIN_MTU, f->from->name, f->to->name, path);
     else if (path && u->msg_size > path_max && (family == NET_IPV6 || !f->to->defrag))
         cfg_error(sec, "msg_size", "got %u, more than the %u bytes that fit the smallest MTU on the route (%u): "
                   "the receiver would need %s", u->msg_size, path_max, path,
