@@ -131,12 +131,24 @@ void nic_free(struct nic *n)
     }
 }
 
-/* Interval the EITR enforces between two interrupts of a vector. */
+/* Interval the EITR enforces between two interrupts of a vector. The
+ * driver counts in quarter-microseconds (IXGBE_8K_ITR = 500, "125 us"),
+ * but ixgbe_write_eitr masks the value with IXGBE_MAX_EITR (0xFF8: the
+ * 82599's interval field is bits 11:3) and the hardware counts that
+ * register value in 256 ns units (2.048 us per step of the field; ixgbe.h
+ * IXGBE_MAX_INT_RATE = 488281/s = 1 / 2.048 us). So 500 is 126.976 us,
+ * and 490, where the adaptive smoothing settles in integer arithmetic
+ * (10 * 500 * 490 / (9 * 500 + 490) = 490), is 124.928 us. */
+simtime_t nic_eitr_interval(uint32_t itr)
+{
+    return (simtime_t)(itr & NIC_EITR_MASK) * 256 * PS_PER_NS;
+}
+
 static simtime_t itr_interval(const struct nic_vec *v)
 {
     if (v->nic->p.itr_off)
         return 0;
-    return (simtime_t)v->itr * PS_PER_US / 4;
+    return nic_eitr_interval(v->itr);
 }
 
 /* Ask for an interrupt for work that appears at `at`: it fires at the

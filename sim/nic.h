@@ -102,6 +102,10 @@ void nic_free(struct nic *n);
 /* dev_queue_xmit from core c at core_now(c): qdisc, then the TX ring.
  * Returns 0, or -1 when the qdisc was full and the packet was dropped. */
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c);
+/* The 82599's minimum interrupt interval for a driver ITR value (quarter
+ * microseconds, as ixgbe keeps it): (itr & 0xFF8) x 256 ns. */
+#define NIC_EITR_MASK 0xFF8u
+simtime_t nic_eitr_interval(uint32_t itr);
 /* RSS queue of a received frame (exposed for tests). */
 uint32_t nic_rss_hash(const struct nic *n, const struct skb *skb);
 void nic_register_counters(struct nic *n);

@@ -224,10 +224,26 @@ static void test_itr_bulk_at_9gbit(void **state)
     sim_run(s, false);
     struct nic_vec *v = &port(s, "b")->vec[0];
     assert_int_equal(v->itr_state, 2);
-    assert_true(v->itr >= 480 && v->itr <= 500);      /* 8K: 125 us = 500 quarter-us */
-    /* 8000/s over 200 ms, plus the first few at 20K before it settles */
-    assert_true(v->irqs >= 1600 && v->irqs < 1700);
+    /* 8K, IXGBE_8K_ITR = 500 quarter-us; the integer smoothing settles at
+     * 10 * 500 * 490 / (9 * 500 + 490) = 490, which the 82599 runs as
+     * 488 x 256 ns = 124.928 us */
+    assert_int_equal(v->itr, 490);
+    /* 200 ms / 124.928 us = 1601, plus the first few at 20K before it settles */
+    assert_true(v->irqs >= 1601 && v->irqs < 1700);
     world_free(s);
+}
+
+/* ixgbe_write_eitr masks the driver's quarter-microsecond ITR with 0xFF8
+ * and the 82599 counts the register in 256 ns units. */
+static void test_eitr_interval_82599(void **state)
+{
+    (void)state;
+    assert_int_equal(nic_eitr_interval(500), 126976000);   /* IXGBE_8K_ITR: 496 x 256 ns */
+    assert_int_equal(nic_eitr_interval(490), 124928000);   /* where adaptive bulk settles */
+    assert_int_equal(nic_eitr_interval(200), 51200000);    /* IXGBE_20K_ITR */
+    assert_int_equal(nic_eitr_interval(40), 10240000);     /* IXGBE_100K_ITR */
+    assert_int_equal(nic_eitr_interval(7), 0);             /* below IXGBE_MIN_EITR: no throttling */
+    assert_int_equal(nic_eitr_interval(4088), 1046528000); /* IXGBE_MAX_EITR: 955.5 interrupts/s */
 }
 
 static void test_itr_lowest_at_5mbit_small_packets(void **state)
@@ -252,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_page_allocated_when_buffer_held),
         cmocka_unit_test(test_fresh_page_always_flips),
         cmocka_unit_test(test_itr_bulk_at_9gbit),
+        cmocka_unit_test(test_eitr_interval_82599),
         cmocka_unit_test(test_itr_lowest_at_5mbit_small_packets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
