@@ -53,6 +53,11 @@ void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
     p->tx_work_limit = (uint32_t)cfg_int(sec, "tx_work_limit", "256", 1, 4096);
     p->rx_latency = cfg_time(sec, "nic_rx_latency", "1us", 0, PS_PER_MS);
     p->txqueuelen = (uint32_t)cfg_int(sec, "txqueuelen", "1000", 1, 1000000);
+    const char *xps = cfg_str(sec, "xps", "off");
+    if (!strcmp(xps, "cpu"))
+        p->xps = true;
+    else if (strcmp(xps, "off"))
+        cfg_error(sec, "xps", "got '%s', expected off or cpu", xps);
     for (uint32_t i = 0; i < NIC_MAX_QUEUES; i++)
         p->queue_cpu[i] = (int)(i % (uint32_t)ncores);
     const char *pin = cfg_str(sec, "rx_queue_cpu", "");
@@ -311,10 +316,27 @@ static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
     }
 }
 
+/* __netdev_pick_tx. With XPS (xps = cpu) the packet takes the queue whose
+ * vector serves the sending core: ixgbe 3.x sets each queue's XPS map to
+ * its vector's CPU when Flow Director's ATR is on, the 82599's default
+ * with more than one queue. SCTP never caches the choice in the socket
+ * (it keeps its route in the transport, so sk_dst_cache is empty and
+ * sk_tx_queue_set is skipped): each packet is mapped by the core that
+ * sends it. Otherwise, or when no queue serves that core, the flow hash
+ * (skb_tx_hash). */
+static uint32_t tx_queue(const struct nic *n, const struct skb *skb, const struct core *c)
+{
+    if (n->p.xps && c)
+        for (uint32_t i = 0; i < n->p.num_queues; i++)
+            if (n->p.queue_cpu[i] == c->id)
+                return i;
+    return skb->hash % n->p.num_queues;
+}
+
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
 {
     host_charge(n->host, c, n->sym_xmit);
-    struct nic_vec *v = &n->vec[skb->hash % n->p.num_queues];
+    struct nic_vec *v = &n->vec[tx_queue(n, skb, c)];
     if (v->tx_stopped || v->qdisc.len) {
         if (v->qdisc.len >= n->p.txqueuelen) {
             v->qdisc_drops++;

@@ -37,6 +37,7 @@ struct nic_params {
     simtime_t rx_latency;
     uint32_t txqueuelen;
     int queue_cpu[NIC_MAX_QUEUES];
+    bool xps;                    /* TX queue by the sending core (ixgbe's XPS map), not by flow hash */
 };
 
 struct rx_slot {

@@ -233,6 +233,37 @@ static void test_itr_bulk_at_9gbit(void **state)
     world_free(s);
 }
 
+/* xps = cpu: a packet takes the queue whose vector serves the sending core
+ * (ixgbe's XPS map); without it the flow hash picks one queue for both. */
+static void test_xps_picks_the_sending_cores_queue(void **state)
+{
+    (void)state;
+    static const char *const fmt = "[sim]\nduration = 5ms\n[host a]\ncores = 2\nnum_rx_queues = 2\n"
+                                   "rx_queue_cpu = 1, 0\nxps = %s\n[link l]\nends = a:eth0 b:eth0\n"
+                                   "[flow 1]\napp = udp_stream\nfrom = a\nto = b\nrate = 1gbit\ncpu = %d\n";
+    char ini[512];
+    uint64_t tx[2][2];
+    for (int cpu = 0; cpu < 2; cpu++) {
+        snprintf(ini, sizeof ini, fmt, "cpu", cpu);
+        struct sim *s = world_build(ini);
+        sim_run(s, false);
+        /* queue 0 serves core 1, queue 1 core 0 */
+        int mine = cpu == 1 ? 0 : 1;
+        assert_true(port(s, "a")->vec[mine].tx_packets > 400);     /* 1 Gbit/s x 5 ms / 1500 B = 416 */
+        assert_int_equal(port(s, "a")->vec[1 - mine].tx_packets, 0);
+        world_free(s);
+        snprintf(ini, sizeof ini, fmt, "off", cpu);
+        s = world_build(ini);
+        sim_run(s, false);
+        tx[cpu][0] = port(s, "a")->vec[0].tx_packets;
+        tx[cpu][1] = port(s, "a")->vec[1].tx_packets;
+        world_free(s);
+    }
+    /* without XPS the same queue whichever core sends */
+    assert_true((tx[0][0] == 0) != (tx[0][1] == 0));
+    assert_true((tx[0][0] == 0) == (tx[1][0] == 0));
+}
+
 /* ixgbe_write_eitr masks the driver's quarter-microsecond ITR with 0xFF8
  * and the 82599 counts the register in 256 ns units. */
 static void test_eitr_interval_82599(void **state)
@@ -269,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_fresh_page_always_flips),
         cmocka_unit_test(test_itr_bulk_at_9gbit),
         cmocka_unit_test(test_eitr_interval_82599),
+        cmocka_unit_test(test_xps_picks_the_sending_cores_queue),
         cmocka_unit_test(test_itr_lowest_at_5mbit_small_packets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
