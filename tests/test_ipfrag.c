@@ -275,7 +275,7 @@ static void test_progressive_frees_let_the_other_cpu_evict_too(void **state)
     feed(s, 1, 10100, 0, 1, 10);
     assert_int_equal(ns_of(s)->evicted, 2);
     world_free(s);
-    /* progressive: core 0's frees are still on its clock (3800 ns C_evq
+    /* progressive: core 0's frees are still on its clock (4400 ns C_evq
      * before the first kfree_skb), so core 1 reads 103840 > high, takes
      * work = 43840 and evicts A (29640) and D (26696) as well */
     s = world("ipfrag_high_thresh = 100000\nipfrag_low_thresh = 60000");
@@ -313,9 +313,9 @@ static void test_evicted_bytes_leave_mem_eviction_cost_after_t(void **state)
     c->clock = s->q.now + time_from_ns(1000);     /* C_drv + C_stack already spent in this slice */
     h->defrag(h, frag(0, 4, 8), c);
     assert_int_equal(ns->evicted, 2);
-    /* B's first skb goes after C_evq (3800 ns, xeon-2012), not 1000 ns later */
-    assert_int_equal(frag_mem(ns, time_from_ns(13799)), 100896 + TS);
-    assert_int_equal(frag_mem(ns, time_from_ns(13800)), 100896);
+    /* B's first skb goes after C_evq (4400 ns, xeon-2012), not 1000 ns later */
+    assert_int_equal(frag_mem(ns, time_from_ns(14399)), 100896 + TS);
+    assert_int_equal(frag_mem(ns, time_from_ns(14400)), 100896);
     world_free(s);
 }
 
