@@ -16,32 +16,34 @@ check "old/IPv4 mean 2.0 Gbit/s +-3% (calibration point, VA1)" between "$mean_ol
 check "old/IPv4 every interval within 3% of 2.0 Gbit/s" test "$(q "$tmp/a.db" "select count(*) from interval where run_id = 1 and abs(bits_per_s - 2e9) > 6e7")" -eq 0
 check "old/IPv4 no T3 expiry (VA4)" test "$(ctr "$tmp/a.db" flow.1.sctp.client.t3_expiries)" -eq 0
 
-# seed 3: since the PF state (README) seed 1's first 8 s hold a 2.5-s escape. The runs are
-# chaotic: the heartbeats a PF path sends in about half the stalls shift event timing, and
-# escapes move between seeds (60 s, seeds 1-100: 8 runs above 500 Mbit/s before, 13 with PF,
-# no significant change), so the 8-s window is checked on a seed that collapses in it
-"$NETSIM" run $A --set receiver.sctp.rwnd=new --set sim.duration=8s --seed 3 -o "$tmp/a.db" -q >/dev/null 2>&1
+"$NETSIM" run $A --set receiver.sctp.rwnd=new --set sim.duration=8s -o "$tmp/a.db" -q >/dev/null 2>&1
 mean_new=$(q "$tmp/a.db" "select sum(bytes) * 8.0 / max(t_end) from interval where run_id = 2")
-check "new/IPv4 collapses below 300 Mbit/s (VA2)" between "$mean_new" 1e6 3e8
-# and not only on seed 3: the median of seeds 1-4 (8 s each; 529, 342, 216, 205 Mbit/s when written)
-for sd in 1 2 4; do
+check "new/IPv4 collapses to 20-300 Mbit/s (VA2)" between "$mean_new" 2e7 3e8
+# and not only on seed 1: the median of seeds 1-4 (8 s each; 31, 31, 30, 29 Mbit/s when written)
+for sd in 2 3 4; do
     "$NETSIM" run $A --set receiver.sctp.rwnd=new --set sim.duration=8s --seed $sd -o "$tmp/s$sd.db" -q >/dev/null 2>&1
 done
-med=$(for f in "$tmp/s1.db" "$tmp/s2.db" "$tmp/s4.db"; do q "$f" "select sum(bytes) * 8.0 / max(t_end) from interval"; done |
+med=$(for f in "$tmp/s2.db" "$tmp/s3.db" "$tmp/s4.db"; do q "$f" "select sum(bytes) * 8.0 / max(t_end) from interval"; done |
     { cat; echo "$mean_new"; } | sort -g | awk '{ v[NR] = $1 } END { print (v[2] + v[3]) / 2 }')
-check "new/IPv4 median of seeds 1-4 below 300 Mbit/s ($med)" between "$med" 1e6 3e8
+check "new/IPv4 median of seeds 1-4 in 20-300 Mbit/s ($med)" between "$med" 2e7 3e8
 check "old/new ratio at least 7 (VA2)" awk -v o="$mean_old" -v n="$mean_new" 'BEGIN { exit !(o / n >= 7) }'
 t3=$(ctr "$tmp/a.db" flow.1.sctp.client.t3_expiries 2)
 check "new/IPv4 about one T3 per 1.0-1.2 s (VA3)" between "$t3" 6 8
-# the client's ticks come late by the flow phase after each stall (the last, partial interval excluded).
-# VA3's upper bound of 1.20 s is not asserted: with 3.14's one-packet fast retransmission
-# (sctp_outq_flush_rtx) a flow phase ends only when that one retransmission is lost, and
-# some last 0.3-0.9 s (60-s runs, seeds 1-15: 56-83 % of intervals within 1.00-1.20 s)
-long=$(q "$tmp/a.db" "select count(*) from interval where run_id = 2 and t_end < 8 and t_end - t_start >= 1.0")
+check "new/IPv4 every T3 follows a dropped fast retransmission" test "$(ctr "$tmp/a.db" flow.1.sctp.server.frtx_dropped 2)" -ge "$t3"
+# the client's ticks come late by the flow phase after each stall (the last, partial interval excluded)
 all=$(q "$tmp/a.db" "select count(*) from interval where run_id = 2 and t_end < 8 and t_end > t_start")
-check "new/IPv4 ticks come late: intervals mostly at least 1.00 s long (VA3)" awk -v l="$long" -v a="$all" 'BEGIN { exit !(a >= 6 && l / a >= 0.75) }'
 va3=$(q "$tmp/a.db" "select count(*) from interval where run_id = 2 and t_end < 8 and t_end - t_start between 1.0 and 1.2")
-check "new/IPv4 at least half the intervals 1.00-1.20 s long (VA3 asks 80 %)" awk -v l="$va3" -v a="$all" 'BEGIN { exit !(a >= 6 && l / a >= 0.5) }'
+check "new/IPv4 at least 80 % of the intervals 1.00-1.20 s long (VA3)" awk -v l="$va3" -v a="$all" 'BEGIN { exit !(a >= 6 && l / a >= 0.8) }'
+low=$(q "$tmp/a.db" "select count(*) from interval where run_id = 2 and t_end < 8 and t_end > t_start and bits_per_s < 3e8")
+check "new/IPv4 at least 80 % of the intervals below 300 Mbit/s (VA2)" awk -v l="$low" -v a="$all" 'BEGIN { exit !(a >= 6 && l / a >= 0.8) }'
+# sctp.md A.9: the sender's SACKs come in on a vector of their own, at lowest ITR; the data's
+# TX completions on the other, at bulk (scenarios/sctp_rwnd.ini: two queue pairs, TX by flow hash)
+sq=$(q "$tmp/a.db" "select substr(name, 1, length(name) - 11) from counter where run_id = 1 and name like 'sender.eth0.q%.rx_packets' and value > 0")
+tq=$(q "$tmp/a.db" "select substr(name, 1, length(name) - 11) from counter where run_id = 1 and name like 'sender.eth0.q%.tx_packets' and value > 0")
+check "sender: SACKs and data on two queues ($sq, $tq)" awk -v a="$sq" -v b="$tq" 'BEGIN { exit !(a != "" && b != "" && a != b && index(a, "\n") == 0 && index(b, "\n") == 0) }'
+irq_s=$(q "$tmp/a.db" "select value from counter where run_id = 1 and name = '${sq}.interrupts'")
+irq_t=$(q "$tmp/a.db" "select value from counter where run_id = 1 and name = '${tq}.interrupts'")
+check "sender: the SACK vector interrupts at least 2x as often as the bulk TX vector ($irq_s, $irq_t)" awk -v a="$irq_s" -v b="$irq_t" 'BEGIN { exit !(b > 0 && a >= 2 * b) }'
 check "new/IPv4 backlog drops (VA4)" test "$(ctr "$tmp/a.db" flow.1.sctp.server.backlog_drops 2)" -gt 0
 check "new/IPv4 dropped fast retransmissions (VA4)" test "$(ctr "$tmp/a.db" flow.1.sctp.server.frtx_dropped 2)" -gt 0
 check "new/IPv4 T3 makes the path PF, its heartbeats are answered (3.14 pf_retrans 0)" awk \
