@@ -15,9 +15,9 @@
 /* ixgbe constants (3.7 ixgbe.h) */
 #define DESC_NEEDED 21           /* MAX_SKB_FRAGS + 4: stop the queue below this */
 #define TX_WAKE_THRESHOLD (2 * DESC_NEEDED)
-#define ITR_100K 40              /* EITR in 0.25 us units: 10 us */
-#define ITR_20K 200              /* 50 us */
-#define ITR_8K 500               /* 125 us */
+#define ITR_100K 40              /* driver units of 0.25 us: "10 us", 10.24 us on the 82599 */
+#define ITR_20K 200              /* "50 us", 51.2 us */
+#define ITR_8K 500               /* "125 us", 126.976 us */
 
 static void nic_irq(struct event *ev);
 static bool nic_napi(struct cpu_task *t, struct core *c);
@@ -322,15 +322,18 @@ static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
  * with more than one queue. SCTP never caches the choice in the socket
  * (it keeps its route in the transport, so sk_dst_cache is empty and
  * sk_tx_queue_set is skipped): each packet is mapped by the core that
- * sends it. Otherwise, or when no queue serves that core, the flow hash
- * (skb_tx_hash). */
+ * sends it. Otherwise, or when no queue serves that core, skb_tx_hash:
+ * 3.14's __skb_tx_hash scales a 32-bit hash into the queue range by
+ * multiplication ((hash x n) >> 32), so the high bits choose; a modulo
+ * would see ip.c's flow hash, whose low bit is always set, pick only odd
+ * queues. */
 static uint32_t tx_queue(const struct nic *n, const struct skb *skb, const struct core *c)
 {
     if (n->p.xps && c)
         for (uint32_t i = 0; i < n->p.num_queues; i++)
             if (n->p.queue_cpu[i] == c->id)
                 return i;
-    return skb->hash % n->p.num_queues;
+    return (uint32_t)(((uint64_t)skb->hash * n->p.num_queues) >> 32);
 }
 
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
