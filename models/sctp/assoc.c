@@ -195,9 +195,11 @@ void sctp_assoc_counters(struct sim *s, struct sctp_assoc *cli, struct sctp_asso
     C(cli, assoc_abort_threshold, false);
     C(cli, timer_owned_retries, false);
     C(cli, hb_lazy_skips, false);
+    C(cli, backlogged, false);
     C(srv, sacks_tx, false);
     C(srv, window_update_sacks, false);
     C(srv, backlog_drops, true);
+    C(srv, backlogged, false);
     C(srv, rwnd_discards, true);
     C(srv, frtx_dropped, false);
     C(srv, reneges, false);

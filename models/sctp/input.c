@@ -224,6 +224,7 @@ void sctp_rcv(struct host *h, struct skb *skb, struct core *c)
             return;
         }
         a->backlog_len += skb->truesize;
+        a->st.backlogged++;
         skbq_push(&a->backlog, skb);
         sctp_charge(h, c, sctp_sym.add_backlog);
         return;

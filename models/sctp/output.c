@@ -650,9 +650,9 @@ void sctp_hb_ack_rcv(struct sctp_assoc *a, uint32_t sent_at, struct core *c)
 
 /* The T3 and heartbeat timer handlers (sctp_generate_t3_rtx_event,
  * sctp_generate_heartbeat_event) take bh_lock_sock; if the user owns the
- * socket they re-arm the timer for jiffies + HZ/20 and return. Only the
- * receiver's lock is modelled (sctp.md A.3), so this applies to the
- * server end's heartbeat; the client end is never owned here. */
+ * socket they re-arm the timer for jiffies + HZ/20 and return: the
+ * reader's lock on the server end, the writer's (inside sctp_sendmsg) on
+ * the client end. */
 static bool timer_owned_retry(struct sctp_assoc *a, struct ktimer *kt, struct core *c)
 {
     if (!a->owned)

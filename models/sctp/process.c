@@ -1,8 +1,10 @@
 /*
  * process.c - the two processes of an association: the writer (a blocking
  * sendmsg loop: iperf3 -c, netperf) and the reader (select() then one
- * read per message: iperf3 -s; netserver), and the socket lock the reader
- * holds (sctp.md A.3, A.5.5).
+ * read per message: iperf3 -s; netserver), and the socket lock each holds
+ * (sctp.md A.3, A.5.5; the spec leaves the sender's lock out as a
+ * simplification, the model keeps it: its SACKs wait in the backlog while
+ * the writer is inside sctp_sendmsg).
  *
  * The reader is split into slices at the points where the lock changes
  * hands, so that softirq work on another core sees the lock owned for
@@ -16,21 +18,48 @@
 
 enum { R_SELECT, R_LOCKED, R_FREE, R_DRAIN };
 
+enum { W_SEND, W_RELEASE };
+
+/* The writer owns the socket lock from lock_sock in sctp_sendmsg to the end
+ * of release_sock, as the reader does: a SACK that comes in meanwhile waits
+ * in the backlog and is processed in the writer's context, on its core,
+ * when the lock is released (__release_sock), one per slice. A sendmsg that
+ * finds no room releases the lock the same way before it sleeps
+ * (sctp_wait_for_sndbuf: sctp_release_sock, then schedule_timeout), and
+ * sleeps only if the SACKs it processed there did not make room. */
 static bool writer_slice(struct cpu_task *t, struct core *c)
 {
     struct sctp_assoc *a = t->ctx;
+    if (a->writer_state == W_RELEASE) {
+        struct skb *skb = skbq_pop(&a->backlog);
+        if (skb) {
+            sctp_input(a, skb, c);          /* sctp_backlog_rcv */
+            return true;
+        }
+        a->backlog_len = 0;
+        a->owned = false;
+        a->writer_state = W_SEND;
+        if (a->writer_wait) {
+            a->writer_wait = false;
+            if (sctp_wspace(a) < a->msg_len) {
+                a->writer_sleeping = true;
+                return false;
+            }
+        }
+        return true;
+    }
     if (core_now(c) >= a->stop)
         return false;
     if (a->writer_woken) {
         sctp_charge(a->host, c, sctp_sym.wake_writer);
         a->writer_woken = false;
     }
-    if (!sctp_sendmsg(a, a->msg_len, c)) {
-        a->writer_sleeping = true;
-        return false;
-    }
-    if (a->hooks.written)
+    a->owned = true;                        /* lock_sock */
+    if (!sctp_sendmsg(a, a->msg_len, c))
+        a->writer_wait = true;
+    else if (a->hooks.written)
         a->hooks.written(a, a->msg_len, c);
+    a->writer_state = W_RELEASE;
     return true;
 }
 

@@ -117,6 +117,7 @@ struct sctp_stats {
     uint64_t pf_entries, pf_exits, path_inactive, hb_rto_doublings, hb_ack_stale;
     uint64_t assoc_abort_threshold;   /* strikes at overall_error_count >= association_max_retrans: 3.14 would abort; counted only */
     uint64_t timer_owned_retries;     /* T3 / heartbeat expiries retried HZ/20 later: socket owned by the user */
+    uint64_t backlogged;              /* packets that waited in the socket backlog (sctp_add_backlog) */
 };
 
 struct sctp_app_hooks {
@@ -192,6 +193,8 @@ struct sctp_assoc {
     struct core *writer_core, *reader_core;
     struct cpu_task writer, reader;
     bool writer_sleeping, reader_sleeping, writer_woken, reader_woken;
+    int writer_state;            /* W_SEND, or W_RELEASE: release_sock draining the backlog */
+    bool writer_wait;            /* the sendmsg just made found no room: sleep after release_sock */
     uint32_t msg_len;            /* the app's write / read size */
     int reader_state;
     uint32_t reading;            /* message being read */

@@ -15,6 +15,10 @@ mean_old=$(q "$tmp/a.db" "select sum(bytes) * 8.0 / max(t_end) from interval whe
 check "old/IPv4 mean 2.0 Gbit/s +-3% (calibration point, VA1)" between "$mean_old" 1.94e9 2.06e9
 check "old/IPv4 every interval within 3% of 2.0 Gbit/s" test "$(q "$tmp/a.db" "select count(*) from interval where run_id = 1 and abs(bits_per_s - 2e9) > 6e7")" -eq 0
 check "old/IPv4 no T3 expiry (VA4)" test "$(ctr "$tmp/a.db" flow.1.sctp.client.t3_expiries)" -eq 0
+# the sender's socket lock: SACKs that come in while iperf3 -c is inside sctp_sendmsg wait in its
+# backlog and are processed by the writer's release_sock (about 9 in 10 of them at 2 Gbit/s)
+bl=$(ctr "$tmp/a.db" flow.1.sctp.client.backlogged); sk=$(ctr "$tmp/a.db" flow.1.sctp.client.sacks_rx)
+check "old/IPv4 sender: half to nearly all SACKs go through the writer's backlog ($bl of $sk)" awk -v b="$bl" -v s="$sk" 'BEGIN { exit !(s > 0 && b >= s / 2 && b <= 0.97 * s) }'
 
 "$NETSIM" run $A --set receiver.sctp.rwnd=new --set sim.duration=8s -o "$tmp/a.db" -q >/dev/null 2>&1
 mean_new=$(q "$tmp/a.db" "select sum(bytes) * 8.0 / max(t_end) from interval where run_id = 2")
@@ -64,12 +68,7 @@ C="--set receiver.cost_jitter=0 --set sender.cost_jitter=0 --set receiver.itr=20
 "$NETSIM" run $A $C --set receiver.sctp.rwnd=old -o "$tmp/c.db" -q >/dev/null 2>&1
 "$NETSIM" run $A $C --set receiver.sctp.rwnd=new -o "$tmp/c.db" -q >/dev/null 2>&1
 ratio=$(q "$tmp/c.db" "select (select sum(bytes) from interval where run_id = 2) * 1.0 / (select sum(bytes) from interval where run_id = 1)")
-# Without bursts new does not collapse. It may run ahead of old: at j = 0
-# with 20 us interrupt moderation on both ends (20.48 us on the 82599) old
-# is window-limited and its reader idles about a quarter of the time
-# (2.08 Gbit/s, no drop), while new's deeper queue keeps its reader busier
-# (2.27 Gbit/s, one drop, no T3).
-check "control: new keeps up with old without bursts (VA9: 0.95-1.15 x old)" between "$ratio" 0.95 1.15
+check "control: new within 5% of old without bursts (VA9)" between "$ratio" 0.95 1.05
 
 # --- determinism: the same seed gives the same rows
 "$NETSIM" run $A --set receiver.sctp.rwnd=new --set sim.duration=3s -o "$tmp/d.db" -q >/dev/null 2>&1
