@@ -196,6 +196,7 @@ void sctp_assoc_counters(struct sim *s, struct sctp_assoc *cli, struct sctp_asso
     C(cli, timer_owned_retries, false);
     C(cli, hb_lazy_skips, false);
     C(cli, backlogged, false);
+    C(cli, backlog_drops, true);
     C(srv, sacks_tx, false);
     C(srv, window_update_sacks, false);
     C(srv, backlog_drops, true);

@@ -51,8 +51,10 @@ static bool writer_slice(struct cpu_task *t, struct core *c)
     if (core_now(c) >= a->stop)
         return false;
     if (a->writer_woken) {
+        /* the scheduler's wake-up comes before sctp_lock_sock */
         sctp_charge(a->host, c, sctp_sym.wake_writer);
         a->writer_woken = false;
+        return true;
     }
     a->owned = true;                        /* lock_sock */
     if (!sctp_sendmsg(a, a->msg_len, c))

@@ -16,7 +16,8 @@ check "old/IPv4 mean 2.0 Gbit/s +-3% (calibration point, VA1)" between "$mean_ol
 check "old/IPv4 every interval within 3% of 2.0 Gbit/s" test "$(q "$tmp/a.db" "select count(*) from interval where run_id = 1 and abs(bits_per_s - 2e9) > 6e7")" -eq 0
 check "old/IPv4 no T3 expiry (VA4)" test "$(ctr "$tmp/a.db" flow.1.sctp.client.t3_expiries)" -eq 0
 # the sender's socket lock: SACKs that come in while iperf3 -c is inside sctp_sendmsg wait in its
-# backlog and are processed by the writer's release_sock (about 9 in 10 of them at 2 Gbit/s)
+# backlog and are processed by the writer's release_sock (8 in 10 at 2 Gbit/s: all that arrive while
+# the writer is awake; it sleeps, unlocked, while it waits for send-buffer room)
 bl=$(ctr "$tmp/a.db" flow.1.sctp.client.backlogged); sk=$(ctr "$tmp/a.db" flow.1.sctp.client.sacks_rx)
 check "old/IPv4 sender: half to nearly all SACKs go through the writer's backlog ($bl of $sk)" awk -v b="$bl" -v s="$sk" 'BEGIN { exit !(s > 0 && b >= s / 2 && b <= 0.97 * s) }'
 
