@@ -20,6 +20,21 @@ enum { R_SELECT, R_LOCKED, R_FREE, R_DRAIN };
 
 enum { W_SEND, W_RELEASE };
 
+/* One step of release_sock (__release_sock): one backlogged packet through
+ * sctp_backlog_rcv in the owner's context; once the backlog is empty,
+ * sk_backlog.len is reset and the lock dropped. False when that happened. */
+static bool release_sock_step(struct sctp_assoc *a, struct core *c)
+{
+    struct skb *skb = skbq_pop(&a->backlog);
+    if (skb) {
+        sctp_input(a, skb, c);
+        return true;
+    }
+    a->backlog_len = 0;
+    a->owned = false;
+    return false;
+}
+
 /* The writer owns the socket lock from lock_sock in sctp_sendmsg to the end
  * of release_sock, as the reader does: a SACK that comes in meanwhile waits
  * in the backlog and is processed in the writer's context, on its core,
@@ -31,13 +46,8 @@ static bool writer_slice(struct cpu_task *t, struct core *c)
 {
     struct sctp_assoc *a = t->ctx;
     if (a->writer_state == W_RELEASE) {
-        struct skb *skb = skbq_pop(&a->backlog);
-        if (skb) {
-            sctp_input(a, skb, c);          /* sctp_backlog_rcv */
+        if (release_sock_step(a, c))
             return true;
-        }
-        a->backlog_len = 0;
-        a->owned = false;
         a->writer_state = W_SEND;
         if (a->writer_wait) {
             a->writer_wait = false;
@@ -103,17 +113,10 @@ static bool reader_slice(struct cpu_task *t, struct core *c)
         /* release_sock */
         __attribute__((fallthrough));
     case R_DRAIN:
-    default: {
-        struct skb *skb = skbq_pop(&a->backlog);
-        if (skb) {
-            sctp_input(a, skb, c);          /* sctp_backlog_rcv */
-            return true;
-        }
-        a->backlog_len = 0;
-        a->owned = false;
-        a->reader_state = R_SELECT;
+    default:
+        if (!release_sock_step(a, c))
+            a->reader_state = R_SELECT;
         return true;
-    }
     }
 }
 
