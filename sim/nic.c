@@ -329,7 +329,7 @@ static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
  * queues. */
 static uint32_t tx_queue(const struct nic *n, const struct skb *skb, const struct core *c)
 {
-    if (n->p.xps && c)
+    if (n->p.xps)
         for (uint32_t i = 0; i < n->p.num_queues; i++)
             if (n->p.queue_cpu[i] == c->id)
                 return i;

@@ -46,13 +46,12 @@ check "new/IPv4 at least 80 % of the intervals below 300 Mbit/s (VA2)" awk -v l=
 # hash). Checked on old/IPv4 (run 1, 2 Gbit/s, so the bulk vector has work) and, for the queues
 # only, on a 1-s old/IPv6 run
 "$NETSIM" run scenarios/sctp_rwnd.ini --set 1.ip=6 --set 1.len=1400 --set receiver.sctp.rwnd=old --set sim.duration=1s -o "$tmp/q6.db" -q >/dev/null 2>&1
-for db in "$tmp/a.db" "$tmp/q6.db"; do
+# (a.db last, so sq and tq name its queues below)
+for db in "$tmp/q6.db" "$tmp/a.db"; do
     sq=$(q "$db" "select substr(name, 1, length(name) - 11) from counter where run_id = 1 and name like 'sender.eth0.q%.rx_packets' and value > 0")
     tq=$(q "$db" "select substr(name, 1, length(name) - 11) from counter where run_id = 1 and name like 'sender.eth0.q%.tx_packets' and value > 0")
     check "sender: SACKs and data on two queues (${db##*/}: $sq, $tq)" awk -v a="$sq" -v b="$tq" 'BEGIN { exit !(a != "" && b != "" && a != b && index(a, "\n") == 0 && index(b, "\n") == 0) }'
 done
-sq=$(q "$tmp/a.db" "select substr(name, 1, length(name) - 11) from counter where run_id = 1 and name like 'sender.eth0.q%.rx_packets' and value > 0")
-tq=$(q "$tmp/a.db" "select substr(name, 1, length(name) - 11) from counter where run_id = 1 and name like 'sender.eth0.q%.tx_packets' and value > 0")
 irq_s=$(q "$tmp/a.db" "select value from counter where run_id = 1 and name = '${sq}.interrupts'")
 irq_t=$(q "$tmp/a.db" "select value from counter where run_id = 1 and name = '${tq}.interrupts'")
 check "sender (old/IPv4): the SACK vector interrupts at least 2x as often as the bulk TX vector ($irq_s, $irq_t)" awk -v a="$irq_s" -v b="$irq_t" 'BEGIN { exit !(b > 0 && a >= 2 * b) }'
