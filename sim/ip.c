@@ -202,6 +202,8 @@ int ip_output(struct host *h, struct skb *skb, struct core *c)
         return loopback_xmit(h, skb, c);
     }
     struct nic *out = route(h, skb->daddr);
+    if (skb->oif && skb->oif <= h->nnics && h->nics[skb->oif - 1]->tx_link)
+        out = h->nics[skb->oif - 1];
     if (!out) {
         h->ip_no_route++;
         skb_free(skb);

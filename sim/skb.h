@@ -42,6 +42,8 @@ struct skb {
     bool more_frags;             /* MF */
     bool is_frag;                /* part of a fragmented datagram */
     bool df;                     /* IPv4 don't fragment */
+    uint8_t oif;                 /* egress NIC index + 1 fixed by the sender (the source
+                                  * address of a multi-homed SCTP path); 0: the route */
 
     /* transport */
     uint16_t sport, dport;

@@ -229,9 +229,42 @@ static void test_pmtudisc_do_larger_than_the_mtu_is_an_error(void **state)
     cfg_free(cfg);
 }
 
+static uint64_t tx_packets(const struct nic *n)
+{
+    uint64_t p = 0;
+    for (int q = 0; q < NIC_MAX_QUEUES; q++)
+        p += n->vec[q].tx_packets;
+    return p;
+}
+
+/* Two links between the same hosts: the route takes eth0; a packet whose
+ * sender fixed its egress NIC (skb->oif = index + 1, a multi-homed SCTP
+ * path's source address) leaves on that NIC instead. */
+static void test_oif_picks_the_nic(void **state)
+{
+    (void)state;
+    struct sim *s = world_build("[sim]\nduration = 1ms\n"
+                                "[link a]\nends = tx:eth0 rx:eth0\n[link b]\nends = tx:eth1 rx:eth1\n");
+    struct host *tx = host_find(s, "tx"), *rx = host_find(s, "rx");
+    for (int k = 0; k < 3; k++) {
+        struct skb *skb = skb_alloc();
+        skb->family = NET_IPV4;
+        skb->proto = 17;
+        skb->daddr = rx->id;
+        skb->ip_len = 100;
+        skb->truesize = 768;
+        skb->oif = (uint8_t)k;           /* 0: the route; 1: eth0; 2: eth1 */
+        assert_int_equal(ip_output(tx, skb, &tx->cores[0]), 0);
+    }
+    assert_int_equal(tx_packets(tx->nics[0]), 2);
+    assert_int_equal(tx_packets(tx->nics[1]), 1);
+    world_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oif_picks_the_nic),
         cmocka_unit_test(test_ip_ids_count_per_destination),
         cmocka_unit_test(test_df_drop_icmp_and_path_mtu),
         cmocka_unit_test(test_router_fragments_without_df),
