@@ -337,7 +337,7 @@ static void test_world_ipv4(void **state)
         struct sctp_assoc *cli = srv->peer_dbg;
         assert_int_equal(srv->rwnd, 106496);
         assert_int_equal(cli->peer_rwnd, 106496);
-        assert_int_equal(cli->cwnd, 4380);
+        assert_int_equal(cli->tp[0].cwnd, 4380);
         assert_int_equal(cli->frag_point, 1452);
         sim_run(s, false);
         uint64_t pkts = world_counter(s, "flow.1.sctp.client.data_packets_sent");
@@ -396,15 +396,15 @@ static void test_fast_rtx_one_packet(void **state)
         sctp_set_owner_w(a, L);
     }
     a->next_tsn = a->next_send = 41;
-    a->flight = a->outstanding = 40 * L;
-    a->cwnd = 40 * L;
+    a->tp[0].flight = a->outstanding = 40 * L;
+    a->tp[0].cwnd = 40 * L;
     a->peer_rwnd = 106496 - 40 * L;
     sack(a, 0, 4, 10, c);
     sack(a, 0, 4, 15, c);
     assert_int_equal(a->st.data_packets_sent, 0);
     sack(a, 0, 4, 20, c);              /* third miss for TSN 1-3 */
-    assert_int_equal(a->ssthresh, 20 * L);
-    assert_int_equal(a->cwnd, 20 * L);
+    assert_int_equal(a->tp[0].ssthresh, 20 * L);
+    assert_int_equal(a->tp[0].cwnd, 20 * L);
     assert_int_equal(a->st.fast_retransmits, 1);
     assert_int_equal(a->st.data_packets_sent, 1);
     assert_int_equal(a->ring[1].state, CH_SENT);
@@ -414,7 +414,7 @@ static void test_fast_rtx_one_packet(void **state)
         assert_int_equal(a->ring[t].fast_rtx, FR_DONT);
     }
     assert_int_equal(a->nrtx, 2);
-    assert_int_equal(a->flight, 21 * L);
+    assert_int_equal(a->tp[0].flight, 21 * L);
     /* the next flush sees no fast retransmission: flight >= cwnd, nothing goes */
     sctp_outq_flush(a, c, false);
     assert_int_equal(a->st.data_packets_sent, 1);
@@ -425,7 +425,7 @@ static void test_fast_rtx_one_packet(void **state)
     assert_int_equal(a->st.retransmits, 3);
     assert_int_equal(a->st.fast_retransmits, 1);
     assert_int_equal(a->nrtx, 0);
-    assert_int_equal(a->flight, 12 * L);
+    assert_int_equal(a->tp[0].flight, 12 * L);
     assert_true(a->fast_recovery);
     /* TSN 31-35 missing, 36-40 arrive: one miss each */
     sack(a, 30, 36, 40, c);
@@ -455,10 +455,10 @@ static struct sctp_assoc *pf_world(struct sim **s, struct cfg **cfg, uint32_t n)
         sctp_set_owner_w(a, 1452);
     }
     a->next_tsn = a->next_send = n + 1;
-    a->flight = a->outstanding = n * 1452;
-    a->cwnd = n * 1500;
+    a->tp[0].flight = a->outstanding = n * 1452;
+    a->tp[0].cwnd = n * 1500;
     a->peer_rwnd = 106496 - n * 1452;
-    a->rto = 1000;
+    a->tp[0].rto = 1000;
     return a;
 }
 
@@ -498,65 +498,65 @@ static void test_pf_state_jitter(void **state)
     struct core *c = a->writer_core;
     assert_string_equal(a->sh->hb->name, "jitter");
     assert_int_equal(a->sh->pf_retrans, 0);
-    assert_int_equal(a->tstate, SCTP_T_ACTIVE);
-    uint64_t calls = a->hb.calls;
+    assert_int_equal(a->tp[0].tstate, SCTP_T_ACTIVE);
+    uint64_t calls = a->tp[0].hb.calls;
 
     /* draw 0: the strike's re-arm (rto 1000); draw 1: the retransmission's
      * reset_timers (rto 2000) */
     uint64_t r = peek_prandom(a, 1, 2000);
-    sctp_t3_timeout(a, c);
-    assert_int_equal(a->tstate, SCTP_T_PF);
+    sctp_t3_timeout(&a->tp[0], c);
+    assert_int_equal(a->tp[0].tstate, SCTP_T_PF);
     assert_int_equal(a->st.pf_entries, 1);
-    assert_int_equal(a->error_count, 1);
-    assert_int_equal(a->rto, 2000);
-    assert_int_equal(a->cwnd, 1500);
+    assert_int_equal(a->tp[0].error_count, 1);
+    assert_int_equal(a->tp[0].rto, 2000);
+    assert_int_equal(a->tp[0].cwnd, 1500);
     assert_int_equal(a->st.data_packets_sent, 1);       /* TSN 1, alone */
-    assert_int_equal(a->hb.calls - calls, 2);
-    assert_true(kt_pending(&a->hb));
-    assert_int_equal(a->hb.expires, kt_apply_slack(1000 + r, 0));
-    assert_true(a->hb.expires < 3100);                    /* no 30 s hbinterval */
+    assert_int_equal(a->tp[0].hb.calls - calls, 2);
+    assert_true(kt_pending(&a->tp[0].hb));
+    assert_int_equal(a->tp[0].hb.expires, kt_apply_slack(1000 + r, 0));
+    assert_true(a->tp[0].hb.expires < 3100);                    /* no 30 s hbinterval */
 
     /* everything acked (TSN 1 retransmitted, 2-4 acked while queued) */
     struct sctp_wire w = { .type = SCTP_SACK, .tsn = 4, .a_rwnd = 106496 };
     sctp_sack_rcv(a, &w, c);
-    assert_int_equal(a->error_count, 0);
-    assert_int_equal(a->tstate, SCTP_T_PF);
-    assert_int_equal(a->flight, 0);
-    assert_int_equal(a->cwnd, 1500);
+    assert_int_equal(a->tp[0].error_count, 0);
+    assert_int_equal(a->tp[0].tstate, SCTP_T_PF);
+    assert_int_equal(a->tp[0].flight, 0);
+    assert_int_equal(a->tp[0].cwnd, 1500);
 
     r = peek_prandom(a, 0, 2000);
-    sctp_hb_timeout(a, c);
+    sctp_hb_timeout(&a->tp[0], c);
     assert_int_equal(a->st.hb_sent, 1);
-    assert_true(a->hb_sent);
-    assert_true(a->rto_pending);
-    assert_int_equal(a->error_count, 0);
-    assert_int_equal(a->rto, 2000);
-    assert_int_equal(a->cwnd, 6000);                      /* max(1500 / 2, 4 * 1500) */
-    assert_int_equal(a->hb.expires, kt_apply_slack(1000 + r, 0));
+    assert_true(a->tp[0].hb_sent);
+    assert_true(a->tp[0].rto_pending);
+    assert_int_equal(a->tp[0].error_count, 0);
+    assert_int_equal(a->tp[0].rto, 2000);
+    assert_int_equal(a->tp[0].cwnd, 6000);                      /* max(1500 / 2, 4 * 1500) */
+    assert_int_equal(a->tp[0].hb.expires, kt_apply_slack(1000 + r, 0));
 
     r = peek_prandom(a, 0, 4000);                         /* the strike doubles before the re-arm */
-    sctp_hb_timeout(a, c);
+    sctp_hb_timeout(&a->tp[0], c);
     assert_int_equal(a->st.hb_sent, 2);
-    assert_int_equal(a->error_count, 1);
-    assert_int_equal(a->rto, 4000);
+    assert_int_equal(a->tp[0].error_count, 1);
+    assert_int_equal(a->tp[0].rto, 4000);
     assert_int_equal(a->st.hb_rto_doublings, 1);
     assert_int_equal(a->st.pf_entries, 1);                /* already PF */
-    assert_int_equal(a->hb.expires, kt_apply_slack(2000 + r, 0));
+    assert_int_equal(a->tp[0].hb.expires, kt_apply_slack(2000 + r, 0));
 
     r = peek_prandom(a, 0, 1000);
-    sctp_hb_ack_rcv(a, 0, c);
-    assert_int_equal(a->tstate, SCTP_T_ACTIVE);
-    assert_int_equal(a->cwnd, 1500);
-    assert_int_equal(a->error_count, 0);
-    assert_false(a->hb_sent);
-    assert_false(a->rto_pending);
-    assert_int_equal(a->rto, 1000);                       /* RTT 0: rto_min */
+    sctp_hb_ack_rcv(&a->tp[0], 0, c);
+    assert_int_equal(a->tp[0].tstate, SCTP_T_ACTIVE);
+    assert_int_equal(a->tp[0].cwnd, 1500);
+    assert_int_equal(a->tp[0].error_count, 0);
+    assert_false(a->tp[0].hb_sent);
+    assert_false(a->tp[0].rto_pending);
+    assert_int_equal(a->tp[0].rto, 1000);                       /* RTT 0: rto_min */
     assert_int_equal(a->st.pf_exits, 1);
     assert_int_equal(a->st.hb_ack_rx, 1);
-    assert_int_equal(a->hb.expires, kt_apply_slack(500 + r + 30000, 0));
+    assert_int_equal(a->tp[0].hb.expires, kt_apply_slack(500 + r + 30000, 0));
 
     /* an ACK whose sent_at lies in the future is discarded */
-    sctp_hb_ack_rcv(a, 5, c);
+    sctp_hb_ack_rcv(&a->tp[0], 5, c);
     assert_int_equal(a->st.hb_ack_stale, 1);
     assert_int_equal(a->st.hb_ack_rx, 1);
     sim_free(s);
@@ -577,15 +577,120 @@ static void test_pf_state_lazy(void **state)
     struct core *c = a->writer_core;
     a->sh->hb = sctp_hb_find("lazy");
     uint64_t r = peek_prandom(a, 0, 2000);
-    sctp_t3_timeout(a, c);
-    assert_int_equal(a->tstate, SCTP_T_PF);
+    sctp_t3_timeout(&a->tp[0], c);
+    assert_int_equal(a->tp[0].tstate, SCTP_T_PF);
     assert_int_equal(a->st.hb_lazy_skips, 0);
-    assert_int_equal(a->hb.expires, kt_apply_slack(1000 + r, 0));
-    sctp_hb_ack_rcv(a, 0, c);
-    assert_int_equal(a->tstate, SCTP_T_ACTIVE);
-    assert_int_equal(a->cwnd, 1500);
-    assert_int_equal(a->hb.expires, 30592);
+    assert_int_equal(a->tp[0].hb.expires, kt_apply_slack(1000 + r, 0));
+    sctp_hb_ack_rcv(&a->tp[0], 0, c);
+    assert_int_equal(a->tp[0].tstate, SCTP_T_ACTIVE);
+    assert_int_equal(a->tp[0].cwnd, 1500);
+    assert_int_equal(a->tp[0].hb.expires, 30592);
     a->sh->hb = sctp_hb_find("jitter");
+    sim_free(s);
+    cfg_free(cfg);
+}
+
+/* Multi-homing (3.14 associola.c, outqueue.c): the alternate address starts
+ * UNCONFIRMED with RTO 3 s; sctp_assoc_control_transport picks the retran
+ * path among ACTIVE addresses by last_time_heard, and its loop makes the
+ * alternate the retran path only when it was heard more recently than the
+ * primary; retransmissions go to the retran path, on its NIC, under its
+ * T3 timer and RTO; with both paths PF, sctp_assoc_update_retran_path
+ * moves the retran path to the other PF address, whose RTO is still
+ * doubled: the next stall lasts 2 s. */
+static void test_multihome_paths(void **state)
+{
+    (void)state;
+    const char *ini = "[sim]\nduration = 300ms\n"
+                      "[host sender]\nrx_queue_cpu = 1\n"
+                      "[host receiver]\nrx_queue_cpu = 0\n"
+                      "[link wire]\nends = sender:eth0 receiver:eth0\ndelay = 2us\n"
+                      "[link wire2]\nends = sender:eth1 receiver:eth1\ndelay = 2us\n"
+                      "[flow 1]\napp = sctp_iperf3\nfrom = sender\nto = receiver\npaths = 2\ntrace_interval = 0\n";
+    struct cfg *cfg;
+    struct sim *s = build(&cfg, ini);
+    struct sctp_assoc *srv = host_sock_lookup(host_find(s, "receiver"), IPPROTO_SCTP_, 5201)->priv;
+    struct sctp_assoc *a = srv->peer_dbg;
+    struct core *c = a->writer_core;
+    struct nic *eth1 = host_find(s, "sender")->nics[1];
+    assert_int_equal(a->npaths, 2);
+    assert_int_equal(srv->npaths, 2);
+    assert_int_equal(a->tp[0].tstate, SCTP_T_ACTIVE);
+    assert_int_equal(a->tp[1].tstate, SCTP_T_UNCONFIRMED);
+    assert_int_equal(a->tp[1].rto, 3000);
+    assert_int_equal(a->tp[1].cwnd, 4380);
+    assert_int_equal(a->active, 0);
+    assert_int_equal(a->retran, 0);
+
+    /* confirmed, but heard before the primary: the loop leaves second ==
+     * first == primary */
+    a->tp[0].last_heard = 5;
+    a->tp[1].last_heard = 3;
+    sctp_hb_ack_rcv(&a->tp[1], 0, c);
+    assert_int_equal(a->tp[1].tstate, SCTP_T_ACTIVE);
+    assert_int_equal(a->tp[1].rto, 1000);
+    assert_int_equal(a->st.paths_confirmed, 1);
+    assert_int_equal(a->retran, 0);
+    /* heard after the primary: it becomes first and second, then the
+     * primary takes first back */
+    a->tp[1].last_heard = 7;
+    a->tp[1].tstate = SCTP_T_PF;
+    sctp_hb_ack_rcv(&a->tp[1], 0, c);
+    assert_int_equal(a->tp[1].cwnd, 1500);          /* PF exit: one PMTU */
+    assert_int_equal(a->active, 0);
+    assert_int_equal(a->retran, 1);
+
+    /* TSN 1-4 in flight on the primary; its T3: primary PF (RTO 2 s), the
+     * alternate becomes active and retran path, TSN 1 goes on eth1 */
+    for (uint32_t t = 1; t <= 4; t++) {
+        a->ring[t] = (struct sctp_chunk){ .tsn = t, .len = 1452, .state = CH_SENT, .tp = 0 };
+        sctp_set_owner_w(a, 1452);
+    }
+    a->next_tsn = a->next_send = 5;
+    a->tp[0].flight = a->outstanding = 4 * 1452;
+    a->tp[0].rto = 1000;
+    uint64_t tx1 = 0;
+    for (int q = 0; q < NIC_MAX_QUEUES; q++)
+        tx1 += eth1->vec[q].tx_packets;
+    kt_del(&a->tp[0].t3, NULL, NULL, NULL);       /* it expired */
+    sctp_t3_timeout(&a->tp[0], c);
+    assert_int_equal(a->tp[0].tstate, SCTP_T_PF);
+    assert_int_equal(a->tp[0].rto, 2000);
+    assert_int_equal(a->active, 1);
+    assert_int_equal(a->retran, 1);
+    assert_int_equal(a->ring[1].state, CH_SENT);
+    assert_int_equal(a->ring[1].tp, 1);
+    assert_int_equal(a->tp[1].flight, 1452);
+    assert_int_equal(a->tp[0].flight, 0);
+    assert_true(kt_pending(&a->tp[1].t3));
+    assert_int_equal(a->tp[1].t3.expires, kt_apply_slack(1000, 0));
+    uint64_t tx2 = 0;
+    for (int q = 0; q < NIC_MAX_QUEUES; q++)
+        tx2 += eth1->vec[q].tx_packets;
+    assert_int_equal(tx2 - tx1, 1);
+    assert_int_equal(a->st.t3_alternate, 0);
+
+    /* the alternate's T3 too: no ACTIVE address, both camp on the primary,
+     * which takes the retransmission under its doubled RTO */
+    kt_del(&a->tp[1].t3, NULL, NULL, NULL);
+    sctp_t3_timeout(&a->tp[1], c);
+    assert_int_equal(a->st.t3_alternate, 1);
+    assert_int_equal(a->tp[1].tstate, SCTP_T_PF);
+    assert_int_equal(a->tp[1].rto, 2000);
+    assert_int_equal(a->active, 0);
+    assert_int_equal(a->retran, 0);
+    assert_int_equal(a->ring[1].tp, 0);
+    assert_int_equal(a->tp[0].t3.expires, kt_apply_slack(2000, 0));
+    /* and the primary's next T3: sctp_assoc_update_retran_path finds no
+     * ACTIVE address and takes the next one that is not UNCONFIRMED, the
+     * PF alternate, whose RTO of 2 s arms its T3 */
+    kt_del(&a->tp[0].t3, NULL, NULL, NULL);       /* it expired */
+    sctp_t3_timeout(&a->tp[0], c);
+    assert_int_equal(a->tp[0].rto, 4000);
+    assert_int_equal(a->retran, 1);
+    assert_int_equal(a->active, 0);
+    assert_int_equal(a->ring[1].tp, 1);
+    assert_int_equal(a->tp[1].t3.expires, kt_apply_slack(2000, 0));
     sim_free(s);
     cfg_free(cfg);
 }
@@ -665,6 +770,7 @@ int main(void)
         cmocka_unit_test(test_fast_rtx_one_packet),
         cmocka_unit_test(test_pf_state_jitter),
         cmocka_unit_test(test_pf_state_lazy),
+        cmocka_unit_test(test_multihome_paths),
         cmocka_unit_test(test_world_loopback_hb),
         cmocka_unit_test(test_profile_prints_callers),
     };

@@ -14,9 +14,13 @@ int sctp_app_pair(struct flow *f, struct cfg_section *sec, struct sctp_assoc *cl
     uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535);
     uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 30);
     uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 30);
+    /* multi-homing: with a wildcard bind each end lists every address of
+     * the peer's scope in INIT / INIT-ACK (sctp_bind_addr_copy); 1 =
+     * one address pair */
+    int npaths = (int)cfg_int(sec, "paths", "1", 1, SCTP_MAX_PATHS);
     if (host_sock_lookup(f->to, IPPROTO_SCTP_, port))
         cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
-    sctp_assoc_pair(cli, srv, f->from, f->to, family, port, (uint32_t)f->id, sndbuf, rcvbuf, sec);
+    sctp_assoc_pair(cli, srv, f->from, f->to, family, port, (uint32_t)f->id, sndbuf, rcvbuf, npaths, sec);
     if (len > cli->frag_point)
         cfg_error(sec, len_key, "got %u, more than the %u bytes of one DATA chunk at this PMTU: fragmentation of "
                   "messages is not modelled", len, cli->frag_point);

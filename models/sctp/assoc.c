@@ -96,7 +96,7 @@ void sctp_host_free(struct host *h, int mod_slot)
 }
 
 static void end_init(struct sctp_assoc *a, struct host *h, struct host *peer, uint8_t family, uint16_t port,
-                     uint16_t peer_port, uint32_t flow)
+                     uint16_t peer_port, uint32_t flow, int npaths)
 {
     a->host = h;
     a->sh = sctp_host_of(h);
@@ -112,22 +112,53 @@ static void end_init(struct sctp_assoc *a, struct host *h, struct host *peer, ui
     a->overhead = ip + SCTP_COMMON_HDR;
     a->frag_point = a->pmtu - a->overhead - SCTP_DATA_HDR;
     skbq_init(&a->backlog);
-    kt_init(&a->t3, h->q, sctp_t3_expire, a);
-    kt_init(&a->hb, h->q, sctp_hb_expire, a);
     kt_init(&a->sack_timer, h->q, sctp_sack_timer_expire, a);
-    a->rto = a->sh->rto_initial;
-    a->tstate = SCTP_T_ACTIVE;   /* confirmed by the handshake */
-    a->hb_sent = false;
+    a->npaths = (uint8_t)npaths;
+    a->active = a->retran = 0;
+    for (int i = 0; i < npaths; i++) {
+        struct sctp_transport *t = &a->tp[i];
+        t->a = a;
+        t->idx = (uint8_t)i;
+        kt_init(&t->t3, h->q, sctp_t3_expire, t);
+        kt_init(&t->hb, h->q, sctp_hb_expire, t);
+        t->rto = a->sh->rto_initial;
+        /* the address connected to is confirmed by the handshake; the
+         * peer's other addresses, from INIT / INIT-ACK, start UNCONFIRMED
+         * (sctp_process_init) until a HEARTBEAT-ACK */
+        t->tstate = i == 0 ? SCTP_T_ACTIVE : SCTP_T_UNCONFIRMED;
+        t->hb_sent = false;
+    }
     a->sack_needed = true;       /* the first DATA is SACKed at once */
+}
+
+/* Multi-homing: each end lists all its addresses of the peer's scope in
+ * INIT / INIT-ACK; path k joins the k-th NIC of each host, so the first
+ * n NICs of a must each be wired to the same-numbered NIC of b. */
+static int paths_between(struct host *a, struct host *b)
+{
+    int n = 0;
+    while (n < a->nnics && n < b->nnics && a->nics[n]->tx_link && a->nics[n]->tx_link->dst == b->nics[n])
+        n++;
+    return n;
 }
 
 void sctp_assoc_pair(struct sctp_assoc *cli, struct sctp_assoc *srv, struct host *from, struct host *to,
                      uint8_t family, uint16_t dport, uint32_t flow, uint64_t sndbuf, uint64_t rcvbuf,
-                     struct cfg_section *sec)
+                     int npaths, struct cfg_section *sec)
 {
+    if (npaths > 1) {
+        int back = paths_between(from, to);
+        if (npaths > back || npaths > SCTP_MAX_PATHS)
+            cfg_error(sec, "paths", "%d paths need %d direct links between %s and %s, eth0 to eth0, eth1 to eth1 "
+                      "and so on (found %d; at most %d)", npaths, npaths, from->name, to->name, back, SCTP_MAX_PATHS);
+        if (npaths > SCTP_MAX_PATHS)
+            npaths = SCTP_MAX_PATHS;
+        if (npaths > back)
+            npaths = back > 0 ? back : 1;
+    }
     uint16_t sport = host_alloc_port(from);
-    end_init(cli, from, to, family, sport, dport, flow);
-    end_init(srv, to, from, family, dport, sport, flow);
+    end_init(cli, from, to, family, sport, dport, flow, npaths);
+    end_init(srv, to, from, family, dport, sport, flow, npaths);
     cli->is_client = true;
     /* SO_SNDBUF / SO_RCVBUF on both sockets, as iperf3 -w would */
     sock_set_bufs(&cli->sk, rcvbuf, sndbuf);
@@ -151,13 +182,17 @@ void sctp_assoc_pair(struct sctp_assoc *cli, struct sctp_assoc *srv, struct host
         a->next_tsn = a->next_send = 1;        /* initial TSN; the peer's cum is one below */
         a->ctsn_ack_point = 0;
         a->cum = a->max_tsn_seen = 0;
-        /* RFC 4960 7.2.1: cwnd = min(4 MTU, max(2 MTU, 4380)) */
-        uint32_t two = 2 * a->pmtu > 4380 ? 2 * a->pmtu : 4380;
-        a->cwnd = 4 * a->pmtu < two ? 4 * a->pmtu : two;
     }
     for (int i = 0; i < 2; i++) {
         struct sctp_assoc *a = ends[i], *p = ends[1 - i];
-        a->peer_rwnd = a->ssthresh = p->a_rwnd;          /* a_rwnd of INIT / INIT-ACK */
+        a->peer_rwnd = p->a_rwnd;                        /* a_rwnd of INIT / INIT-ACK */
+        for (int k = 0; k < a->npaths; k++) {
+            struct sctp_transport *t = &a->tp[k];
+            /* RFC 4960 7.2.1: cwnd = min(4 MTU, max(2 MTU, 4380)) */
+            uint32_t two = 2 * a->pmtu > 4380 ? 2 * a->pmtu : 4380;
+            t->cwnd = 4 * a->pmtu < two ? 4 * a->pmtu : two;
+            t->ssthresh = p->a_rwnd;
+        }
     }
     cli->timer_core = NULL;      /* set by the application with its cores */
     srv->timer_core = to->nnics ? to->nics[0]->vec[0].core : NULL;
@@ -210,15 +245,19 @@ void sctp_assoc_counters(struct sim *s, struct sctp_assoc *cli, struct sctp_asso
     C(srv, hb_sent, false);
     C(srv, hb_ack_rx, false);
     C(srv, timer_owned_retries, false);
+    if (cli->npaths > 1) {
+        C(cli, t3_alternate, false);
+        C(cli, paths_confirmed, false);
+    }
 #undef C
     snprintf(name, sizeof name, "flow.%d.sctp.client.hb_timer.mod_timer_calls", flow);
-    sim_counter(s, name, &cli->hb.calls, false);
+    sim_counter(s, name, &cli->tp[0].hb.calls, false);
     snprintf(name, sizeof name, "flow.%d.sctp.client.hb_timer.requeues", flow);
-    sim_counter(s, name, &cli->hb.queued, false);
+    sim_counter(s, name, &cli->tp[0].hb.queued, false);
     snprintf(name, sizeof name, "flow.%d.sctp.client.hb_timer.shortcut", flow);
-    sim_counter(s, name, &cli->hb.shortcut, false);
+    sim_counter(s, name, &cli->tp[0].hb.shortcut, false);
     snprintf(name, sizeof name, "flow.%d.sctp.client.t3_timer.mod_timer_calls", flow);
-    sim_counter(s, name, &cli->t3.calls, false);
+    sim_counter(s, name, &cli->tp[0].t3.calls, false);
     snprintf(name, sizeof name, "flow.%d.sctp.client.prandom_calls", flow);
     sim_counter(s, name, &cli->st.prandom_calls, false);
 }

@@ -18,15 +18,17 @@
  */
 #include "models/sctp/sctp.h"
 
-static uint64_t timeout(struct sctp_assoc *a)
+static uint64_t timeout(struct sctp_transport *t)
 {
-    return sctp_jiffies(sctp_now(NULL)) + a->rto / 2 + sctp_prandom_max(a, a->rto, NULL) + sctp_hb_interval(a);
+    struct sctp_assoc *a = t->a;
+    return sctp_jiffies(sctp_now(NULL)) + t->rto / 2 + sctp_prandom_max(a, t->rto, NULL) + sctp_hb_interval(t);
 }
 
-static void on_data_sent(struct sctp_assoc *a, struct core *c)
+static void on_data_sent(struct sctp_transport *t, struct core *c)
 {
-    uint64_t e = sctp_jiffies(core_now(c)) + a->rto / 2 + sctp_prandom_max(a, a->rto, c) + sctp_hb_interval(a);
-    kt_mod(&a->hb, e, a->host, c, &a->sh->kt, KT_RESET_TIMERS);
+    struct sctp_assoc *a = t->a;
+    uint64_t e = sctp_jiffies(core_now(c)) + t->rto / 2 + sctp_prandom_max(a, t->rto, c) + sctp_hb_interval(t);
+    kt_mod(&t->hb, e, a->host, c, &a->sh->kt, KT_RESET_TIMERS);
 }
 
 const struct sctp_hb_ops sctp_hb_jitter = {

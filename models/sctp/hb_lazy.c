@@ -20,21 +20,23 @@
  */
 #include "models/sctp/sctp.h"
 
-static uint64_t timeout(struct sctp_assoc *a)
+static uint64_t timeout(struct sctp_transport *t)
 {
-    uint64_t e = sctp_jiffies(sctp_now(NULL)) + a->rto / 2 + sctp_hb_interval(a);
+    struct sctp_assoc *a = t->a;
+    uint64_t e = sctp_jiffies(sctp_now(NULL)) + t->rto / 2 + sctp_hb_interval(t);
     if (a->sh->lazy_rearm_jitter)
-        e += sctp_prandom_max(a, a->rto, NULL);
+        e += sctp_prandom_max(a, t->rto, NULL);
     return e;
 }
 
-static void on_data_sent(struct sctp_assoc *a, struct core *c)
+static void on_data_sent(struct sctp_transport *t, struct core *c)
 {
-    uint64_t e = sctp_jiffies(core_now(c)) + a->rto / 2 + sctp_hb_interval(a);
+    struct sctp_assoc *a = t->a;
+    uint64_t e = sctp_jiffies(core_now(c)) + t->rto / 2 + sctp_hb_interval(t);
     /* time_before(hb_timer.expires, expires): the comparison is charged
      * with the rest of reset_timers */
-    if ((int64_t)(a->hb.expires - e) < 0)
-        kt_mod(&a->hb, e + sctp_prandom_max(a, a->rto, c), a->host, c, &a->sh->kt, KT_RESET_TIMERS);
+    if ((int64_t)(t->hb.expires - e) < 0)
+        kt_mod(&t->hb, e + sctp_prandom_max(a, t->rto, c), a->host, c, &a->sh->kt, KT_RESET_TIMERS);
     else
         a->st.hb_lazy_skips++;
 }

@@ -151,7 +151,9 @@ static void send_sack(struct sctp_assoc *a, struct core *c)
     a->ndups = 0;
     sctp_charge(h, c, sctp_sym.make_sack);
     sctp_charge(h, c, sctp_sym.pkt_xmit);
-    struct skb *skb = sctp_skb_new(a, a->overhead + SCTP_SACK_HDR + 4u * w.ngaps + 4u * w.ndups);
+    /* to the address the last DATA came from (sctp_make_sack: last_data_from) */
+    w.path = a->last_data_from;
+    struct skb *skb = sctp_skb_new(a, &a->tp[a->last_data_from], a->overhead + SCTP_SACK_HDR + 4u * w.ngaps + 4u * w.ndups);
     skb->tx_desc = 2;
     memcpy(skb->l4, &w, sizeof w);
     a->st.sacks_tx++;
@@ -178,8 +180,14 @@ void sctp_input(struct sctp_assoc *a, struct skb *skb, struct core *c)
 {
     struct sctp_wire w;
     memcpy(&w, skb->l4, sizeof w);
+    /* sctp_assoc_bh_rcv: the chunk's transport was heard from now; DATA
+     * also decides where SACKs go */
+    if (w.path >= a->npaths)
+        w.path = 0;
+    a->tp[w.path].last_heard = sctp_jiffies(core_now(c));
     switch (w.type) {
     case SCTP_DATA: {
+        a->last_data_from = w.path;
         bool force = false;
         for (uint32_t i = 0; i < w.nchunks; i++)
             eat_data(a, w.tsn + i, w.len, w.flags & 1, &force, c);
@@ -192,10 +200,10 @@ void sctp_input(struct sctp_assoc *a, struct skb *skb, struct core *c)
     case SCTP_HEARTBEAT:
         /* sctp_sf_beat_8_3: the info comes back as it went; the HEARTBEAT
          * came through sctp_rcv like DATA (backlog, its limit, drops) */
-        sctp_send_ctrl(a, SCTP_HEARTBEAT_ACK, w.tsn, c);
+        sctp_send_ctrl(&a->tp[w.path], SCTP_HEARTBEAT_ACK, w.tsn, c);
         break;
     case SCTP_HEARTBEAT_ACK:
-        sctp_hb_ack_rcv(a, w.tsn, c);
+        sctp_hb_ack_rcv(&a->tp[w.path], w.tsn, c);
         break;
     }
     skb_free(skb);

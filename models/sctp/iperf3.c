@@ -87,12 +87,12 @@ static void trace(struct event *ev)
     sim_series(s, "sctp.rq_len", r->rq_n);
     sim_series(s, "sctp.lobby_len", r->lobby_n);
     sim_series(s, "sctp.peer_rwnd", t->peer_rwnd);
-    sim_series(s, "sctp.cwnd", t->cwnd);
-    sim_series(s, "sctp.flight_size", t->flight);
+    sim_series(s, "sctp.cwnd", t->tp[t->active].cwnd);
+    sim_series(s, "sctp.flight_size", sctp_flight(t));
     sim_series(s, "sctp.outstanding", t->outstanding);
     sim_series(s, "sctp.wmem", t->wmem_alloc);
     sim_series(s, "sctp.wmem_queued", t->wmem_queued);
-    sim_series(s, "sctp.rto_ms", (double)t->rto);
+    sim_series(s, "sctp.rto_ms", (double)t->tp[0].rto);
     if (s->q.now + p->trace_iv <= s->duration)
         evq_push(&s->q, &p->trace, s->q.now + p->trace_iv);
 }

@@ -40,9 +40,9 @@ static void hb_sample(struct event *ev)
 {
     struct netperf *p = ev->ctx;
     struct sim *s = p->s;
-    if (kt_pending(&p->cli.hb))
+    if (kt_pending(&p->cli.tp[0].hb))
         sim_series(s, "sctp.hb_expires_ahead_s",
-                   time_to_s((simtime_t)p->cli.hb.expires * KT_PS_PER_JIFFY - s->q.now));
+                   time_to_s((simtime_t)p->cli.tp[0].hb.expires * KT_PS_PER_JIFFY - s->q.now));
     if (s->q.now + p->hb_iv <= p->f->stop && s->q.now + p->hb_iv <= s->duration)
         evq_push(&s->q, &p->hb_sample, s->q.now + p->hb_iv);
 }

@@ -86,35 +86,99 @@ uint64_t sctp_prandom_max(struct sctp_assoc *a, uint64_t n, struct core *c)
     return (rng_u32(&a->sh->rng) * n) >> 32;
 }
 
-void sctp_update_rto(struct sctp_assoc *a, uint64_t rtt)
+void sctp_update_rto(struct sctp_transport *t, uint64_t rtt)
 {
+    const struct sctp_host *sh = t->a->sh;
     /* RTO.Alpha 1/8, RTO.Beta 1/4 as shifts; a zero RTTVAR is raised to one
      * clock granularity (1 jiffy) */
-    if (a->rttvar || a->srtt) {
-        uint64_t d = a->srtt > rtt ? a->srtt - rtt : rtt - a->srtt;
-        a->rttvar = a->rttvar - (a->rttvar >> 2) + (d >> 2);
-        a->srtt = a->srtt - (a->srtt >> 3) + (rtt >> 3);
+    if (t->rttvar || t->srtt) {
+        uint64_t d = t->srtt > rtt ? t->srtt - rtt : rtt - t->srtt;
+        t->rttvar = t->rttvar - (t->rttvar >> 2) + (d >> 2);
+        t->srtt = t->srtt - (t->srtt >> 3) + (rtt >> 3);
     } else {
-        a->srtt = rtt;
-        a->rttvar = rtt >> 1;
+        t->srtt = rtt;
+        t->rttvar = rtt >> 1;
     }
-    if (!a->rttvar)
-        a->rttvar = 1;
-    a->rto = a->srtt + (a->rttvar << 2);
-    if (a->rto < a->sh->rto_min)
-        a->rto = a->sh->rto_min;
-    if (a->rto > a->sh->rto_max)
-        a->rto = a->sh->rto_max;
-    a->rto_pending = false;
+    if (!t->rttvar)
+        t->rttvar = 1;
+    t->rto = t->srtt + (t->rttvar << 2);
+    if (t->rto < sh->rto_min)
+        t->rto = sh->rto_min;
+    if (t->rto > sh->rto_max)
+        t->rto = sh->rto_max;
+    t->rto_pending = false;
 }
 
-void sctp_transport_reset_timers(struct sctp_assoc *a, struct core *c)
+void sctp_transport_reset_timers(struct sctp_transport *t, struct core *c)
 {
+    struct sctp_assoc *a = t->a;
     sctp_charge(a->host, c, sctp_sym.reset_timers);
     /* R1: start T3 if it is not running (it runs through a transfer) */
-    if (!kt_pending(&a->t3))
-        kt_mod(&a->t3, sctp_jiffies(core_now(c)) + a->rto, a->host, c, &a->sh->kt, KT_RESET_TIMERS);
-    a->sh->hb->on_data_sent(a, c);
+    if (!kt_pending(&t->t3))
+        kt_mod(&t->t3, sctp_jiffies(core_now(c)) + t->rto, a->host, c, &a->sh->kt, KT_RESET_TIMERS);
+    a->sh->hb->on_data_sent(t, c);
+}
+
+uint32_t sctp_flight(const struct sctp_assoc *a)
+{
+    uint32_t f = 0;
+    for (int i = 0; i < a->npaths; i++)
+        f += a->tp[i].flight;
+    return f;
+}
+
+/* sctp_assoc_control_transport's choice of active_path and retran_path,
+ * as 3.14 makes it after any state change: the two most recently heard
+ * ACTIVE addresses, the primary first if it is ACTIVE. The second test of
+ * the loop is not an else: an address heard later than the current first
+ * becomes second as well, so first == second unless the later-heard one
+ * comes first in the list (3.16 rewrote this loop). With no ACTIVE
+ * address both camp on the primary. */
+static void select_paths(struct sctp_assoc *a)
+{
+    struct sctp_transport *first = NULL, *second = NULL, *pri = &a->tp[0];
+    for (int i = 0; i < a->npaths; i++) {
+        struct sctp_transport *t = &a->tp[i];
+        if (t->tstate != SCTP_T_ACTIVE)
+            continue;
+        if (!first || t->last_heard > first->last_heard) {
+            second = first;
+            first = t;
+        }
+        if (!second || t->last_heard > second->last_heard)
+            second = t;
+    }
+    if (pri->tstate == SCTP_T_ACTIVE && first != pri) {
+        second = first;
+        first = pri;
+    }
+    if (!second)
+        second = first;
+    if (!first)
+        first = second = pri;
+    a->active = first->idx;
+    a->retran = second->idx;
+}
+
+/* sctp_assoc_update_retran_path after a T3 on the retran path: the next
+ * address in the list that is ACTIVE; failing that the next one that is
+ * not UNCONFIRMED; failing that, no change. */
+static void update_retran_path(struct sctp_assoc *a)
+{
+    if (a->npaths == 1)
+        return;
+    int next = -1;
+    for (int k = 1; k < a->npaths; k++) {
+        int i = (a->retran + k) % a->npaths;
+        if (a->tp[i].tstate == SCTP_T_ACTIVE) {
+            a->retran = (uint8_t)i;
+            return;
+        }
+        if (a->tp[i].tstate != SCTP_T_UNCONFIRMED && next < 0)
+            next = i;
+    }
+    if (next >= 0)
+        a->retran = (uint8_t)next;
 }
 
 bool sctp_sendmsg(struct sctp_assoc *a, uint32_t len, struct core *c)
@@ -138,9 +202,10 @@ bool sctp_sendmsg(struct sctp_assoc *a, uint32_t len, struct core *c)
     return true;
 }
 
-/* A packet being built: consecutive TSNs of one length (what every flow
- * here sends), bundled up to the PMTU. */
+/* A packet being built on one transport: consecutive TSNs of one length
+ * (what every flow here sends), bundled up to the PMTU. */
 struct pkt {
+    struct sctp_transport *t;
     uint32_t first, n, len;
     bool frtx;
 };
@@ -153,10 +218,11 @@ static void pkt_send(struct sctp_assoc *a, struct pkt *p, struct core *c)
     uint32_t bytes = p->n * (SCTP_DATA_HDR + p->len);
     sctp_charge(h, c, sctp_sym.pkt_xmit);
     sctp_charge_bytes(h, c, sctp_sym.memcpy_erms, bytes);
-    struct skb *skb = sctp_skb_new(a, a->overhead + bytes);
+    struct skb *skb = sctp_skb_new(a, p->t, a->overhead + bytes);
     skb->payload = p->n * p->len;
     skb->tx_desc = 2;
-    struct sctp_wire w = { .type = SCTP_DATA, .flags = p->frtx, .tsn = p->first, .nchunks = (uint16_t)p->n, .len = p->len };
+    struct sctp_wire w = { .type = SCTP_DATA, .flags = p->frtx, .tsn = p->first, .nchunks = (uint16_t)p->n,
+                           .len = p->len, .path = p->t->idx };
     memcpy(skb->l4, &w, sizeof w);
     a->st.data_packets_sent++;
     ip_output(h, skb, c);
@@ -165,10 +231,12 @@ static void pkt_send(struct sctp_assoc *a, struct pkt *p, struct core *c)
 }
 
 /* Append chunk ch to the packet (sending the packet first if ch does not
- * fit or does not follow), and account it as sent: sctp_packet_append_data
- * and, for the transmitted list, sctp_outq_flush. */
+ * fit or does not follow), and account it as sent on the packet's
+ * transport: sctp_packet_append_data and, for the transmitted list,
+ * sctp_outq_flush. */
 static void transmit(struct sctp_assoc *a, struct pkt *p, struct sctp_chunk *ch, bool retrans, struct core *c)
 {
+    struct sctp_transport *t = p->t;
     uint32_t room = a->pmtu - a->overhead;
     if (p->n && (ch->tsn != p->first + p->n || ch->len != p->len ||
                  (p->n + 1) * (SCTP_DATA_HDR + p->len) > room))
@@ -179,11 +247,12 @@ static void transmit(struct sctp_assoc *a, struct pkt *p, struct sctp_chunk *ch,
     }
     p->n++;
     sctp_charge(a->host, c, sctp_sym.outq_flush);
-    a->flight += ch->len;
+    ch->tp = t->idx;
+    t->flight += ch->len;
     a->outstanding += ch->len;
     a->peer_rwnd = a->peer_rwnd > ch->len ? a->peer_rwnd - ch->len : 0;
     ch->sent_at = core_now(c);
-    a->last_data_sent = ch->sent_at;
+    t->last_data_sent = ch->sent_at;
     if (retrans) {
         ch->resent = true;
         a->st.retransmits++;
@@ -194,22 +263,24 @@ static void transmit(struct sctp_assoc *a, struct pkt *p, struct sctp_chunk *ch,
         p->frtx = true;
         a->st.fast_retransmits++;
     }
-    if (!ch->resent && !a->rto_pending) {
+    if (!ch->resent && !t->rto_pending) {
         ch->rtt_in_progress = true;
-        a->rto_pending = true;
+        t->rto_pending = true;
     }
     a->st.data_chunks_sent++;
-    sctp_transport_reset_timers(a, c);
+    sctp_transport_reset_timers(t, c);
 }
 
-/* Rule A (RFC 4960 6.1 A): with data outstanding, a chunk larger than the
- * peer's window waits; with nothing outstanding one may go (a zero-window
- * probe). Rule B: cwnd, except for a chunk marked for fast retransmit. */
-static bool can_send(struct sctp_assoc *a, const struct sctp_chunk *ch, uint32_t cwnd_eff)
+/* Rule A (RFC 4960 6.1 A): with data outstanding on the association, a
+ * chunk larger than the peer's window waits; with nothing outstanding one
+ * may go (a zero-window probe). Rule B: the transport's cwnd, except for
+ * a chunk marked for fast retransmit. */
+static bool can_send(struct sctp_assoc *a, const struct sctp_transport *t, const struct sctp_chunk *ch,
+                     uint32_t cwnd_eff)
 {
     if (ch->len > a->peer_rwnd && a->outstanding > 0)
         return false;
-    if (ch->fast_rtx != FR_NEED && a->flight >= cwnd_eff)
+    if (ch->fast_rtx != FR_NEED && t->flight >= cwnd_eff)
         return false;
     return true;
 }
@@ -240,27 +311,28 @@ static bool nagle_delay(const struct sctp_assoc *a, const struct sctp_chunk *ch,
 
 void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout)
 {
-    /* sctp_transport_burst_limited: at most max_burst packets beyond the
-     * flight per flush */
-    uint32_t cwnd_eff = a->cwnd;
-    uint64_t burst = (uint64_t)a->flight + (uint64_t)a->sh->max_burst * a->pmtu;
+    /* 1. the retransmit queue, in TSN order (sctp_outq_flush_rtx), on
+     * the retran path. Its rule B is the plain cwnd: 3.14 applies the
+     * Max.Burst limit (sctp_transport_burst_limited) only after the
+     * retransmit queue, to new data. A flush after T3 (rtx_timeout) or the
+     * first flush after a SACK marked chunks for fast retransmit
+     * (q->fast_rtx) sends one packet: with 1452-byte chunks, one chunk. A
+     * fast-retransmit flush skips chunks still CAN_FRTX, but not DONT_FRTX
+     * ones (the kernel tests !chunk->fast_retransmit). Whatever that one
+     * packet left marked NEED_FRTX becomes DONT_FRTX: it waits in the
+     * queue as an ordinary retransmission under cwnd and peer rwnd, and
+     * can never be fast retransmitted again. Otherwise (window opened) as
+     * many packets go as the rules allow. */
+    /* sctp_transport_burst_limited on the active path: at most max_burst
+     * packets beyond its flight per flush, for new data */
+    struct sctp_transport *at = &a->tp[a->active];
+    uint32_t cwnd_eff = at->cwnd;
+    uint64_t burst = (uint64_t)at->flight + (uint64_t)a->sh->max_burst * a->pmtu;
     if (burst < cwnd_eff)
         cwnd_eff = (uint32_t)burst;
-    struct pkt p = { 0 };
 
-    /* 1. the retransmit queue, in TSN order (sctp_outq_flush_rtx). Its
-     * rule B is the plain cwnd: 3.14 applies the Max.Burst limit
-     * (sctp_transport_burst_limited) only after the retransmit queue, to
-     * new data. A flush after T3 (rtx_timeout) or the first flush after a
-     * SACK marked chunks for fast retransmit (q->fast_rtx) sends one
-     * packet: with 1452-byte chunks, one chunk. A fast-retransmit flush
-     * skips chunks still CAN_FRTX, but not DONT_FRTX ones (the kernel
-     * tests !chunk->fast_retransmit). Whatever that one packet left marked
-     * NEED_FRTX becomes DONT_FRTX: it waits in the queue as an ordinary
-     * retransmission under cwnd and peer rwnd, and can never be fast
-     * retransmitted again. Otherwise (window opened) as many packets go as
-     * the rules allow. */
     if (a->nrtx) {
+        struct pkt p = { .t = &a->tp[a->retran] };
         bool fast = a->fast_rtx, one = rtx_timeout || fast;
         bool done = false;
         for (uint32_t t = a->ctsn_ack_point + 1; !done && tsn_lt(t, a->next_send); t++) {
@@ -268,7 +340,7 @@ void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout)
             if (ch->state != CH_RTX || (fast && ch->fast_rtx == FR_CAN))
                 continue;
             for (;;) {           /* sctp_packet_append_chunk, and its "redo" */
-                if (!can_send(a, ch, a->cwnd) || nagle_delay(a, ch, &p)) {
+                if (!can_send(a, p.t, ch, p.t->cwnd) || nagle_delay(a, ch, &p)) {
                     done = true;          /* SCTP_XMIT_RWND_FULL / NAGLE_DELAY */
                     break;
                 }
@@ -296,7 +368,8 @@ void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout)
             return;              /* no new data while retransmissions wait */
     }
 
-    /* 2. new data from the outq */
+    /* 2. new data from the outq, on the active path */
+    struct pkt p = { .t = at };
     while (a->next_send != a->next_tsn) {
         struct sctp_chunk *ch = chunk_at(a, a->next_send);
         /* sctp_packet_transmit_chunk: rules A and B and Nagle; a chunk
@@ -304,7 +377,7 @@ void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout)
          * included, in the empty one */
         bool go = true;
         for (;;) {
-            if (!can_send(a, ch, cwnd_eff) || nagle_delay(a, ch, &p)) {
+            if (!can_send(a, p.t, ch, cwnd_eff) || nagle_delay(a, ch, &p)) {
                 go = false;
                 break;
             }
@@ -343,10 +416,15 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
     if (tsn_lt(cum, a->ctsn_ack_point))
         return;                  /* stale SACK */
     bool cum_advanced = tsn_lt(a->ctsn_ack_point, cum);
-    uint32_t flight_before = a->flight;
-    int64_t bytes_acked = 0;
+    /* sctp_check_transmitted runs once per transport's transmitted list:
+     * what it counts is per transport */
+    uint32_t flight_before[SCTP_MAX_PATHS];
+    int64_t bytes_acked[SCTP_MAX_PATHS] = { 0 }, acked_all = 0;
+    bool restart[SCTP_MAX_PATHS] = { false }, reneged[SCTP_MAX_PATHS] = { false };
+    for (int i = 0; i < a->npaths; i++)
+        flight_before[i] = a->tp[i].flight;
     uint32_t freed = 0, highest_new = a->ctsn_ack_point;
-    bool have_new = false, reneged = false;
+    bool have_new = false;
     uint64_t now_j = sctp_jiffies(core_now(c));
 
     for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++) {
@@ -355,10 +433,10 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
         if (acked) {
             if (!ch->gap_acked) {
                 if (ch->state == CH_SENT) {
-                    bytes_acked += ch->len;
+                    bytes_acked[ch->tp] += ch->len;
                     if (ch->rtt_in_progress && !ch->resent) {
                         ch->rtt_in_progress = false;
-                        sctp_update_rto(a, now_j - sctp_jiffies(ch->sent_at));
+                        sctp_update_rto(&a->tp[ch->tp], now_j - sctp_jiffies(ch->sent_at));
                     }
                 } else if (ch->state == CH_RTX) {
                     ch->state = CH_SENT;      /* acked while waiting: nothing to resend */
@@ -369,6 +447,7 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
                 ch->gap_acked = true;
             }
             if (tsn_lte(t, cum)) {
+                restart[ch->tp] = true;       /* R3 for the transport it was sent on */
                 ch->state = CH_FREE;          /* freed: its send-buffer charge returns */
                 sctp_wfree(a, ch->len);
                 freed++;
@@ -377,39 +456,47 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
             /* the receiver reneged: outstanding again */
             ch->gap_acked = false;
             if (ch->state == CH_SENT)
-                bytes_acked -= ch->len;
-            reneged = true;
+                bytes_acked[ch->tp] -= ch->len;
+            reneged[ch->tp] = true;
         }
     }
     if (cum_advanced) {
         a->ctsn_ack_point = cum;
         a->last_progress = core_now(c);
     }
-    /* sctp_check_transmitted, RFC 4960 8.2: newly acknowledged bytes
-     * (cum-ack or gap blocks) clear the path's and the association's error
-     * counters and bring an INACTIVE path back up, but leave a PF path PF:
-     * only a HEARTBEAT-ACK ends PF (sctp_cmd_transport_on) */
-    if (bytes_acked != 0) {
-        a->error_count = 0;
-        a->overall_error_count = 0;
-        if (a->tstate == SCTP_T_INACTIVE)
-            a->tstate = SCTP_T_ACTIVE;
-    }
-    /* sctp_transport_raise_cwnd, called by sctp_check_transmitted when
-     * the SACK newly acked bytes on the transmitted list: first the exit
-     * from Fast Recovery, then the increase, if the cum-ack advanced and
-     * the window was fully used */
-    if (bytes_acked != 0 && a->fast_recovery && tsn_lte(a->fast_recovery_exit, cum))
-        a->fast_recovery = false;
-    if (cum_advanced && bytes_acked > 0 && flight_before >= a->cwnd) {
-        if (a->cwnd <= a->ssthresh) {
-            if (!a->fast_recovery)
-                a->cwnd += (uint32_t)(bytes_acked < a->pmtu ? bytes_acked : a->pmtu);
-        } else {
-            a->pba += (uint32_t)bytes_acked;
-            if (a->pba >= a->cwnd) {
-                a->cwnd += a->pmtu;
-                a->pba = a->pba > a->cwnd ? a->pba - a->cwnd : 0;
+    for (int i = 0; i < a->npaths; i++) {
+        struct sctp_transport *tp = &a->tp[i];
+        int64_t ba = bytes_acked[i];
+        acked_all += ba;
+        /* RFC 4960 8.2: newly acknowledged bytes (cum-ack or gap blocks)
+         * clear the path's and the association's error counters and bring
+         * an INACTIVE (or UNCONFIRMED) path up when the SACK came from its
+         * address, but leave a PF path PF: only a HEARTBEAT-ACK ends PF
+         * (sctp_cmd_transport_on) */
+        if (ba != 0) {
+            tp->error_count = 0;
+            a->overall_error_count = 0;
+            if ((tp->tstate == SCTP_T_INACTIVE || tp->tstate == SCTP_T_UNCONFIRMED) && (a->npaths == 1 || w->path == i)) {
+                tp->tstate = SCTP_T_ACTIVE;
+                select_paths(a);
+            }
+        }
+        /* sctp_transport_raise_cwnd, called when the SACK newly acked
+         * bytes on this transport's list: first the association's exit
+         * from Fast Recovery, then the increase, if the cum-ack advanced
+         * and the transport's window was fully used */
+        if (ba != 0 && a->fast_recovery && tsn_lte(a->fast_recovery_exit, cum))
+            a->fast_recovery = false;
+        if (cum_advanced && ba > 0 && flight_before[i] >= tp->cwnd) {
+            if (tp->cwnd <= tp->ssthresh) {
+                if (!a->fast_recovery)
+                    tp->cwnd += (uint32_t)(ba < a->pmtu ? ba : a->pmtu);
+            } else {
+                tp->pba += (uint32_t)ba;
+                if (tp->pba >= tp->cwnd) {
+                    tp->cwnd += a->pmtu;
+                    tp->pba = tp->pba > tp->cwnd ? tp->pba - tp->cwnd : 0;
+                }
             }
         }
     }
@@ -427,44 +514,52 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
                 ch->fast_rtx = FR_NEED;
         }
     }
-    int64_t fl = (int64_t)a->flight - bytes_acked, os = (int64_t)a->outstanding - bytes_acked;
-    a->flight = fl > 0 ? (uint32_t)fl : 0;
+    int64_t os = (int64_t)a->outstanding - acked_all;
     a->outstanding = os > 0 ? (uint32_t)os : 0;
-    if (!a->flight)
-        a->pba = 0;
     a->peer_rwnd = w->a_rwnd > a->outstanding ? w->a_rwnd - a->outstanding : 0;
+    for (int i = 0; i < a->npaths; i++) {
+        struct sctp_transport *tp = &a->tp[i];
+        int64_t fl = (int64_t)tp->flight - bytes_acked[i];
+        tp->flight = fl > 0 ? (uint32_t)fl : 0;
+        if (!tp->flight)
+            tp->pba = 0;
+        /* T3 rules R2/R3 (and R4 for a renege) */
+        if (!tp->flight)
+            kt_del(&tp->t3, h, c, &a->sh->kt);
+        else if (restart[i])
+            kt_mod(&tp->t3, now_j + tp->rto, h, c, &a->sh->kt, KT_DO_SM);
+        else if (reneged[i] && !kt_pending(&tp->t3))
+            kt_mod(&tp->t3, now_j + tp->rto, h, c, &a->sh->kt, KT_DO_SM);
+    }
 
-    /* T3 rules R2/R3 (and R4 for a renege) */
-    if (!a->flight)
-        kt_del(&a->t3, h, c, &a->sh->kt);
-    else if (cum_advanced)
-        kt_mod(&a->t3, now_j + a->rto, h, c, &a->sh->kt, KT_DO_SM);
-    else if (reneged && !kt_pending(&a->t3))
-        kt_mod(&a->t3, now_j + a->rto, h, c, &a->sh->kt, KT_DO_SM);
-
-    /* fast retransmit (RFC 4960 7.2.4) */
-    bool need = false;
-    for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++) {
-        struct sctp_chunk *ch = chunk_at(a, t);
-        if (ch->state == CH_SENT && ch->fast_rtx == FR_NEED) {
+    /* fast retransmit (RFC 4960 7.2.4), sctp_retransmit(FAST_RTX) for
+     * each transport with chunks marked: the transport's cwnd is lowered
+     * if the association is not in Fast Recovery yet */
+    for (int i = 0; i < a->npaths; i++) {
+        struct sctp_transport *tp = &a->tp[i];
+        bool need = false;
+        for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++) {
+            struct sctp_chunk *ch = chunk_at(a, t);
+            if (ch->tp != i || ch->state != CH_SENT || ch->fast_rtx != FR_NEED)
+                continue;
             if (!need && !a->fast_recovery) {
                 a->fast_recovery = true;
                 a->fast_recovery_exit = a->next_send - 1;
-                a->ssthresh = a->cwnd / 2 > 4 * a->pmtu ? a->cwnd / 2 : 4 * a->pmtu;
-                a->cwnd = a->ssthresh;
-                a->pba = 0;
+                tp->ssthresh = tp->cwnd / 2 > 4 * a->pmtu ? tp->cwnd / 2 : 4 * a->pmtu;
+                tp->cwnd = tp->ssthresh;
+                tp->pba = 0;
             }
             need = true;
-            a->fast_rtx = true;               /* sctp_retransmit(SCTP_RTXR_FAST_RTX) */
+            a->fast_rtx = true;               /* q->fast_rtx */
             ch->state = CH_RTX;
             a->nrtx++;
             a->peer_rwnd += ch->len;
             a->outstanding -= ch->len < a->outstanding ? ch->len : a->outstanding;
-            a->flight -= ch->len < a->flight ? ch->len : a->flight;
+            tp->flight -= ch->len < tp->flight ? ch->len : tp->flight;
             ch->missing = 0;
             if (ch->rtt_in_progress) {        /* sctp_retransmit_mark: Karn */
                 ch->rtt_in_progress = false;
-                a->rto_pending = false;
+                tp->rto_pending = false;
             }
         }
     }
@@ -480,9 +575,10 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
 /* sctp_do_8_2_transport_strike: one strike against the path, for a T3
  * expiry (is_hb = 0) or a heartbeat sent (is_hb = 1, SCTP_CMD_TRANSPORT_HB_SENT,
  * which counts only when the previous heartbeat is still unacknowledged).
- * 3.14 marks the path PF when it is not PF already and error_count exceeds
- * pf_retrans (0 by default: the first T3), without telling the ULP, and
- * re-arms the heartbeat timer at once: sctp_transport_timeout() now leaves
+ * 3.14 marks the path PF when it is not PF (or UNCONFIRMED) already and
+ * error_count exceeds pf_retrans (0 by default: the first T3), without
+ * telling the ULP, chooses the active and retran paths again, and re-arms
+ * the heartbeat timer at once: sctp_transport_timeout() now leaves
  * hbinterval out, and the RTO is not yet doubled. Beyond path_max_retrans
  * the path goes INACTIVE; with one path 3.14 still sends on it
  * (sctp_assoc_control_transport camps on the primary). The state test is
@@ -490,45 +586,54 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
  * through PF on every strike; the 3.18 tree read has a later `== ACTIVE`.
  * Last, RFC 4960 E2: the RTO doubles, for a heartbeat only when one was
  * already outstanding. */
-static void transport_strike(struct sctp_assoc *a, bool is_hb, struct core *c)
+static void transport_strike(struct sctp_transport *t, bool is_hb, struct core *c)
 {
+    struct sctp_assoc *a = t->a;
     const struct sctp_host *sh = a->sh;
-    if (!is_hb || a->hb_sent) {
-        a->overall_error_count++;
-        if (a->tstate != SCTP_T_INACTIVE)
-            a->error_count++;
-        if (a->error_count > sh->path_max_retrans)
+    if (!is_hb || t->hb_sent) {
+        if (!is_hb || t->tstate != SCTP_T_UNCONFIRMED)
+            a->overall_error_count++;
+        if (t->tstate != SCTP_T_INACTIVE)
+            t->error_count++;
+        if (t->error_count > sh->path_max_retrans)
             a->st.error_count_max++;
     }
-    if (a->tstate != SCTP_T_PF && sh->pf_retrans < sh->path_max_retrans && a->error_count > sh->pf_retrans) {
-        a->tstate = SCTP_T_PF;
+    if (t->tstate != SCTP_T_PF && t->tstate != SCTP_T_UNCONFIRMED && sh->pf_retrans < sh->path_max_retrans &&
+        t->error_count > sh->pf_retrans) {
+        t->tstate = SCTP_T_PF;
         a->st.pf_entries++;
-        kt_mod(&a->hb, sh->hb->timeout(a), a->host, c, &a->sh->kt, KT_DO_SM);   /* sctp_cmd_hb_timer_update */
+        select_paths(a);
+        kt_mod(&t->hb, sh->hb->timeout(t), a->host, c, &a->sh->kt, KT_DO_SM);   /* sctp_cmd_hb_timer_update */
     }
-    if (a->tstate != SCTP_T_INACTIVE && a->error_count > sh->path_max_retrans) {
-        a->tstate = SCTP_T_INACTIVE;
+    if (t->tstate != SCTP_T_INACTIVE && t->tstate != SCTP_T_UNCONFIRMED && t->error_count > sh->path_max_retrans) {
+        t->tstate = SCTP_T_INACTIVE;
         a->st.path_inactive++;
+        select_paths(a);
     }
-    if (!is_hb || a->hb_sent) {
-        a->rto = 2 * a->rto < sh->rto_max ? 2 * a->rto : sh->rto_max;
+    if (!is_hb || t->hb_sent) {
+        t->rto = 2 * t->rto < sh->rto_max ? 2 * t->rto : sh->rto_max;
         if (is_hb)
             a->st.hb_rto_doublings++;
     }
 }
 
-/* Every transmitted chunk that is not gap-acked goes to the retransmit
- * queue, cwnd drops to one PMTU, and one packet goes
- * (sctp_retransmit(SCTP_RTXR_T3_RTX): sctp_transport_lower_cwnd,
+/* Every chunk last sent on t that is not gap-acked goes to the retransmit
+ * queue, t's cwnd drops to one PMTU, and one packet goes on the retran
+ * path (sctp_retransmit(SCTP_RTXR_T3_RTX): sctp_transport_lower_cwnd,
+ * sctp_assoc_update_retran_path if t was the retran path,
  * sctp_retransmit_mark, sctp_outq_flush). */
-static void t3_retransmit(struct sctp_assoc *a, struct core *c)
+static void t3_retransmit(struct sctp_transport *t, struct core *c)
 {
-    a->ssthresh = a->cwnd / 2 > 4 * a->pmtu ? a->cwnd / 2 : 4 * a->pmtu;
-    a->cwnd = a->pmtu;
-    a->pba = 0;
+    struct sctp_assoc *a = t->a;
+    t->ssthresh = t->cwnd / 2 > 4 * a->pmtu ? t->cwnd / 2 : 4 * a->pmtu;
+    t->cwnd = a->pmtu;
+    t->pba = 0;
     a->fast_recovery = false;
-    for (uint32_t t = a->ctsn_ack_point + 1; tsn_lt(t, a->next_send); t++) {
-        struct sctp_chunk *ch = &a->ring[t & (SCTP_TX_RING - 1)];
-        if (ch->state != CH_SENT || ch->gap_acked)
+    if (t->idx == a->retran)
+        update_retran_path(a);
+    for (uint32_t n = a->ctsn_ack_point + 1; tsn_lt(n, a->next_send); n++) {
+        struct sctp_chunk *ch = &a->ring[n & (SCTP_TX_RING - 1)];
+        if (ch->state != CH_SENT || ch->gap_acked || ch->tp != t->idx)
             continue;
         if (ch->frtx_sent)
             a->st.frtx_lost++;
@@ -536,21 +641,24 @@ static void t3_retransmit(struct sctp_assoc *a, struct core *c)
         a->nrtx++;
         a->peer_rwnd += ch->len;
         a->outstanding -= ch->len < a->outstanding ? ch->len : a->outstanding;
-        a->flight -= ch->len < a->flight ? ch->len : a->flight;
+        t->flight -= ch->len < t->flight ? ch->len : t->flight;
         ch->missing = 0;
         if (ch->rtt_in_progress) {
             ch->rtt_in_progress = false;
-            a->rto_pending = false;
+            t->rto_pending = false;
         }
     }
     sctp_outq_flush(a, c, true);
 }
 
-/* T3-rtx expiry (sctp_sf_do_6_3_3_rtx): SCTP_CMD_STRIKE, then
- * SCTP_CMD_RETRAN. */
-void sctp_t3_timeout(struct sctp_assoc *a, struct core *c)
+/* T3-rtx expiry on transport t (sctp_sf_do_6_3_3_rtx): SCTP_CMD_STRIKE,
+ * then SCTP_CMD_RETRAN. */
+void sctp_t3_timeout(struct sctp_transport *t, struct core *c)
 {
+    struct sctp_assoc *a = t->a;
     a->st.t3_expiries++;
+    if (t->idx != 0)
+        a->st.t3_alternate++;
     /* why nothing moved (sctp.md A.7 step 6): new data waiting in the outq
      * for the peer's window (or cwnd), or an empty outq behind a writer
      * blocked on a send buffer full of unacked and gap-acked chunks */
@@ -569,82 +677,91 @@ void sctp_t3_timeout(struct sctp_assoc *a, struct core *c)
      * association here; the model counts it and goes on */
     if (a->overall_error_count >= a->sh->assoc_max_retrans)
         a->st.assoc_abort_threshold++;
-    transport_strike(a, false, c);
-    t3_retransmit(a, c);
+    transport_strike(t, false, c);
+    t3_retransmit(t, c);
 }
 
-/* Heartbeat expiry (sctp_sf_sendbeat_8_3). sctp_sf_heartbeat queues the
- * HEARTBEAT (its info carries sent_at = jiffies) and sets rto_pending, so
- * until the HEARTBEAT-ACK comes no DATA chunk starts an RTT measurement;
- * SCTP_CMD_TRANSPORT_HB_SENT strikes (counted only with one already
- * outstanding) and sets hb_sent; SCTP_CMD_TRANSPORT_IDLE lowers cwnd
- * (sctp_transport_lower_cwnd INACTIVE: max(cwnd/2, 4 PMTU), which raises a
- * cwnd below 4 PMTU, pba 0); SCTP_CMD_HB_TIMER_UPDATE re-arms with
- * timeout(). The REPLY corked the outqueue; the interpreter's uncork
- * flushes it, data included. */
-void sctp_hb_timeout(struct sctp_assoc *a, struct core *c)
+/* Heartbeat expiry on transport t (sctp_sf_sendbeat_8_3). sctp_sf_heartbeat
+ * queues the HEARTBEAT (its info carries sent_at = jiffies) and sets
+ * rto_pending, so until the HEARTBEAT-ACK comes no DATA chunk on t starts
+ * an RTT measurement; SCTP_CMD_TRANSPORT_HB_SENT strikes (counted only
+ * with one already outstanding) and sets hb_sent; SCTP_CMD_TRANSPORT_IDLE
+ * lowers cwnd (sctp_transport_lower_cwnd INACTIVE: max(cwnd/2, 4 PMTU),
+ * which raises a cwnd below 4 PMTU, pba 0); SCTP_CMD_HB_TIMER_UPDATE
+ * re-arms with timeout(). The REPLY corked the outqueue; the
+ * interpreter's uncork flushes it, data included. */
+void sctp_hb_timeout(struct sctp_transport *t, struct core *c)
 {
+    struct sctp_assoc *a = t->a;
     simtime_t now = core_now(c);
-    if (a->last_data_sent > a->hb_last_sent) {
+    if (t->last_data_sent > t->hb_last_sent) {
         /* the first heartbeat after data stopped: 30.5 s + U[0, 1 s) after
          * the last chunk in both variants (sctp.md B.2) */
         if (a->host->sim)
             sim_series(a->host->sim, a->is_client ? "sctp.client.hb_after_data_s" : "sctp.server.hb_after_data_s",
-                       time_to_s(now - a->last_data_sent));
-    } else if (a->hb_last_sent) {
+                       time_to_s(now - t->last_data_sent));
+    } else if (t->hb_last_sent) {
         a->st.hb_idle_n++;
         if (a->host->sim)
             sim_series(a->host->sim, a->is_client ? "sctp.client.hb_interval_s" : "sctp.server.hb_interval_s",
-                       time_to_s(now - a->hb_last_sent));
+                       time_to_s(now - t->hb_last_sent));
     }
     if (a->overall_error_count >= a->sh->assoc_max_retrans)
         a->st.assoc_abort_threshold++;
-    a->hb_last_sent = now;
+    t->hb_last_sent = now;
     a->st.hb_sent++;
-    sctp_send_ctrl(a, SCTP_HEARTBEAT, (uint32_t)sctp_jiffies(now), c);
-    a->rto_pending = true;
-    transport_strike(a, true, c);
-    a->hb_sent = true;
-    a->cwnd = a->cwnd / 2 > 4 * a->pmtu ? a->cwnd / 2 : 4 * a->pmtu;
-    a->pba = 0;
-    kt_mod(&a->hb, a->sh->hb->timeout(a), a->host, c, &a->sh->kt, KT_DO_SM);
+    sctp_send_ctrl(t, SCTP_HEARTBEAT, (uint32_t)sctp_jiffies(now), c);
+    t->rto_pending = true;
+    transport_strike(t, true, c);
+    t->hb_sent = true;
+    t->cwnd = t->cwnd / 2 > 4 * a->pmtu ? t->cwnd / 2 : 4 * a->pmtu;
+    t->pba = 0;
+    kt_mod(&t->hb, a->sh->hb->timeout(t), a->host, c, &a->sh->kt, KT_DO_SM);
     sctp_outq_flush(a, c, false);
 }
 
-/* A HEARTBEAT-ACK (sctp_sf_backbeat_8_3): discarded when its sent_at lies
- * in the future or more than hbinterval + rto back; else
- * sctp_cmd_transport_on: error counters and hb_sent cleared; an INACTIVE
- * path comes up (with one path, sctp_transport_immediate_rtx: a T3-style
+/* A HEARTBEAT-ACK from transport t's address (sctp_sf_backbeat_8_3):
+ * discarded when its sent_at lies in the future or more than hbinterval +
+ * rto back; else sctp_cmd_transport_on: error counters and hb_sent
+ * cleared; an UNCONFIRMED or INACTIVE path comes up (with one path an
+ * INACTIVE one gets sctp_transport_immediate_rtx: a T3-style
  * retransmission at once), a PF one goes ACTIVE with cwnd = one PMTU (the
- * quick-failover draft 5.1 point 5, in sctp_assoc_control_transport); an
- * RTT sample with rto_pending forced; the timer re-armed with timeout(),
- * hbinterval included again. */
-void sctp_hb_ack_rcv(struct sctp_assoc *a, uint32_t sent_at, struct core *c)
+ * quick-failover draft 5.1 point 5, in sctp_assoc_control_transport),
+ * and the active and retran paths are chosen again; an RTT sample with
+ * rto_pending forced; the timer re-armed with timeout(), hbinterval
+ * included again. */
+void sctp_hb_ack_rcv(struct sctp_transport *t, uint32_t sent_at, struct core *c)
 {
+    struct sctp_assoc *a = t->a;
     uint32_t now_j = (uint32_t)sctp_jiffies(core_now(c));
     uint32_t age = now_j - sent_at;
-    if ((int32_t)age < 0 || age > a->sh->hb_interval + a->rto) {
+    if ((int32_t)age < 0 || age > a->sh->hb_interval + t->rto) {
         a->st.hb_ack_stale++;
         return;
     }
     a->st.hb_ack_rx++;
-    a->error_count = 0;
+    t->error_count = 0;
     a->overall_error_count = 0;
-    a->hb_sent = false;
-    bool was_inactive = a->tstate == SCTP_T_INACTIVE;
-    if (a->tstate == SCTP_T_PF) {
-        a->cwnd = a->pmtu;
+    t->hb_sent = false;
+    bool was_inactive = t->tstate == SCTP_T_INACTIVE;
+    if (t->tstate == SCTP_T_PF) {
+        t->cwnd = a->pmtu;
         a->st.pf_exits++;
     }
-    a->tstate = SCTP_T_ACTIVE;
-    a->rto_pending = true;
-    sctp_update_rto(a, age);
-    kt_mod(&a->hb, a->sh->hb->timeout(a), a->host, c, &a->sh->kt, KT_DO_SM);
-    if (was_inactive) {
-        kt_del(&a->t3, a->host, c, &a->sh->kt);
-        t3_retransmit(a, c);
-        if (!kt_pending(&a->t3))
-            kt_mod(&a->t3, sctp_jiffies(core_now(c)) + a->rto, a->host, c, &a->sh->kt, KT_DO_SM);
+    if (t->tstate != SCTP_T_ACTIVE) {
+        if (t->tstate == SCTP_T_UNCONFIRMED)
+            a->st.paths_confirmed++;
+        t->tstate = SCTP_T_ACTIVE;
+        select_paths(a);
+    }
+    t->rto_pending = true;
+    sctp_update_rto(t, age);
+    kt_mod(&t->hb, a->sh->hb->timeout(t), a->host, c, &a->sh->kt, KT_DO_SM);
+    if (was_inactive && a->npaths == 1) {
+        kt_del(&t->t3, a->host, c, &a->sh->kt);
+        t3_retransmit(t, c);
+        if (!kt_pending(&t->t3))
+            kt_mod(&t->t3, sctp_jiffies(core_now(c)) + t->rto, a->host, c, &a->sh->kt, KT_DO_SM);
     }
 }
 
@@ -662,23 +779,29 @@ static bool timer_owned_retry(struct sctp_assoc *a, struct ktimer *kt, struct co
     return true;
 }
 
-static bool timer_slice(struct cpu_task *t, struct core *c)
+static bool timer_slice(struct cpu_task *task, struct core *c)
 {
-    struct sctp_assoc *a = t->ctx;
-    uint8_t due = a->timers_due;
+    struct sctp_assoc *a = task->ctx;
+    uint8_t due = a->timers_due, tdue[SCTP_MAX_PATHS];
     a->timers_due = 0;
-    if ((due & TD_T3) && !timer_owned_retry(a, &a->t3, c))
-        sctp_t3_timeout(a, c);
+    for (int i = 0; i < a->npaths; i++) {
+        tdue[i] = a->tp[i].due;
+        a->tp[i].due = 0;
+    }
+    for (int i = 0; i < a->npaths; i++)
+        if ((tdue[i] & TD_T3) && !timer_owned_retry(a, &a->tp[i].t3, c))
+            sctp_t3_timeout(&a->tp[i], c);
     if (due & TD_SACK)
         sctp_gen_sack(a, true, c);
-    if ((due & TD_HB) && !timer_owned_retry(a, &a->hb, c))
-        sctp_hb_timeout(a, c);
+    for (int i = 0; i < a->npaths; i++)
+        if ((tdue[i] & TD_HB) && !timer_owned_retry(a, &a->tp[i].hb, c))
+            sctp_hb_timeout(&a->tp[i], c);
     return false;
 }
 
-static void timer_due(struct sctp_assoc *a, uint8_t bit)
+static void timer_due(struct sctp_assoc *a, uint8_t *bits, uint8_t bit)
 {
-    a->timers_due |= bit;
+    *bits |= bit;
     a->timer_task.run = timer_slice;
     a->timer_task.ctx = a;
     a->timer_task.cls = CPU_SOFTIRQ;
@@ -686,13 +809,26 @@ static void timer_due(struct sctp_assoc *a, uint8_t bit)
     core_wake(a->timer_core, &a->timer_task, a->host->q->now);
 }
 
-void sctp_t3_expire(struct event *ev) { timer_due(ev->ctx, TD_T3); }
-void sctp_hb_expire(struct event *ev) { timer_due(ev->ctx, TD_HB); }
-void sctp_sack_timer_expire(struct event *ev) { timer_due(ev->ctx, TD_SACK); }
+void sctp_t3_expire(struct event *ev)
+{
+    struct sctp_transport *t = ev->ctx;
+    timer_due(t->a, &t->due, TD_T3);
+}
+void sctp_hb_expire(struct event *ev)
+{
+    struct sctp_transport *t = ev->ctx;
+    timer_due(t->a, &t->due, TD_HB);
+}
+void sctp_sack_timer_expire(struct event *ev)
+{
+    struct sctp_assoc *a = ev->ctx;
+    timer_due(a, &a->timers_due, TD_SACK);
+}
 
-/* A packet of this association toward its peer: addresses, ports, flow,
- * L3 length and the truesize of a locally built skb. */
-struct skb *sctp_skb_new(const struct sctp_assoc *a, uint32_t ip_len)
+/* A packet of this association toward its peer on path t: addresses,
+ * ports, flow, L3 length and the truesize of a locally built skb. A
+ * multi-homed association picks the NIC of the path's source address. */
+struct skb *sctp_skb_new(const struct sctp_assoc *a, const struct sctp_transport *t, uint32_t ip_len)
 {
     struct skb *skb = skb_alloc();
     skb->family = a->family;
@@ -703,15 +839,18 @@ struct skb *sctp_skb_new(const struct sctp_assoc *a, uint32_t ip_len)
     skb->flow = a->flow;
     skb->ip_len = ip_len;
     skb->truesize = skb_truesize_for(ip_len + 16);   /* + LL_RESERVED_SPACE */
+    if (t && a->npaths > 1)
+        skb->oif = (uint8_t)(t->idx + 1);
     return skb;
 }
 
-void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, uint32_t sent_at, struct core *c)
+void sctp_send_ctrl(struct sctp_transport *t, uint8_t type, uint32_t sent_at, struct core *c)
 {
+    struct sctp_assoc *a = t->a;
     sctp_charge(a->host, c, sctp_sym.pkt_xmit);
-    struct skb *skb = sctp_skb_new(a, a->overhead + SCTP_HB_LEN);
+    struct skb *skb = sctp_skb_new(a, t, a->overhead + SCTP_HB_LEN);
     skb->tx_desc = 2;
-    struct sctp_wire w = { .type = type, .tsn = sent_at };
+    struct sctp_wire w = { .type = type, .tsn = sent_at, .path = t->idx };
     memcpy(skb->l4, &w, sizeof w);
     ip_output(a->host, skb, c);
 }

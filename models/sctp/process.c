@@ -157,8 +157,10 @@ void sctp_procs_init(struct sctp_assoc *client, struct sctp_assoc *server, struc
 void sctp_procs_start(struct sctp_assoc *client, struct sctp_assoc *server, simtime_t start)
 {
     /* sctp_cmd_hb_timers_start at COMMUNICATE_UP, on both ends */
-    kt_mod(&client->hb, client->sh->hb->timeout(client), NULL, NULL, &client->sh->kt, KT_DO_SM);
-    kt_mod(&server->hb, server->sh->hb->timeout(server), NULL, NULL, &server->sh->kt, KT_DO_SM);
+    for (int i = 0; i < client->npaths; i++)
+        kt_mod(&client->tp[i].hb, client->sh->hb->timeout(&client->tp[i]), NULL, NULL, &client->sh->kt, KT_DO_SM);
+    for (int i = 0; i < server->npaths; i++)
+        kt_mod(&server->tp[i].hb, server->sh->hb->timeout(&server->tp[i]), NULL, NULL, &server->sh->kt, KT_DO_SM);
     client->last_progress = start;
     core_wake(server->reader_core, &server->reader, server->host->q->now);
     core_wake(client->writer_core, &client->writer, start);

@@ -25,6 +25,7 @@
 
 struct sim;
 struct sctp_assoc;
+struct sctp_transport;
 
 #define SCTP_COMMON_HDR 12
 #define SCTP_DATA_HDR   16
@@ -34,15 +35,17 @@ struct sctp_assoc;
 #define SCTP_TSN_MAP    4096     /* kernel SCTP_TSN_MAP_SIZE: TSNs beyond cum+4096 are discarded */
 #define SCTP_RQ_RING    16384    /* messages in the receive queue */
 #define SCTP_MAX_GAPS   11       /* gap blocks a SACK carries here (kernel: 16; skb->l4 holds 11) */
+#define SCTP_MAX_PATHS  4        /* peer addresses of a multi-homed association */
 
 enum { SCTP_DATA = 0, SCTP_SACK = 3, SCTP_HEARTBEAT = 4, SCTP_HEARTBEAT_ACK = 5 };
 enum { FR_CAN = 0, FR_NEED = 1, FR_DONT = 2 };
 enum { CH_FREE = 0, CH_OUTQ, CH_SENT, CH_RTX };
 enum { TD_T3 = 1, TD_SACK = 2, TD_HB = 4 };
-/* Transport states (3.14 enum sctp_transport_state less UNCONFIRMED and
- * UNKNOWN: both ends start ESTABLISHED on a confirmed address). PF is the
- * quick-failover draft's "potentially failed" (3.7 on). */
-enum { SCTP_T_ACTIVE = 0, SCTP_T_PF = 1, SCTP_T_INACTIVE = 2 };
+/* Transport states (3.14 enum sctp_transport_state less UNKNOWN: both
+ * ends start ESTABLISHED; the address the client connected to is confirmed
+ * by the handshake, the peer's other addresses start UNCONFIRMED). PF is
+ * the quick-failover draft's "potentially failed" (3.7 on). */
+enum { SCTP_T_ACTIVE = 0, SCTP_T_PF = 1, SCTP_T_INACTIVE = 2, SCTP_T_UNCONFIRMED = 3 };
 
 /* Header fields carried in skb->l4. */
 struct sctp_wire {
@@ -54,6 +57,8 @@ struct sctp_wire {
     uint32_t a_rwnd;             /* SACK */
     uint32_t len;                /* DATA: payload per chunk */
     uint16_t nchunks;            /* DATA: consecutive TSNs of equal length */
+    uint8_t path;                /* the address pair it travels: path k joins the k-th
+                                  * address (NIC) of each end */
     uint16_t gap[SCTP_MAX_GAPS][2];   /* SACK: start, end offsets from cum */
 };
 _Static_assert(sizeof(struct sctp_wire) <= 64, "sctp header must fit skb->l4");
@@ -71,8 +76,8 @@ struct sctp_rwnd_ops {
 struct sctp_hb_ops {
     const char *name;
     const char *doc;
-    uint64_t (*timeout)(struct sctp_assoc *a);               /* absolute expiry, jiffies */
-    void (*on_data_sent)(struct sctp_assoc *a, struct core *c);
+    uint64_t (*timeout)(struct sctp_transport *t);           /* absolute expiry, jiffies */
+    void (*on_data_sent)(struct sctp_transport *t, struct core *c);
 };
 
 const struct sctp_rwnd_ops *sctp_rwnd_find(const char *name);
@@ -102,6 +107,7 @@ struct sctp_chunk {
     uint8_t state;               /* CH_* */
     uint8_t fast_rtx;            /* FR_* */
     uint8_t missing;             /* miss indications */
+    uint8_t tp;                  /* transport it was last sent on (chunk->transport) */
     bool gap_acked, resent, rtt_in_progress, frtx_sent;
 };
 
@@ -118,6 +124,25 @@ struct sctp_stats {
     uint64_t assoc_abort_threshold;   /* strikes at overall_error_count >= association_max_retrans: 3.14 would abort; counted only */
     uint64_t timer_owned_retries;     /* T3 / heartbeat expiries retried HZ/20 later: socket owned by the user */
     uint64_t backlogged;              /* packets that waited in the socket backlog (sctp_add_backlog) */
+    uint64_t t3_alternate;            /* T3 expiries on an address other than the primary */
+    uint64_t paths_confirmed;         /* UNCONFIRMED addresses confirmed by a HEARTBEAT-ACK */
+};
+
+/* One peer address: struct sctp_transport. Congestion control, RTO, the
+ * T3-rtx and heartbeat timers and the error counters are per address. */
+struct sctp_transport {
+    struct sctp_assoc *a;
+    uint8_t idx;                 /* path index: the k-th address (NIC) of each end */
+    uint8_t tstate;              /* SCTP_T_* */
+    uint8_t due;                 /* TD_T3 / TD_HB: expired, waiting for the timer softirq */
+    bool rto_pending;
+    bool hb_sent;                /* a heartbeat is unacknowledged */
+    uint32_t cwnd, ssthresh, pba, flight;
+    uint32_t error_count;
+    uint64_t rto, srtt, rttvar;  /* jiffies */
+    struct ktimer t3, hb;
+    simtime_t last_data_sent, hb_last_sent;
+    uint64_t last_heard;         /* last_time_heard (jiffies): a chunk came from this address */
 };
 
 struct sctp_app_hooks {
@@ -144,12 +169,16 @@ struct sctp_assoc {
     uint32_t next_send;          /* first chunk still in the outq */
     uint32_t next_tsn;           /* next TSN to assign (outq tail) */
     uint32_t nrtx;               /* chunks in the retransmit queue */
-    uint32_t peer_rwnd, outstanding, flight, cwnd, ssthresh, pba;
+    uint32_t peer_rwnd, outstanding;
     uint64_t out_qlen;           /* bytes (chunk header + data) in the outq */
-    uint64_t rto, srtt, rttvar;  /* jiffies */
-    bool rto_pending, fast_recovery;
     bool fast_rtx;               /* q->fast_rtx: the next flush is the fast retransmission (one packet) */
+    bool fast_recovery;          /* per association since 3.4 ("sctp: fast recovery algorithm is per association") */
     uint32_t fast_recovery_exit;
+    /* peer addresses (asoc->peer.transport_addr_list): 0 is the primary;
+     * new data goes to active_path, retransmissions to retran_path */
+    struct sctp_transport tp[SCTP_MAX_PATHS];
+    uint8_t npaths, active, retran;
+    uint8_t last_data_from;      /* receiver: path of the last DATA (where SACKs go) */
     /* Send buffer (3.14, sndbuf_policy 0; sctp_set_owner_w / sctp_wfree):
      * every queued or unacked chunk holds its skb's truesize plus
      * sizeof(struct sctp_chunk) in sk_wmem_alloc and the truesize alone in
@@ -158,15 +187,8 @@ struct sctp_assoc {
     uint32_t wmem_queued;        /* sk_wmem_queued */
     bool sndbuf_locked;          /* SO_SNDBUF was set (SOCK_SNDBUF_LOCK): no wmem_queued fallback */
     bool sndbuf_wait;            /* the writer is inside sctp_wait_for_sndbuf */
-    uint32_t error_count;        /* transport->error_count */
     uint32_t overall_error_count; /* asoc->overall_error_count */
-    uint8_t tstate;              /* SCTP_T_*: transport->state */
-    bool hb_sent;                /* transport->hb_sent: a heartbeat is unacknowledged */
-    struct ktimer t3, hb;
     simtime_t last_progress;     /* last cum-ack advance (stall durations) */
-    uint64_t hb_last_arm_j;      /* for idle heartbeat intervals */
-    simtime_t hb_last_sent;
-    simtime_t last_data_sent;
 
     /* ---- receiver half (ulpqueue.c, ulpevent.c, sm_statefuns.c) ---- */
     uint32_t cum;                /* cumulative TSN */
@@ -187,7 +209,7 @@ struct sctp_assoc {
     /* ---- timers run in softirq on timer_core (timer handlers need a slice) ---- */
     struct cpu_task timer_task;
     struct core *timer_core;
-    uint8_t timers_due;          /* TD_* bits */
+    uint8_t timers_due;          /* TD_SACK (the transports keep their own bits) */
 
     /* ---- processes ---- */
     struct core *writer_core, *reader_core;
@@ -213,7 +235,7 @@ struct sctp_host *sctp_host_of(struct host *h);
  * the flow's section. */
 void sctp_assoc_pair(struct sctp_assoc *cli, struct sctp_assoc *srv, struct host *from, struct host *to,
                      uint8_t family, uint16_t dport, uint32_t flow, uint64_t sndbuf, uint64_t rcvbuf,
-                     struct cfg_section *sec);
+                     int npaths, struct cfg_section *sec);
 /* Register the association's counters as flow.N.sctp.{client,server}.* */
 void sctp_assoc_counters(struct sim *s, struct sctp_assoc *cli, struct sctp_assoc *srv, int flow);
 static inline uint64_t sctp_jiffies(simtime_t t) { return kt_jiffies(t); }
@@ -221,13 +243,13 @@ static inline simtime_t sctp_now(struct core *c) { return c ? core_now(c) : ctx_
 /* prandom_u32_max(n): uniform on [0, n), charged on c when c is given. */
 uint64_t sctp_prandom_max(struct sctp_assoc *a, uint64_t n, struct core *c);
 /* RTT sample in jiffies (sctp_transport_update_rto). */
-void sctp_update_rto(struct sctp_assoc *a, uint64_t rtt);
+void sctp_update_rto(struct sctp_transport *t, uint64_t rtt);
 /* The hbinterval part of 3.14 sctp_transport_timeout() (4.4 alike): it
  * counts unless the transport is UNCONFIRMED or PF, so a PF path is probed
  * every RTO (+- jitter). Both sctp.hb variants add it. */
-static inline uint64_t sctp_hb_interval(const struct sctp_assoc *a)
+static inline uint64_t sctp_hb_interval(const struct sctp_transport *t)
 {
-    return a->tstate == SCTP_T_PF ? 0 : a->sh->hb_interval;
+    return t->tstate == SCTP_T_PF || t->tstate == SCTP_T_UNCONFIRMED ? 0 : t->a->sh->hb_interval;
 }
 
 /* output.c: the sender. */
@@ -252,14 +274,17 @@ void sctp_hb_expire(struct event *ev);
  * T3-rtx expiry (sctp_sf_do_6_3_3_rtx), heartbeat expiry
  * (sctp_sf_sendbeat_8_3), a HEARTBEAT-ACK carrying sent_at
  * (sctp_sf_backbeat_8_3 -> sctp_cmd_transport_on). */
-void sctp_t3_timeout(struct sctp_assoc *a, struct core *c);
-void sctp_hb_timeout(struct sctp_assoc *a, struct core *c);
-void sctp_hb_ack_rcv(struct sctp_assoc *a, uint32_t sent_at, struct core *c);
-void sctp_transport_reset_timers(struct sctp_assoc *a, struct core *c);
+void sctp_t3_timeout(struct sctp_transport *t, struct core *c);
+void sctp_hb_timeout(struct sctp_transport *t, struct core *c);
+void sctp_hb_ack_rcv(struct sctp_transport *t, uint32_t sent_at, struct core *c);
+void sctp_transport_reset_timers(struct sctp_transport *t, struct core *c);
 uint32_t sctp_wspace(const struct sctp_assoc *a);
-struct skb *sctp_skb_new(const struct sctp_assoc *a, uint32_t ip_len);
-/* A HEARTBEAT or HEARTBEAT-ACK packet carrying the heartbeat info's sent_at. */
-void sctp_send_ctrl(struct sctp_assoc *a, uint8_t type, uint32_t sent_at, struct core *c);
+/* A packet of the association on path t (NULL: the primary). */
+struct skb *sctp_skb_new(const struct sctp_assoc *a, const struct sctp_transport *t, uint32_t ip_len);
+/* A HEARTBEAT or HEARTBEAT-ACK packet on path t carrying the heartbeat info's sent_at. */
+void sctp_send_ctrl(struct sctp_transport *t, uint8_t type, uint32_t sent_at, struct core *c);
+/* Sum of the transports' flight sizes (traces). */
+uint32_t sctp_flight(const struct sctp_assoc *a);
 
 /* input.c: the receiver. */
 void sctp_rcv(struct host *h, struct skb *skb, struct core *c);
