@@ -11,7 +11,9 @@
  * port (5201), sndbuf / rcvbuf (SO_SNDBUF / SO_RCVBUF requests on both
  * ends, 0 = the sysctl default 212992), trace_interval (10ms; 0 = no
  * traces): rmem, rwnd, a_rwnd, backlog, queues, peer rwnd, cwnd, flight,
- * outstanding, wmem (sk_wmem_alloc), wmem_queued, rto as series.
+ * outstanding, wmem (sk_wmem_alloc), wmem_queued, rto as series (cwnd
+ * and rto of the primary path, flight summed over the paths); paths (1:
+ * peer addresses of a multi-homed association, app.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * Goodput is what netserver read (the flow's interval rows).
  *
  * Keys: msg_size (1636), cpu (0), server_cpu (1), port (12866), sndbuf /
- * rcvbuf (0 = sysctl default), hb_sample (10ms; 0 = off: series
+ * rcvbuf (0 = sysctl default), paths (1), hb_sample (10ms; 0 = off: series
  * sctp.hb_expires_ahead_s, the heartbeat expiry minus now during the
  * transfer). At the end the sending core's own profile is added as host
  * "NAME/cpuN" (perf record -C N: netperf and its softirq work), so that
