@@ -12,7 +12,7 @@
  * ends, 0 = the sysctl default 212992), trace_interval (10ms; 0 = no
  * traces): rmem, rwnd, a_rwnd, backlog, queues, peer rwnd, cwnd, flight,
  * outstanding, wmem (sk_wmem_alloc), wmem_queued, rto as series (cwnd
- * and rto of the primary path, flight summed over the paths); paths (1:
+ * of the active path, rto of the primary, flight summed over the paths); paths (1:
  * peer addresses of a multi-homed association, app.c).
  */
 #include <stdio.h>
