@@ -591,10 +591,10 @@ static void test_pf_state_lazy(void **state)
 }
 
 /* Multi-homing (3.14 associola.c, outqueue.c): the alternate address starts
- * UNCONFIRMED with RTO 3 s; sctp_assoc_control_transport picks the retran
- * path among ACTIVE addresses by last_time_heard, and its loop makes the
- * alternate the retran path only when it was heard more recently than the
- * primary; retransmissions go to the retran path, on its NIC, under its
+ * UNCONFIRMED with RTO 3 s; once ACTIVE, sctp_assoc_control_transport
+ * makes it the retran path (the primary first, the other ACTIVE address
+ * second, however recently each was heard; the 3.10 loop left first ==
+ * second); retransmissions go to the retran path, on its NIC, under its
  * T3 timer and RTO; with both paths PF, sctp_assoc_update_retran_path
  * moves the retran path to the other PF address, whose RTO is still
  * doubled: the next stall lasts 2 s. */
@@ -622,17 +622,16 @@ static void test_multihome_paths(void **state)
     assert_int_equal(a->active, 0);
     assert_int_equal(a->retran, 0);
 
-    /* confirmed, but heard before the primary: the loop leaves second ==
-     * first == primary */
+    /* confirmed, though heard before the primary: retran path */
     a->tp[0].last_heard = 5;
     a->tp[1].last_heard = 3;
     sctp_hb_ack_rcv(&a->tp[1], 0, c);
     assert_int_equal(a->tp[1].tstate, SCTP_T_ACTIVE);
     assert_int_equal(a->tp[1].rto, 1000);
     assert_int_equal(a->st.paths_confirmed, 1);
-    assert_int_equal(a->retran, 0);
-    /* heard after the primary: it becomes first and second, then the
-     * primary takes first back */
+    assert_int_equal(a->active, 0);
+    assert_int_equal(a->retran, 1);
+    /* heard after the primary: first, until the primary takes first back */
     a->tp[1].last_heard = 7;
     a->tp[1].tstate = SCTP_T_PF;
     sctp_hb_ack_rcv(&a->tp[1], 0, c);

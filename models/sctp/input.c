@@ -151,9 +151,15 @@ static void send_sack(struct sctp_assoc *a, struct core *c)
     a->ndups = 0;
     sctp_charge(h, c, sctp_sym.make_sack);
     sctp_charge(h, c, sctp_sym.pkt_xmit);
-    /* to the address the last DATA came from (sctp_make_sack: last_data_from) */
-    w.path = a->last_data_from;
-    struct skb *skb = sctp_skb_new(a, &a->tp[a->last_data_from], a->overhead + SCTP_SACK_HDR + 4u * w.ngaps + 4u * w.ndups);
+    /* to the address the last DATA came from (sctp_make_sack:
+     * last_data_from), unless that address is not ACTIVE: then
+     * sctp_outq_flush sends control chunks other than HEARTBEAT(-ACK) to
+     * the active path */
+    struct sctp_transport *to = &a->tp[a->last_data_from];
+    if (to->tstate != SCTP_T_ACTIVE)
+        to = &a->tp[a->active];
+    w.path = to->idx;
+    struct skb *skb = sctp_skb_new(a, to, a->overhead + SCTP_SACK_HDR + 4u * w.ngaps + 4u * w.ndups);
     skb->tx_desc = 2;
     memcpy(skb->l4, &w, sizeof w);
     a->st.sacks_tx++;

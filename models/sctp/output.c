@@ -128,12 +128,12 @@ uint32_t sctp_flight(const struct sctp_assoc *a)
 }
 
 /* sctp_assoc_control_transport's choice of active_path and retran_path,
- * as 3.14 makes it after any state change: the two most recently heard
- * ACTIVE addresses, the primary first if it is ACTIVE. The second test of
- * the loop is not an else: an address heard later than the current first
- * becomes second as well, so first == second unless the later-heard one
- * comes first in the list (3.16 rewrote this loop). With no ACTIVE
- * address both camp on the primary. */
+ * as 3.13-3.15 make it after any state change: the two most recently
+ * heard ACTIVE addresses, first and second; the primary first if it is
+ * ACTIVE, the other one second; with one ACTIVE address both are it; with
+ * none both camp on the primary. So with two ACTIVE addresses
+ * retransmissions go to the alternate. (3.10 had a loop that left first
+ * == second; 3.16 rewrote the choice.) */
 static void select_paths(struct sctp_assoc *a)
 {
     struct sctp_transport *first = NULL, *second = NULL, *pri = &a->tp[0];
@@ -144,9 +144,9 @@ static void select_paths(struct sctp_assoc *a)
         if (!first || t->last_heard > first->last_heard) {
             second = first;
             first = t;
-        }
-        if (!second || t->last_heard > second->last_heard)
+        } else if (!second || t->last_heard > second->last_heard) {
             second = t;
+        }
     }
     if (pri->tstate == SCTP_T_ACTIVE && first != pri) {
         second = first;
@@ -431,6 +431,9 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
         struct sctp_chunk *ch = chunk_at(a, t);
         bool acked = tsn_lte(t, cum) || in_gaps(w, t);
         if (acked) {
+            /* a chunk on a transmitted list (not waiting in the retransmit
+             * queue, which sctp_check_transmitted walks without a transport) */
+            bool listed = ch->state == CH_SENT;
             if (!ch->gap_acked) {
                 if (ch->state == CH_SENT) {
                     bytes_acked[ch->tp] += ch->len;
@@ -439,7 +442,10 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
                         sctp_update_rto(&a->tp[ch->tp], now_j - sctp_jiffies(ch->sent_at));
                     }
                 } else if (ch->state == CH_RTX) {
-                    ch->state = CH_SENT;      /* acked while waiting: nothing to resend */
+                    /* acked while waiting: nothing to resend; the next
+                     * sctp_outq_flush_rtx moves it to the retran path's list */
+                    ch->state = CH_SENT;
+                    ch->tp = a->retran;
                     a->nrtx--;
                 }
                 highest_new = t;
@@ -447,7 +453,8 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
                 ch->gap_acked = true;
             }
             if (tsn_lte(t, cum)) {
-                restart[ch->tp] = true;       /* R3 for the transport it was sent on */
+                if (listed)
+                    restart[ch->tp] = true;   /* R3 for the transport whose list held it */
                 ch->state = CH_FREE;          /* freed: its send-buffer charge returns */
                 sctp_wfree(a, ch->len);
                 freed++;
