@@ -127,13 +127,14 @@ uint32_t sctp_flight(const struct sctp_assoc *a)
     return f;
 }
 
-/* sctp_assoc_control_transport's choice of active_path and retran_path,
- * as 3.13-3.15 make it after any state change: the two most recently
- * heard ACTIVE addresses, first and second; the primary first if it is
- * ACTIVE, the other one second; with one ACTIVE address both are it; with
- * none both camp on the primary. So with two ACTIVE addresses
- * retransmissions go to the alternate. (3.10 had a loop that left first
- * == second; 3.16 rewrote the choice.) */
+/* sctp_assoc_control_transport's choice of active_path and retran_path
+ * after any state change, as the 3.13.2 tree read makes it (3.14 is
+ * taken to be the same): the two most recently heard ACTIVE addresses,
+ * first and second; the primary first if it is ACTIVE, the other one
+ * second; with one ACTIVE address both are it; with none both camp on
+ * the primary. So with two ACTIVE addresses retransmissions go to the
+ * alternate. (The 3.10 tree's loop left first == second; 3.16 rewrote
+ * the choice.) */
 static void select_paths(struct sctp_assoc *a)
 {
     struct sctp_transport *first = NULL, *second = NULL, *pri = &a->tp[0];

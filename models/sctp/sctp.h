@@ -4,7 +4,8 @@
  * Part A (receive window) and the 4.4 heartbeat re-arm for Part B.
  *
  * One struct sctp_assoc is one end. Each end has a sender half (TSNs,
- * transmitted chunks, cwnd, peer rwnd, T3, heartbeat) and a receiver half
+ * transmitted chunks, peer rwnd, and per peer address a struct
+ * sctp_transport with cwnd, RTO, T3 and heartbeat) and a receiver half
  * (TSN map, lobby, receive queue, rwnd, socket lock and backlog, delayed
  * SACK). Data flows from the client end to the server end; the server end's
  * sender half only sends SACKs.
