@@ -595,9 +595,9 @@ static void test_pf_state_lazy(void **state)
  * makes it the retran path (the primary first, the other ACTIVE address
  * second, however recently each was heard, as in the 3.13.2 tree; the
  * 3.10 loop left first == second); retransmissions go to the retran
- * path, on its NIC, under its T3 timer and RTO; with both paths PF, sctp_assoc_update_retran_path
- * moves the retran path to the other PF address, whose RTO is still
- * doubled: the next stall lasts 2 s. */
+ * path, on its NIC, under its T3 timer and RTO; with both paths PF,
+ * sctp_assoc_update_retran_path moves the retran path to the other PF
+ * address, whose RTO is still doubled: the next stall lasts 2 s. */
 static void test_multihome_paths(void **state)
 {
     (void)state;
