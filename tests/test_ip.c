@@ -229,14 +229,6 @@ static void test_pmtudisc_do_larger_than_the_mtu_is_an_error(void **state)
     cfg_free(cfg);
 }
 
-static uint64_t tx_packets(const struct nic *n)
-{
-    uint64_t p = 0;
-    for (int q = 0; q < NIC_MAX_QUEUES; q++)
-        p += n->vec[q].tx_packets;
-    return p;
-}
-
 /* Two links between the same hosts: the route takes eth0; a packet whose
  * sender fixed its egress NIC (skb->oif = index + 1, a multi-homed SCTP
  * path's source address) leaves on that NIC instead. */
@@ -257,8 +249,8 @@ static void test_oif_picks_the_nic(void **state)
         skb->truesize = 768;
         skb->oif = (uint8_t)k;
         assert_int_equal(ip_output(tx, skb, &tx->cores[0]), 0);
-        assert_int_equal(tx_packets(tx->nics[0]), eth0[k]);
-        assert_int_equal(tx_packets(tx->nics[1]), eth1[k]);
+        assert_int_equal(world_nic_tx_packets(tx->nics[0]), eth0[k]);
+        assert_int_equal(world_nic_tx_packets(tx->nics[1]), eth1[k]);
     }
     world_free(s);
 }

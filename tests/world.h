@@ -33,6 +33,15 @@ static inline uint64_t world_counter(struct sim *s, const char *name)
     return 0;
 }
 
+/* Packets a NIC sent, over all its queues. */
+static inline uint64_t world_nic_tx_packets(const struct nic *n)
+{
+    uint64_t p = 0;
+    for (int q = 0; q < NIC_MAX_QUEUES; q++)
+        p += n->vec[q].tx_packets;
+    return p;
+}
+
 static inline void world_free(struct sim *s)
 {
     sim_free(s);
