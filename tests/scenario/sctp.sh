@@ -138,3 +138,8 @@ printf '[sim]\n[host a]\nsctp.rwnd = newer\n[link l]\nends = a:eth0 b:eth0\n[flo
 rc=$?
 check "unknown sctp.rwnd variant: exit 2" test $rc -eq 2
 check "unknown sctp.rwnd variant: lists old, new" grep -q "bad.ini:3: \[host a\] sctp.rwnd: got 'newer', expected one of: old, new" "$tmp/bad.out"
+printf '[sim]\n[link l]\nends = a:eth0 b:eth0\n[flow 1]\napp = sctp_iperf3\nfrom = a\nto = b\npaths = 2\n' > "$tmp/bad2.ini"
+"$NETSIM" run "$tmp/bad2.ini" --no-db > "$tmp/bad2.out" 2>&1
+rc=$?
+check "two paths over one link: exit 2" test $rc -eq 2
+check "two paths over one link: says where and what is missing" grep -q "bad2.ini:8: \[flow 1\] paths: 2 paths need 2 direct links between a and b" "$tmp/bad2.out"
