@@ -398,6 +398,23 @@ void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout)
     pkt_send(a, &p, c);
 }
 
+/* sctp_retransmit_mark for one chunk last sent on t: to the retransmit
+ * queue, its bytes back to the peer's window and out of the flight, its
+ * miss count cleared, and an RTT measurement on it cancelled (Karn). */
+static void retransmit_mark(struct sctp_assoc *a, struct sctp_transport *t, struct sctp_chunk *ch)
+{
+    ch->state = CH_RTX;
+    a->nrtx++;
+    a->peer_rwnd += ch->len;
+    a->outstanding -= ch->len < a->outstanding ? ch->len : a->outstanding;
+    t->flight -= ch->len < t->flight ? ch->len : t->flight;
+    ch->missing = 0;
+    if (ch->rtt_in_progress) {
+        ch->rtt_in_progress = false;
+        t->rto_pending = false;
+    }
+}
+
 /* Is tsn (> cum) inside one of the SACK's gap blocks? */
 static bool in_gaps(const struct sctp_wire *w, uint32_t tsn)
 {
@@ -559,16 +576,7 @@ void sctp_sack_rcv(struct sctp_assoc *a, const struct sctp_wire *w, struct core 
             }
             need = true;
             a->fast_rtx = true;               /* q->fast_rtx */
-            ch->state = CH_RTX;
-            a->nrtx++;
-            a->peer_rwnd += ch->len;
-            a->outstanding -= ch->len < a->outstanding ? ch->len : a->outstanding;
-            tp->flight -= ch->len < tp->flight ? ch->len : tp->flight;
-            ch->missing = 0;
-            if (ch->rtt_in_progress) {        /* sctp_retransmit_mark: Karn */
-                ch->rtt_in_progress = false;
-                tp->rto_pending = false;
-            }
+            retransmit_mark(a, tp, ch);
         }
     }
     for (uint32_t i = 0; i < freed; i++) {
@@ -640,21 +648,12 @@ static void t3_retransmit(struct sctp_transport *t, struct core *c)
     if (t->idx == a->retran)
         update_retran_path(a);
     for (uint32_t n = a->ctsn_ack_point + 1; tsn_lt(n, a->next_send); n++) {
-        struct sctp_chunk *ch = &a->ring[n & (SCTP_TX_RING - 1)];
+        struct sctp_chunk *ch = chunk_at(a, n);
         if (ch->state != CH_SENT || ch->gap_acked || ch->tp != t->idx)
             continue;
         if (ch->frtx_sent)
             a->st.frtx_lost++;
-        ch->state = CH_RTX;
-        a->nrtx++;
-        a->peer_rwnd += ch->len;
-        a->outstanding -= ch->len < a->outstanding ? ch->len : a->outstanding;
-        t->flight -= ch->len < t->flight ? ch->len : t->flight;
-        ch->missing = 0;
-        if (ch->rtt_in_progress) {
-            ch->rtt_in_progress = false;
-            t->rto_pending = false;
-        }
+        retransmit_mark(a, t, ch);
     }
     sctp_outq_flush(a, c, true);
 }
