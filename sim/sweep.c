@@ -15,6 +15,7 @@
 #include "units.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,13 +31,18 @@ struct sweep_axis {
     char *param_key;            /* "axis.NAME" */
 };
 
+/* Combinations are not stored: a run's values, label and seed are worked
+ * out when asked, so a million-run sweep costs what one run does. The
+ * answers live in scratch buffers until the next call of the same kind. */
 struct sweep {
     struct sweep_axis *axes;
     int naxes;
     int ncomb, repeat;
-    uint64_t *base_seed;        /* per combination */
-    char **labels;              /* per combination */
-    const char **params;        /* per combination: 2 * naxes + 1 pointers */
+    char *seed_text;            /* [sim] seed as written (when not an axis) */
+    int *idx;                   /* scratch: each axis's value index */
+    char *label;                /* scratch: the last sweep_label() */
+    size_t label_cap;
+    const char **params;        /* scratch: 2 * naxes + 1 pointers */
 };
 
 /* ---- parsing one value ------------------------------------------------- */
@@ -168,12 +174,10 @@ void sweep_free(struct sweep *sw)
     for (int i = 0; i < sw->naxes; i++)
         axis_free(&sw->axes[i]);
     free(sw->axes);
-    if (sw->labels)
-        for (int i = 0; i < sw->ncomb; i++)
-            free(sw->labels[i]);
-    free(sw->labels);
+    free(sw->seed_text);
+    free(sw->idx);
+    free(sw->label);
     free(sw->params);
-    free(sw->base_seed);
     free(sw);
 }
 
@@ -309,57 +313,24 @@ static const char *sim_value(struct cfg *c, const char *key, const char *def)
     return def;
 }
 
-/* Labels, params and seeds of every combination. */
-static int build_combinations(struct sweep *sw, const char *seed_text)
+/* The value index of every axis in combination c: the last axis of its
+ * own varies fastest; a lockstep axis takes its root's index. */
+static void comb_indices(const struct sweep *sw, int c)
 {
-    int *idx = calloc((size_t)sw->naxes + 1, sizeof *idx);
-    size_t np = 2 * (size_t)sw->naxes + 1;
-    sw->labels = calloc((size_t)sw->ncomb, sizeof *sw->labels);
-    sw->params = calloc((size_t)sw->ncomb * np, sizeof *sw->params);
-    sw->base_seed = calloc((size_t)sw->ncomb, sizeof *sw->base_seed);
-    if (!idx || !sw->labels || !sw->params || !sw->base_seed) {
-        free(idx);
-        return -1;
+    for (int i = sw->naxes - 1; i >= 0; i--) {
+        if (sw->axes[i].lock >= 0)
+            continue;
+        sw->idx[i] = c % sw->axes[i].nvalues;
+        c /= sw->axes[i].nvalues;
     }
-    for (int c = 0; c < sw->ncomb; c++) {
-        /* the last axis of its own varies fastest */
-        int rem = c;
-        for (int i = sw->naxes - 1; i >= 0; i--) {
-            if (sw->axes[i].lock >= 0)
-                continue;
-            idx[i] = rem % sw->axes[i].nvalues;
-            rem /= sw->axes[i].nvalues;
-        }
-        size_t len = 1;
-        const char *seed = seed_text;
-        for (int i = 0; i < sw->naxes; i++) {
-            struct sweep_axis *a = &sw->axes[i];
-            const char *v = a->values[a->lock >= 0 ? idx[a->lock] : idx[i]];
-            sw->params[(size_t)c * np + 2 * (size_t)i] = a->param_key;
-            sw->params[(size_t)c * np + 2 * (size_t)i + 1] = v;
-            len += strlen(a->name) + strlen(v) + 2;
-            if (!strcmp(a->kind, "sim") && !*a->sname && !strcmp(a->key, "seed"))
-                seed = v;
-        }
-        char *label = malloc(len);
-        if (!label) {
-            free(idx);
-            return -1;
-        }
-        label[0] = 0;
-        for (int i = 0, off = 0; i < sw->naxes; i++)
-            off += snprintf(label + off, len - (size_t)off, "%s%s=%s", i ? "," : "", sw->axes[i].name,
-                            sw->params[(size_t)c * np + 2 * (size_t)i + 1]);
-        sw->labels[c] = label;
-        /* a bad seed is reported when the run is built */
-        int64_t s = 1;
-        const char *why;
-        if (parse_int(seed, &s, &why) || s < 0)
-            s = 1;
-        sw->base_seed[c] = (uint64_t)s;
-    }
-    free(idx);
-    return 0;
+    for (int i = 0; i < sw->naxes; i++)
+        if (sw->axes[i].lock >= 0)
+            sw->idx[i] = sw->idx[sw->axes[i].lock];
+}
+
+static const char *axis_value(const struct sweep *sw, int i)
+{
+    return sw->axes[i].values[sw->idx[i]];
 }
 
 struct sweep *sweep_expand(struct cfg *c)
@@ -422,21 +393,22 @@ struct sweep *sweep_expand(struct cfg *c)
     if (parse_int(sim_value(c, "repeat", "1"), &rep, &why) || rep < 1 || rep > 1000000)
         rep = 1;                 /* reported when the run is built */
     sw->repeat = (int)rep;
-    int64_t n = 1;
-    for (int i = 0; i < sw->naxes; i++) {
+    /* counted in floating point, so that no product can overflow before
+     * the limit is checked */
+    double n = 1;
+    for (int i = 0; i < sw->naxes; i++)
         if (sw->axes[i].lock < 0)
             n *= sw->axes[i].nvalues;
-        if (n * rep > SWEEP_MAX_RUNS) {
-            cfg_error_global(c, "%s: the sweep has more than %d runs", cfg_file(c), SWEEP_MAX_RUNS);
-            goto fail;
-        }
-    }
-    if (n * rep > SWEEP_MAX_RUNS) {
-        cfg_error_global(c, "%s: the sweep has more than %d runs", cfg_file(c), SWEEP_MAX_RUNS);
+    if (n * (double)rep > SWEEP_MAX_RUNS) {
+        cfg_error_global(c, "%s: the sweep has %.4g runs (%.4g combinations x repeat %lld); at most %d runs",
+                         cfg_file(c), n * (double)rep, n, (long long)rep, SWEEP_MAX_RUNS);
         goto fail;
     }
     sw->ncomb = (int)n;
-    if (build_combinations(sw, sim_value(c, "seed", "1")))
+    sw->seed_text = strdup(sim_value(c, "seed", "1"));
+    sw->idx = calloc((size_t)sw->naxes + 1, sizeof *sw->idx);
+    sw->params = calloc(2 * (size_t)sw->naxes + 1, sizeof *sw->params);
+    if (!sw->seed_text || !sw->idx || !sw->params)
         goto oom;
     for (int i = 0; i < sw->naxes; i++)
         sw->axes[i].sec = NULL;
@@ -473,22 +445,58 @@ int sweep_rep(const struct sweep *sw, int run)
 
 uint64_t sweep_seed(const struct sweep *sw, int run)
 {
-    return rng_rep_seed(sw->base_seed[sweep_combination(sw, run)], sweep_rep(sw, run));
+    comb_indices(sw, sweep_combination(sw, run));
+    const char *seed = sw->seed_text;
+    for (int i = 0; i < sw->naxes; i++) {
+        const struct sweep_axis *a = &sw->axes[i];
+        if (!strcmp(a->kind, "sim") && !*a->sname && !strcmp(a->key, "seed"))
+            seed = axis_value(sw, i);
+    }
+    /* a bad seed is reported when the run is built */
+    int64_t s = 1;
+    const char *why;
+    if (parse_int(seed, &s, &why) || s < 0)
+        s = 1;
+    return rng_rep_seed((uint64_t)s, sweep_rep(sw, run));
 }
 
 const char *sweep_label(const struct sweep *sw, int run)
 {
-    return sw->labels[sweep_combination(sw, run)];
+    struct sweep *m = (struct sweep *)sw;   /* the scratch buffer is not the sweep's state */
+    comb_indices(sw, sweep_combination(sw, run));
+    size_t len = 1;
+    for (int i = 0; i < sw->naxes; i++)
+        len += strlen(sw->axes[i].name) + strlen(axis_value(sw, i)) + 2;
+    if (len > m->label_cap) {
+        char *b = realloc(m->label, len);
+        if (!b) {
+            fprintf(stderr, "netsim: out of memory for a sweep label\n");
+            exit(1);
+        }
+        m->label = b;
+        m->label_cap = len;
+    }
+    m->label[0] = 0;
+    for (int i = 0, off = 0; i < sw->naxes; i++)
+        off += snprintf(m->label + off, len - (size_t)off, "%s%s=%s", i ? "," : "", sw->axes[i].name,
+                        axis_value(sw, i));
+    return m->label;
 }
 
 const char *const *sweep_params(const struct sweep *sw, int run)
 {
-    return sw->params + (size_t)sweep_combination(sw, run) * (2 * (size_t)sw->naxes + 1);
+    comb_indices(sw, sweep_combination(sw, run));
+    for (int i = 0; i < sw->naxes; i++) {
+        sw->params[2 * i] = sw->axes[i].param_key;
+        sw->params[2 * i + 1] = axis_value(sw, i);
+    }
+    sw->params[2 * sw->naxes] = NULL;
+    return sw->params;
 }
 
 void sweep_apply(struct cfg *c, const struct sweep *sw, int run)
 {
-    const char *const *p = sweep_params(sw, run);
+    const char *const *p = sweep_params(sw, run);   /* pointers into the axes: stable */
     for (int i = 0; i < sw->naxes; i++) {
         const struct sweep_axis *a = &sw->axes[i];
         struct cfg_section *s = cfg_section_ensure(c, a->kind, a->sname);

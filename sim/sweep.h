@@ -36,7 +36,7 @@ struct cfg;
 struct sweep;
 
 /* The most runs one sweep may have. */
-#define SWEEP_MAX_RUNS 10000000
+#define SWEEP_MAX_RUNS 1000000
 
 /* Reads the axes of a loaded (and overridden) scenario. On an axis error
  * records "file:line: [kind name] key: ..." with cfg_error and returns

@@ -239,42 +239,67 @@ static bool seen_add(struct seen *s, const char *line)
     return true;
 }
 
+static void dry_run_line(const struct sweep_ctx *x, int run)
+{
+    int w = snprintf(NULL, 0, "%d", x->nruns);
+    printf("run %*d/%d  rep %d  seed %-20llu  %s\n", w, run, x->nruns, sweep_rep(x->sw, run),
+           (unsigned long long)sweep_seed(x->sw, run), sweep_label(x->sw, run));
+}
+
 /*
  * Builds every selected combination once without running it, printing
- * new error lines. Returns the number of combinations with errors.
+ * new error lines. With `list` (--dry-run), each selected run's line is
+ * printed as soon as its combination has been checked, so a long listing
+ * streams; otherwise a progress line on a terminal says how far checking
+ * has got. Returns the number of combinations with errors.
  */
-static int validate(const struct sweep_ctx *x)
+static int validate(const struct sweep_ctx *x, bool list)
 {
-    int ncomb = sweep_combinations(x->sw), bad = 0, first_bad = 0;
+    int ncomb = sweep_combinations(x->sw), bad = 0, first_bad = 0, checked = 0;
     char *done = calloc((size_t)ncomb, 1);
     struct seen seen = { 0 };
+    bool progress = x->tty && !x->quiet && !list && ncomb > 1;
+    double t0 = now_s(), shown = t0;
     if (!done)
         exit(1);
     for (int run = 1; run <= x->nruns; run++) {
         int comb = sweep_combination(x->sw, run);
-        if (!x->selected[run] || done[comb])
+        if (!x->selected[run])
             continue;
-        done[comb] = 1;
-        struct cfg *c = run_cfg(x, run);
-        if (!cfg_errors(c))
-            sim_free(sim_build(c, sweep_seed(x->sw, run), true));
-        if (cfg_errors(c)) {
-            char *buf = NULL;
-            size_t len = 0;
-            FILE *f = open_memstream(&buf, &len);
-            if (!f)
-                exit(1);
-            cfg_print_errors(c, f);
-            fclose(f);
-            for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
-                if (seen_add(&seen, line))
-                    fprintf(stderr, "%s\n", line);
-            free(buf);
-            if (!bad++)
-                first_bad = run;
+        if (!done[comb]) {
+            done[comb] = 1;
+            checked++;
+            struct cfg *c = run_cfg(x, run);
+            if (!cfg_errors(c))
+                sim_free(sim_build(c, sweep_seed(x->sw, run), true));
+            if (cfg_errors(c)) {
+                char *buf = NULL;
+                size_t len = 0;
+                FILE *f = open_memstream(&buf, &len);
+                if (!f)
+                    exit(1);
+                cfg_print_errors(c, f);
+                fclose(f);
+                if (progress)
+                    fputs("\r\033[K", stderr);
+                for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+                    if (seen_add(&seen, line))
+                        fprintf(stderr, "%s\n", line);
+                free(buf);
+                if (!bad++)
+                    first_bad = run;
+            }
+            cfg_free(c);
+            if (progress && now_s() - shown > 0.2) {
+                shown = now_s();
+                fprintf(stderr, "\r\033[Ksweep: checking combination %d/%d", checked, ncomb);
+            }
         }
-        cfg_free(c);
+        if (list)
+            dry_run_line(x, run);
     }
+    if (progress && shown > t0)
+        fputs("\r\033[K", stderr);
     if (bad)
         fprintf(stderr, "netsim sweep: %s: errors in %d of %d combinations (the first: run %d, %s); nothing was run\n",
                 x->path, bad, ncomb, first_bad, sweep_label(x->sw, first_bad));
@@ -287,17 +312,6 @@ static int validate(const struct sweep_ctx *x)
 }
 
 /* ---- listing: --dry-run, --emit-jobs ------------------------------------ */
-
-static void dry_run(const struct sweep_ctx *x)
-{
-    int w = snprintf(NULL, 0, "%d", x->nruns);
-    for (int run = 1; run <= x->nruns; run++) {
-        if (!x->selected[run])
-            continue;
-        printf("run %*d/%d  rep %d  seed %-20llu  %s\n", w, run, x->nruns, sweep_rep(x->sw, run),
-               (unsigned long long)sweep_seed(x->sw, run), sweep_label(x->sw, run));
-    }
-}
 
 static void emit_jobs(const struct sweep_ctx *x)
 {
@@ -1028,7 +1042,7 @@ int cmd_sweep(int argc, char **argv)
         x.out = defout;
 
     int rc = 0;
-    if (validate(&x)) {
+    if (validate(&x, dry)) {
         rc = 2;
         goto done;
     }
@@ -1036,10 +1050,8 @@ int cmd_sweep(int argc, char **argv)
         emit_jobs(&x);
         goto done;
     }
-    if (dry) {
-        dry_run(&x);
+    if (dry)
         goto done;
-    }
     int kept = 0;
     rc = prepare_output(&x, resume, &kept);
     if (rc)
