@@ -29,10 +29,12 @@
  * one by one because callers keep struct cfg_section pointers.
  */
 #include "config.h"
+#include "strindex.h"
 #include "units.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <float.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -53,8 +55,10 @@ struct cfg_section {
     char *name;            /* "" for "[kind]" */
     int line;
     int claimed;
+    int unchecked;         /* cfg_unchecked(): no unknown-key report */
     struct cfg_key *keys;  /* in file order; overrides appended */
     int nkeys, capkeys;
+    struct strindex kindex;   /* key name -> keys[] */
     char **asked;          /* keys a getter asked for, in ask order: the valid keys */
     int nasked, capasked;
 };
@@ -68,13 +72,23 @@ struct cfg {
     char *file;
     struct cfg_section **sections;
     int nsections, capsections;
+    struct strindex sindex;   /* kind, name -> sections[] */
     char **errors;
     int nerrors, caperrors;
+    int more_errors;       /* past CFG_MAX_ERRORS: counted, not kept */
+    char **warnings;
+    int nwarnings, capwarnings;
     struct cfg_param *params;
     int nparams, capparams;
     int oom;               /* an allocation failed: counts as one more error */
     int finished;          /* cfg_finish() ran: do not report twice */
 };
+
+#define CFG_MAX_ERRORS 100
+#define CFG_MAX_LINE 198         /* inih's INI_MAX_LINE (200) less the newline and NUL */
+/* An error quotes at most this much of a line: "'%.*s%s'", CFG_Q(len, p). */
+#define CFG_QUOTE 60
+#define CFG_Q(len, p) (int)((len) > CFG_QUOTE ? CFG_QUOTE : (len)), (p), ((len) > CFG_QUOTE ? "..." : "")
 
 /* A growing string for messages built from lists. */
 struct cfg_text {
@@ -179,12 +193,26 @@ static const char *cfg_sep(const struct cfg_section *s)
     return s->name[0] ? " " : "";
 }
 
+/* Adds an error unless the same text is already there: a value read for
+ * each direction of a link, or by two components, is one mistake. Past
+ * CFG_MAX_ERRORS only the count grows, so no input can make the list
+ * (or the time to check it) grow without bound. */
 static void cfg_push_error(struct cfg *c, char *msg)
 {
     char **e;
 
     if (!msg) {
         c->oom = 1;
+        return;
+    }
+    for (int i = 0; i < c->nerrors; i++)
+        if (strcmp(c->errors[i], msg) == 0) {
+            free(msg);
+            return;
+        }
+    if (c->nerrors >= CFG_MAX_ERRORS) {
+        c->more_errors++;
+        free(msg);
         return;
     }
     e = cfg_grow(c, c->errors, c->nerrors, &c->caperrors, sizeof *e);
@@ -196,23 +224,17 @@ static void cfg_push_error(struct cfg *c, char *msg)
     c->errors[c->nerrors++] = msg;
 }
 
-/*
- * Records "file:LINE: msg"; LINE 0 means the value came from the command
- * line and gives "--set: msg"; LINE -1 gives "file: msg".
- */
-static void cfg_report(struct cfg *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cfg_report(struct cfg *c, int line, const char *fmt, ...)
+/* "file:LINE: msg"; LINE 0 means the value came from the command line
+ * and gives "--set: msg"; LINE -1 gives "file: msg". NULL when out of
+ * memory (recorded). */
+static char *cfg_locate(struct cfg *c, int line, const char *fmt, va_list ap)
 {
     struct cfg_text t = { 0 };
-    va_list ap;
-    char *msg;
+    char *msg = cfg_vformat(fmt, ap);
 
-    va_start(ap, fmt);
-    msg = cfg_vformat(fmt, ap);
-    va_end(ap);
     if (!msg) {
         c->oom = 1;
-        return;
+        return NULL;
     }
     if (line > 0)
         cfg_text_add(&t, "%s:%d: %s", c->file, line, msg);
@@ -224,9 +246,34 @@ static void cfg_report(struct cfg *c, int line, const char *fmt, ...)
     if (t.oom) {
         free(t.p);
         c->oom = 1;
-        return;
+        return NULL;
     }
-    cfg_push_error(c, t.p);
+    return t.p;
+}
+
+static char *cfg_format_at(struct cfg *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *cfg_format_at(struct cfg *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = cfg_locate(c, line, fmt, ap);
+    va_end(ap);
+    return msg;
+}
+
+static void cfg_report(struct cfg *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cfg_report(struct cfg *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = cfg_locate(c, line, fmt, ap);
+    va_end(ap);
+    if (msg)
+        cfg_push_error(c, msg);
 }
 
 /* Section kinds, keys and names: one word of letters, digits and `extra`. */
@@ -240,12 +287,22 @@ static int cfg_is_word(const char *s, size_t n, const char *extra)
     return 1;
 }
 
+struct cfg_key_probe {
+    const struct cfg_section *s;
+    const char *key;
+};
+
+static bool cfg_key_eq(const void *ctx, uint32_t id)
+{
+    const struct cfg_key_probe *p = ctx;
+    return strcmp(p->s->keys[id].key, p->key) == 0;
+}
+
 static struct cfg_key *cfg_key_find(const struct cfg_section *s, const char *key)
 {
-    for (int i = 0; i < s->nkeys; i++)
-        if (strcmp(s->keys[i].key, key) == 0)
-            return &s->keys[i];
-    return NULL;
+    struct cfg_key_probe p = { s, key };
+    int64_t i = strindex_find(&s->kindex, strindex_hash(STRINDEX_SEED, key, strlen(key)), cfg_key_eq, &p);
+    return i < 0 ? NULL : &s->keys[i];
 }
 
 static struct cfg_key *cfg_key_add(struct cfg_section *s, const char *key, const char *value, int line)
@@ -260,6 +317,12 @@ static struct cfg_key *cfg_key_add(struct cfg_section *s, const char *key, const
     kk = cfg_strdup(c, key);
     vv = cfg_strdup(c, value);
     if (!kk || !vv) {
+        free(kk);
+        free(vv);
+        return NULL;
+    }
+    if (strindex_add(&s->kindex, strindex_hash(STRINDEX_SEED, key, strlen(key)), (uint32_t)s->nkeys)) {
+        c->oom = 1;
         free(kk);
         free(vv);
         return NULL;
@@ -300,6 +363,11 @@ static struct cfg *cfg_new(const char *name)
     return c;
 }
 
+static uint32_t cfg_section_hash(const char *kind, size_t nkind, const char *name, size_t nname)
+{
+    return strindex_hash(strindex_hash(strindex_hash(STRINDEX_SEED, kind, nkind), "", 1), name, nname);
+}
+
 static struct cfg_section *cfg_section_add(struct cfg *c, const char *kind, size_t nkind,
                                            const char *name, size_t nname, int line)
 {
@@ -318,7 +386,9 @@ static struct cfg_section *cfg_section_add(struct cfg *c, const char *kind, size
     s->line = line;
     s->kind = cfg_strndup(c, kind, nkind);
     s->name = cfg_strndup(c, name, nname);
-    if (!s->kind || !s->name) {
+    if (!s->kind || !s->name ||
+        strindex_add(&c->sindex, cfg_section_hash(kind, nkind, name, nname), (uint32_t)c->nsections)) {
+        c->oom = 1;
         free(s->kind);
         free(s->name);
         free(s);
@@ -328,16 +398,26 @@ static struct cfg_section *cfg_section_add(struct cfg *c, const char *kind, size
     return s;
 }
 
+struct cfg_section_probe {
+    const struct cfg *c;
+    const char *kind, *name;
+    size_t nkind, nname;
+};
+
+static bool cfg_section_eq(const void *ctx, uint32_t id)
+{
+    const struct cfg_section_probe *p = ctx;
+    const struct cfg_section *s = p->c->sections[id];
+    return strlen(s->kind) == p->nkind && memcmp(s->kind, p->kind, p->nkind) == 0 &&
+           strlen(s->name) == p->nname && memcmp(s->name, p->name, p->nname) == 0;
+}
+
 static struct cfg_section *cfg_findn(const struct cfg *c, const char *kind, size_t nkind,
                                      const char *name, size_t nname)
 {
-    for (int i = 0; i < c->nsections; i++) {
-        struct cfg_section *s = c->sections[i];
-        if (strlen(s->kind) == nkind && memcmp(s->kind, kind, nkind) == 0 &&
-            strlen(s->name) == nname && memcmp(s->name, name, nname) == 0)
-            return s;
-    }
-    return NULL;
+    struct cfg_section_probe p = { c, kind, name, nkind, nname };
+    int64_t i = strindex_find(&c->sindex, cfg_section_hash(kind, nkind, name, nname), cfg_section_eq, &p);
+    return i < 0 ? NULL : c->sections[i];
 }
 
 /* Parses "[kind]" or "[kind name]" in b..e (b points at '['). */
@@ -352,13 +432,13 @@ static void cfg_load_header(struct cfg_loader *ld, const char *b, const char *e)
     ld->cur = NULL;
     ld->skip = 1;
     if (!close) {
-        cfg_report(c, ld->line, "section header '%.*s' has no ']'", len, b);
+        cfg_report(c, ld->line, "section header '%.*s%s' has no ']'", CFG_Q(len, b));
         return;
     }
     for (p = close + 1; p < e && isspace((unsigned char)*p); p++)
         ;
     if (p < e && *p != ';' && *p != '#') {
-        cfg_report(c, ld->line, "text after ']' in section header '%.*s'", len, b);
+        cfg_report(c, ld->line, "text after ']' in section header '%.*s%s'", CFG_Q(len, b));
         return;
     }
     for (p = b + 1; p < close && nw < 3;) {
@@ -373,17 +453,17 @@ static void cfg_load_header(struct cfg_loader *ld, const char *b, const char *e)
     }
     len = (int)(close + 1 - b);
     if (nw == 0 || nw == 3) {
-        cfg_report(c, ld->line, "bad section header '%.*s': expected [kind] or [kind name]", len, b);
+        cfg_report(c, ld->line, "bad section header '%.*s%s': expected [kind] or [kind name]", CFG_Q(len, b));
         return;
     }
     if (!isalpha((unsigned char)*w[0]) || !cfg_is_word(w[0], (size_t)(we[0] - w[0]), "_-")) {
-        cfg_report(c, ld->line, "bad section kind '%.*s': use a letter, then letters, digits, '_' or '-'",
-                   (int)(we[0] - w[0]), w[0]);
+        cfg_report(c, ld->line, "bad section kind '%.*s%s': use a letter, then letters, digits, '_' or '-'",
+                   CFG_Q(we[0] - w[0], w[0]));
         return;
     }
     if (nw == 2 && !cfg_is_word(w[1], (size_t)(we[1] - w[1]), "_-.")) {
-        cfg_report(c, ld->line, "bad section name '%.*s': use letters, digits, '_', '-' or '.'",
-                   (int)(we[1] - w[1]), w[1]);
+        cfg_report(c, ld->line, "bad section name '%.*s%s': use letters, digits, '_', '-' or '.'",
+                   CFG_Q(we[1] - w[1], w[1]));
         return;
     }
     if (nw == 1) {
@@ -414,6 +494,50 @@ static int cfg_has_separator(const char *b, const char *e)
     return 0;
 }
 
+/* The offset of the first byte in b..e that is not text: a control
+ * character other than tab, or a byte that is not part of well-formed
+ * UTF-8 (no overlong forms, surrogates or code points past U+10FFFF);
+ * -1 if there is none. */
+static long cfg_bad_byte(const char *b, const char *e)
+{
+    const unsigned char *p = (const unsigned char *)b, *end = (const unsigned char *)e;
+    while (p < end) {
+        unsigned c = *p;
+        int n = 0;
+        unsigned min = 0, cp;
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t') || c == 0x7f)
+                return (long)(p - (const unsigned char *)b);
+            p++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) {
+            n = 1;
+            min = 0x80;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            n = 2;
+            min = 0x800;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3;
+            min = 0x10000;
+        } else {
+            return (long)(p - (const unsigned char *)b);
+        }
+        if (end - p <= n)
+            return (long)(p - (const unsigned char *)b);
+        cp = c & (0x3fu >> n);
+        for (int i = 1; i <= n; i++) {
+            if ((p[i] & 0xc0) != 0x80)
+                return (long)(p - (const unsigned char *)b);
+            cp = cp << 6 | (p[i] & 0x3fu);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return (long)(p - (const unsigned char *)b);
+        p += n + 1;
+    }
+    return -1;
+}
+
 /*
  * inih's fgets(): returns the next physical line, screened as described at
  * the top of this file. Lines inih must not act on are returned as "\n".
@@ -439,18 +563,28 @@ static char *cfg_reader(char *str, int num, void *stream)
         e--;
 
     strcpy(str, "\n");
-    if (b == e || *b == ';' || *b == '#')
+    if (b == e)
         return str;
-    if (memchr(b, '\0', (size_t)(e - b)))
+    /* Checked on every line, comments and headers too: one limit for every
+     * line, and nothing that is not text reaches the database or JSON. */
+    long bad = cfg_bad_byte(b, e);
+    if (e - b > num - 2)
+        cfg_report(ld->c, ld->line, "line too long (%ld characters, at most %d)", (long)(e - b), num - 2);
+    else if (bad >= 0 && b[bad] == '\0')
         cfg_report(ld->c, ld->line, "line contains a NUL byte");
+    else if (bad >= 0 && ((unsigned char)b[bad] < 0x20 || b[bad] == 0x7f))
+        cfg_report(ld->c, ld->line, "control character 0x%02x in column %ld", (unsigned char)b[bad], bad + 1);
+    else if (bad >= 0)
+        cfg_report(ld->c, ld->line, "line is not valid UTF-8 (byte 0x%02x in column %ld)", (unsigned char)b[bad],
+                   bad + 1);
+    else if (*b == ';' || *b == '#')
+        return str;
     else if (*b == '[')
         cfg_load_header(ld, b, e);
-    else if (e - b > num - 2)
-        cfg_report(ld->c, ld->line, "line too long (%d characters, at most %d)", (int)(e - b), num - 2);
     else if (!cfg_has_separator(b, e) && indented)
         cfg_report(ld->c, ld->line, "continuation lines are not supported (indented line without '=')");
     else if (!cfg_has_separator(b, e))
-        cfg_report(ld->c, ld->line, "expected 'key = value' or a [section] header, got '%.*s'", (int)(e - b), b);
+        cfg_report(ld->c, ld->line, "expected 'key = value' or a [section] header, got '%.*s%s'", CFG_Q(e - b, b));
     else {
         memcpy(str, b, (size_t)(e - b));
         str[e - b] = '\n';
@@ -524,9 +658,10 @@ struct cfg *cfg_load_string(const char *name, const char *text)
 struct cfg *cfg_load(const char *path)
 {
     struct cfg *c = cfg_new(path);
+    struct stat st;
     FILE *f;
-    char *buf = NULL, *p;
-    size_t len = 0, cap = 0, n;
+    char *buf;
+    size_t len;
     int err = 0;
 
     if (!c)
@@ -536,32 +671,35 @@ struct cfg *cfg_load(const char *path)
         cfg_report(c, -1, "cannot open: %s", strerror(errno));
         return c;
     }
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 8192;
-            p = realloc(buf, cap + 1);
-            if (!p) {
-                c->oom = 1;
-                break;
-            }
-            buf = p;
-        }
-        n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0) {
-            if (ferror(f))
-                err = errno ? errno : EIO;
-            break;
-        }
+    /* A device (/dev/zero, a terminal) has no end; a pipe is read up to
+     * the limit, like a file. */
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+        cfg_report(c, -1, "not a scenario file: %s", S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+        fclose(f);
+        return c;
     }
-    fclose(f);
-    if (c->oom) {
-        free(buf);
+    if (S_ISREG(st.st_mode) && st.st_size > CFG_MAX_FILE) {
+        cfg_report(c, -1, "%lld bytes: a scenario file is at most %d bytes (4 MiB)", (long long)st.st_size, CFG_MAX_FILE);
+        fclose(f);
+        return c;
+    }
+    buf = malloc(CFG_MAX_FILE + 2);
+    if (!buf) {
+        fclose(f);
         cfg_free(c);
         return NULL;
     }
+    len = fread(buf, 1, CFG_MAX_FILE + 1, f);
+    if (ferror(f))
+        err = errno ? errno : EIO;
+    fclose(f);
     if (err) {
         cfg_report(c, -1, "cannot read: %s", strerror(err));
+        free(buf);
+        return c;
+    }
+    if (len > CFG_MAX_FILE) {
+        cfg_report(c, -1, "more than %d bytes: a scenario file is at most 4 MiB", CFG_MAX_FILE);
         free(buf);
         return c;
     }
@@ -584,6 +722,7 @@ void cfg_free(struct cfg *c)
         for (int j = 0; j < s->nasked; j++)
             free(s->asked[j]);
         free(s->keys);
+        strindex_free(&s->kindex);
         free(s->asked);
         free(s->kind);
         free(s->name);
@@ -591,11 +730,15 @@ void cfg_free(struct cfg *c)
     }
     for (int i = 0; i < c->nerrors; i++)
         free(c->errors[i]);
+    for (int i = 0; i < c->nwarnings; i++)
+        free(c->warnings[i]);
+    free(c->warnings);
     for (int i = 0; i < c->nparams; i++) {
         free(c->params[i].key);
         free(c->params[i].value);
     }
     free(c->sections);
+    strindex_free(&c->sindex);
     free(c->errors);
     free(c->params);
     free(c->file);
@@ -623,6 +766,15 @@ int cfg_override(struct cfg *c, const char *assignment)
     char *sel = NULL, *key = NULL, *value = NULL;
     int matches = 0, rc = -1;
 
+    if (strlen(assignment) > CFG_MAX_LINE) {
+        cfg_report(c, 0, "'%.*s...': longer than %d characters", CFG_QUOTE, assignment, CFG_MAX_LINE);
+        return -1;
+    }
+    long bad = cfg_bad_byte(assignment, assignment + strlen(assignment));
+    if (bad >= 0) {
+        cfg_report(c, 0, "byte 0x%02x in column %ld is not UTF-8 text", (unsigned char)assignment[bad], bad + 1);
+        return -1;
+    }
     if (!eq || !dot || dot > eq) {
         cfg_report(c, 0, "'%s': expected section.key=value", assignment);
         return -1;
@@ -997,7 +1149,7 @@ static union cfg_val cfg_get(struct cfg_section *s, const char *key, const char 
 
 simtime_t cfg_time(struct cfg_section *s, const char *key, const char *def, simtime_t min, simtime_t max)
 {
-    struct cfg_limits lim = { .imin = min, .imax = max };
+    struct cfg_limits lim = { .imin = min, .imax = max < CFG_TIME_MAX ? max : CFG_TIME_MAX };
     return cfg_get(s, key, def, cfg_parse_time, &lim).i;
 }
 
@@ -1088,15 +1240,80 @@ void cfg_error_global(struct cfg *c, const char *fmt, ...)
 
 int cfg_errors(const struct cfg *c)
 {
-    return c->nerrors + (c->oom ? 1 : 0);
+    return c->nerrors + c->more_errors + (c->oom ? 1 : 0);
 }
 
 void cfg_print_errors(const struct cfg *c, FILE *f)
 {
     for (int i = 0; i < c->nerrors; i++)
         fprintf(f, "%s\n", c->errors[i]);
+    if (c->more_errors)
+        fprintf(f, "%s: ... and %d more errors\n", c->file, c->more_errors);
     if (c->oom)
         fprintf(f, "%s: out of memory\n", c->file);
+}
+
+void cfg_warning(struct cfg_section *s, const char *key, const char *fmt, ...)
+{
+    struct cfg *c = s->cfg;
+    struct cfg_key *k = key ? cfg_key_find(s, key) : NULL;
+    va_list ap;
+    char *msg, *w, **v;
+
+    va_start(ap, fmt);
+    msg = cfg_vformat(fmt, ap);
+    va_end(ap);
+    if (!msg) {
+        c->oom = 1;
+        return;
+    }
+    w = cfg_format_at(c, key ? (k ? k->line : s->line) : s->line, "[%s%s%s]%s%s: warning: %s", s->kind, cfg_sep(s),
+                      s->name, key ? " " : "", key ? key : "", msg);
+    free(msg);
+    if (!w)
+        return;
+    for (int i = 0; i < c->nwarnings; i++)
+        if (strcmp(c->warnings[i], w) == 0) {
+            free(w);
+            return;
+        }
+    v = cfg_grow(c, c->warnings, c->nwarnings, &c->capwarnings, sizeof *v);
+    if (!v || c->nwarnings >= CFG_MAX_ERRORS) {
+        free(w);
+        return;
+    }
+    c->warnings = v;
+    c->warnings[c->nwarnings++] = w;
+}
+
+int cfg_warning_count(const struct cfg *c)
+{
+    return c->nwarnings;
+}
+
+const char *cfg_warning_at(const struct cfg *c, int i)
+{
+    return i >= 0 && i < c->nwarnings ? c->warnings[i] : NULL;
+}
+
+/* Each warning text once per process: the runs of a sweep rebuild the same
+ * file, and forked workers inherit what the parent printed. */
+static void cfg_print_new_warnings(const struct cfg *c, FILE *f)
+{
+    static char *printed[64];
+    static int nprinted;
+
+    for (int i = 0; i < c->nwarnings; i++) {
+        int seen = 0;
+        for (int j = 0; j < nprinted && !seen; j++)
+            seen = strcmp(printed[j], c->warnings[i]) == 0;
+        if (seen || nprinted == 64)
+            continue;
+        printed[nprinted] = strdup(c->warnings[i]);
+        if (printed[nprinted])
+            nprinted++;
+        fprintf(f, "%s\n", c->warnings[i]);
+    }
 }
 
 /* ---- validation ------------------------------------------------------- */
@@ -1104,6 +1321,11 @@ void cfg_print_errors(const struct cfg *c, FILE *f)
 void cfg_claim(struct cfg_section *s)
 {
     s->claimed = 1;
+}
+
+void cfg_unchecked(struct cfg_section *s)
+{
+    s->unchecked = 1;
 }
 
 static int cfg_strcmp_p(const void *a, const void *b)
@@ -1146,6 +1368,7 @@ int cfg_finish(struct cfg *c)
     if (c->finished)
         return cfg_errors(c);
     c->finished = 1;
+    cfg_print_new_warnings(c, stderr);
     cfg_known_kinds(c, &kinds);
     for (int i = 0; i < c->nsections; i++) {
         struct cfg_section *s = c->sections[i];
@@ -1158,6 +1381,8 @@ int cfg_finish(struct cfg *c)
                 cfg_report(c, s->line, "unknown section [%s%s%s]", s->kind, cfg_sep(s), s->name);
             continue;
         }
+        if (s->unchecked)
+            continue;
         for (int j = 0; j < s->nasked; j++)
             cfg_text_add(&valid, "%s%s", j ? ", " : "", s->asked[j]);
         for (int j = 0; j < s->nkeys; j++) {

@@ -25,7 +25,8 @@
  * empty. Kind: a letter, then letters, digits, '_', '-'; name and key:
  * letters, digits, '_', '-', '.'. Indentation is ignored ("  key = v" is a
  * key); an indented line without '=' is the error "continuation lines are
- * not supported". Lines longer than 198 characters are errors. Errors read
+ * not supported". Every line, comments included, is at most 198 characters
+ * of UTF-8 text without control characters other than tab. Errors read
  * "file:line: ...", or "--set: ..." for a value given with cfg_override().
  */
 #ifndef NETSIM_CONFIG_H
@@ -38,9 +39,12 @@
 struct cfg;
 struct cfg_section;
 
-/* Loads a file. Returns NULL only when out of memory; syntax errors (bad
- * section header, duplicate key or section, line too long) are recorded as
- * errors in the returned cfg. A missing or unreadable file is an error too. */
+/* Loads a file of at most CFG_MAX_FILE bytes (a regular file or a pipe;
+ * a device or a directory is refused). Returns NULL only when out of
+ * memory; syntax errors (bad section header, duplicate key or section, a
+ * line too long or not UTF-8 text) are recorded as errors in the returned
+ * cfg. A missing, unreadable or oversized file is an error too. */
+#define CFG_MAX_FILE (4 * 1024 * 1024)
 struct cfg *cfg_load(const char *path);
 /* Loads from a string (tests); `name` is used as the file name in errors. */
 struct cfg *cfg_load_string(const char *name, const char *text);
@@ -85,6 +89,9 @@ int cfg_has(const struct cfg_section *s, const char *key);
  * is open. cfg_str's string lives until the key's value is replaced
  * (cfg_override, cfg_set_value) or cfg_free(). cfg_choice matches exactly
  * (case-sensitive); on a bad value it returns the default's index. */
+/* Every time is at most CFG_TIME_MAX whatever max says, so that the sums
+ * the engine forms of a few of them stay far inside its 106-day clock. */
+#define CFG_TIME_MAX (1000000 * PS_PER_S)
 simtime_t   cfg_time(struct cfg_section *s, const char *key, const char *def, simtime_t min, simtime_t max);
 uint64_t    cfg_rate(struct cfg_section *s, const char *key, const char *def);          /* > 0 */
 uint64_t    cfg_size(struct cfg_section *s, const char *key, const char *def, uint64_t min, uint64_t max);
@@ -108,11 +115,25 @@ void cfg_error_global(struct cfg *c, const char *fmt, ...) __attribute__((format
 int  cfg_errors(const struct cfg *c);
 void cfg_print_errors(const struct cfg *c, FILE *f);
 
+/* Warnings: a value that is valid but may not mean what its writer
+ * thought. Recorded as "file:line: [kind name] key: warning: msg" (same
+ * line rules as cfg_error); they do not count as errors. cfg_finish()
+ * prints each new one to stderr, once per process, so a sweep that builds
+ * the same file many times warns once. */
+void cfg_warning(struct cfg_section *s, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int  cfg_warning_count(const struct cfg *c);
+const char *cfg_warning_at(const struct cfg *c, int i);
+
 /* Unknown keys: every key present in a section that no getter asked for is
  * an error listing the valid keys of that section. Sections of a kind no
  * component claimed (cfg_claim) are errors too, listing the known kinds.
  * Returns cfg_errors(c). */
 void cfg_claim(struct cfg_section *s);
+/* The component that reads this section's keys could not run (its app is
+ * unknown, its hosts do not exist): its keys are not reported unknown,
+ * because the one real mistake has been reported already. */
+void cfg_unchecked(struct cfg_section *s);
 int  cfg_finish(struct cfg *c);
 
 /* Resolved parameters, in the order first asked: key is "kind name.key"

@@ -237,28 +237,27 @@ int parse_size(const char *s, uint64_t *bytes, const char **why)
 
 int parse_percent(const char *s, double *fraction, const char **why)
 {
-    static const char *const syntax = "a percentage such as 1% or 0.5%, or a fraction 0 to 1";
+    static const char *const syntax = "a percentage such as 1% or 0.5 (a bare number is a percentage, as in tc)";
     struct units_dec d;
     const char *end;
     char buf[64];
     size_t n;
     double f;
-    int pct;
 
     if (s && *s == '-')
         return units_fail(why, "0% to 100%");
     end = s ? units_decimal(s, &d) : NULL;
     if (!end || (*end && strcmp(end, "%") != 0))
         return units_fail(why, syntax);
-    pct = *end == '%';
     n = (size_t)(end - s);
     if (n + sizeof "e-2" > sizeof buf)
         return units_fail(why, syntax);
+    /* iproute2's parse_percent: strtod() / 100 whether or not '%' follows */
     memcpy(buf, s, n);
-    strcpy(buf + n, pct ? "e-2" : "");
+    strcpy(buf + n, "e-2");
     f = strtod(buf, NULL);
     if (f > 1.0)
-        return units_fail(why, pct ? "0% to 100%" : "a fraction 0 to 1, or a percentage such as 1%");
+        return units_fail(why, "0% to 100%");
     *fraction = f;
     return 0;
 }

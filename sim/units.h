@@ -9,7 +9,8 @@
  *            per second, as tc(8) defines them). A bare number is bits/s.
  *   size     bytes; "K", "M", "G" (also "k", "KB", "KiB" ...) are powers of
  *            1024, as in sysctl values such as ipfrag_high_thresh = 4M.
- *   percent  "1%", "0.5%", or a fraction "0.01".
+ *   percent  "1%", "0.5%", or a bare number that is a percentage as well,
+ *            as tc reads one ("0.5" is 0.5 %), 0 to 100.
  *
  * Each parser returns 0 on success, or -1 and sets *why to a static string
  * that says what was expected (for a "file:line: ..." message): a phrase

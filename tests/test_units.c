@@ -38,7 +38,7 @@ static const char *const TIME_SYNTAX = "a time such as 50ms, 1.5us or 2s";
 static const char *const RATE_SYNTAX = "a rate such as 10gbit, 100mbit or 125mbps (bytes/s)";
 static const char *const RATE_POS = "a positive rate such as 10gbit";
 static const char *const SIZE_SYNTAX = "a size in bytes such as 1500, 256K or 4M";
-static const char *const PCT_SYNTAX = "a percentage such as 1% or 0.5%, or a fraction 0 to 1";
+static const char *const PCT_SYNTAX = "a percentage such as 1% or 0.5 (a bare number is a percentage, as in tc)";
 
 static void test_time_units(void **state)
 {
@@ -182,11 +182,14 @@ static void test_percent(void **state)
     PCT_OK("1%", 0.01);
     PCT_OK("0.5%", 0.005);
     PCT_OK("1.1%", 0.011);              /* correctly rounded, not 1.1/100 */
-    PCT_OK("0.01", 0.01);
+    PCT_OK("0.01", 0.0001);             /* tc: a bare number is a percentage */
+    PCT_OK("0.1", 0.001);
     PCT_OK("100%", 1.0);
+    PCT_OK("100", 1.0);
     PCT_OK("0%", 0.0);
     PCT_OK("0", 0.0);
-    PCT_OK("1", 1.0);
+    PCT_OK("1", 0.01);
+    PCT_OK("25", 0.25);
 }
 
 static void test_percent_errors(void **state)
@@ -194,7 +197,7 @@ static void test_percent_errors(void **state)
     (void)state;
     PCT_BAD("101%", "0% to 100%");
     PCT_BAD("-1%", "0% to 100%");
-    PCT_BAD("1.5", "a fraction 0 to 1, or a percentage such as 1%");
+    PCT_BAD("100.5", "0% to 100%");
     PCT_BAD("1%%", PCT_SYNTAX);
     PCT_BAD("1 %", PCT_SYNTAX);
     PCT_BAD("abc", PCT_SYNTAX);
