@@ -105,6 +105,16 @@ static void host_configure(struct sim *s, struct host *h)
     rng_init(&h->rng, s->seed, name);
 }
 
+/* A host or port name: what a [host NAME] header takes, so that every
+ * name in the results is plain text. */
+static bool name_word(const char *s)
+{
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr("_-.", *s)))
+            return false;
+    return true;
+}
+
 /* "h1:eth0 h2:eth1" */
 static int parse_ends(struct cfg_section *sec, char host[2][32], char port[2][16])
 {
@@ -121,8 +131,10 @@ static int parse_ends(struct cfg_section *sec, char host[2][32], char port[2][16
         char *colon = strchr(ends[i], ':');
         if (colon)
             *colon = 0;
-        if (!*ends[i] || strlen(ends[i]) >= 32 || (colon && (!colon[1] || strlen(colon + 1) >= 16))) {
-            cfg_error(sec, "ends", "got '%s', expected HOST:PORT HOST:PORT such as 'sender:eth0 receiver:eth0'", v);
+        if (!*ends[i] || strlen(ends[i]) >= 32 || (colon && (!colon[1] || strlen(colon + 1) >= 16)) ||
+            !name_word(ends[i]) || (colon && !name_word(colon + 1))) {
+            cfg_error(sec, "ends", "got '%s', expected HOST:PORT HOST:PORT such as 'sender:eth0 receiver:eth0' "
+                      "(names of letters, digits, '_', '-' and '.', at most 31 and 15 characters)", v);
             return -1;
         }
         snprintf(host[i], 32, "%s", ends[i]);
@@ -259,8 +271,13 @@ static void routes_build(struct sim *s)
     }
 }
 
+/* Each flow's app reads its own keys in setup; a flow whose app or hosts
+ * did not resolve is reported once, for that, and its other keys are not
+ * checked. Errors elsewhere (a host's bad key, which fell back to its
+ * default) do not stop the setup, so the flow's keys are still checked. */
 static void flows_build(struct sim *s)
 {
+    int too_many = 0;
     for (int i = 0; i < cfg_section_count(s->cfg); i++) {
         struct cfg_section *sec = cfg_section_at(s->cfg, i);
         if (strcmp(cfg_kind(sec), "flow"))
@@ -270,11 +287,14 @@ static void flows_build(struct sim *s)
         long id = strtol(cfg_name(sec), &end, 10);
         if (!*cfg_name(sec) || *end || id < 1 || id > 9999) {
             cfg_error(sec, NULL, "flow name '%s' is not a number: flows are [flow 1], [flow 2], ...", cfg_name(sec));
+            cfg_unchecked(sec);
             continue;
         }
         if (s->nflows == SIM_MAX_FLOWS) {
-            cfg_error(sec, NULL, "more than %d flows", SIM_MAX_FLOWS);
-            return;
+            if (!too_many++)
+                cfg_error(sec, NULL, "more than %d flows", SIM_MAX_FLOWS);
+            cfg_unchecked(sec);
+            continue;
         }
         const char *appname = cfg_str(sec, "app", NULL);
         const struct app_ops *ops = appname ? app_find(appname) : NULL;
@@ -293,12 +313,15 @@ static void flows_build(struct sim *s)
         f->ops = ops;
         f->from = from ? host_find(s, from) : NULL;
         f->to = to ? host_find(s, to) : NULL;
-        if (from && !f->from)
-            cfg_error(sec, "from", "no host '%s' (hosts are the ends of [link] sections)", from);
-        if (to && !f->to)
-            cfg_error(sec, "to", "no host '%s' (hosts are the ends of [link] sections)", to);
-        if (f->from && f->to && f->from != f->to && !f->from->route[f->to->index])
-            cfg_error(sec, "to", "no route from %s to %s", f->from->name, f->to->name);
+        bool routed = f->from && f->to && (f->from == f->to || f->from->route[f->to->index]);
+        if (s->nhosts) {         /* without any host, the missing [link] is the mistake */
+            if (from && !f->from)
+                cfg_error(sec, "from", "no host '%s' (hosts are the ends of [link] sections)", from);
+            if (to && !f->to)
+                cfg_error(sec, "to", "no host '%s' (hosts are the ends of [link] sections)", to);
+            if (f->from && f->to && !routed)
+                cfg_error(sec, "to", "no route from %s to %s", f->from->name, f->to->name);
+        }
         f->start = cfg_time(sec, "start", "0s", 0, s->duration);
         char dur[32];
         snprintf(dur, sizeof dur, "%.12gs", time_to_s(s->duration));
@@ -307,8 +330,10 @@ static void flows_build(struct sim *s)
             if (s->flows[k]->id == f->id)
                 cfg_error(sec, NULL, "flow %d is defined twice", f->id);
         s->flows[s->nflows++] = f;
-        if (f->ops && f->from && f->to && !cfg_errors(s->cfg))
+        if (f->ops && routed)
             f->ops->setup(s, f, sec);
+        else
+            cfg_unchecked(sec);
     }
 }
 
@@ -327,14 +352,26 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         cfg_str((struct cfg_section *)axis_sec, axis_key, "");   /* the getter reports the axis */
         return s;
     }
+    /* Structural mistakes are reported with the key errors, and building
+     * goes on with defaults, so one run shows every mistake once. */
     struct cfg_section *simsec = cfg_find(cfg, "sim", NULL);
     if (!simsec) {
         cfg_error_global(cfg, "%s: missing section [sim] (it sets duration, interval and seed)", cfg_file(cfg));
-        return s;
+        simsec = cfg_section_ensure(cfg, "sim", "");
+        if (!simsec)
+            return s;            /* out of memory: counted as an error */
     }
     cfg_claim(simsec);
-    s->duration = cfg_time(simsec, "duration", "10s", PS_PER_US, 1000000 * PS_PER_S);
-    s->interval = cfg_time(simsec, "interval", "1s", PS_PER_US, 1000000 * PS_PER_S);
+    s->duration = cfg_time(simsec, "duration", "10s", PS_PER_US, CFG_TIME_MAX);
+    /* at most 1000 interval rows per flow per simulated second, and at
+     * least one interval in the run */
+    char idef[32] = "1s";
+    if (s->duration < PS_PER_S)  /* a short run reports once, at its end */
+        snprintf(idef, sizeof idef, "%lldus", (long long)(s->duration / PS_PER_US));
+    s->interval = cfg_time(simsec, "interval", idef, s->duration < PS_PER_MS ? s->duration : PS_PER_MS, CFG_TIME_MAX);
+    if (s->interval > s->duration)
+        cfg_error(simsec, "interval", "%s is longer than the duration (%s): the run would have no interval",
+                  cfg_str(simsec, "interval", idef), cfg_str(simsec, "duration", "10s"));
     s->seed = (uint64_t)cfg_int(simsec, "seed", "1", 0, INT64_MAX);
     cfg_int(simsec, "repeat", "1", 1, 1000000);
     cfg_str(simsec, "name", "");
@@ -342,7 +379,7 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         s->seed = seed_override;
 
     /* hosts: named by link ends, configured by [host NAME] */
-    int nl = 0;
+    int nl = 0, nl_over = 0;
     struct cfg_section *lsec[SIM_MAX_LINKS];
     char ends[SIM_MAX_LINKS][2][32], ports[SIM_MAX_LINKS][2][16];
     for (int i = 0; i < cfg_section_count(cfg); i++) {
@@ -351,14 +388,25 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
             continue;
         cfg_claim(sec);
         if (nl == SIM_MAX_LINKS) {
-            cfg_error(sec, NULL, "more than %d links", SIM_MAX_LINKS);
-            break;
-        }
-        if (parse_ends(sec, ends[nl], ports[nl]))
+            if (nl_over++ == 0)
+                cfg_error(sec, NULL, "more than %d links", SIM_MAX_LINKS);
+            cfg_unchecked(sec);
             continue;
+        }
+        if (parse_ends(sec, ends[nl], ports[nl])) {
+            cfg_unchecked(sec);
+            continue;
+        }
+        bool hosts_ok = true;
         for (int e = 0; e < 2; e++)
-            if (!host_get(s, ends[nl][e]))
+            if (!host_get(s, ends[nl][e])) {
                 cfg_error(sec, "ends", "more than %d hosts", SIM_MAX_HOSTS);
+                hosts_ok = false;
+            }
+        if (!hosts_ok) {
+            cfg_unchecked(sec);
+            continue;
+        }
         lsec[nl++] = sec;
     }
     if (!nl)
