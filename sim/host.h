@@ -63,6 +63,7 @@ struct host {
     uint16_t next_port;
     /* IP counters */
     uint64_t ip_in, ip_out, ip_forwarded, ip_no_proto, ip_no_route, ip_frag_no_reasm, frags_created;
+    uint64_t ip_csum_errors;     /* netem-corrupted packets dropped by the checksum */
     uint64_t ip_frag_fails;      /* too big for the next hop and not to be fragmented: IPv4 with DF
                                   * (FRAGFAILS), IPv6 (Ip6InTooBigErrors) */
     uint64_t icmp_frag_needed;   /* "fragmentation needed" / "packet too big" received */

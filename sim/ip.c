@@ -95,6 +95,16 @@ void ip_rcv(struct host *h, struct skb *skb, struct core *c)
         if (!skb)
             return;
     }
+    /* netem flipped a bit: the IP header checksum or, with the L4 checksum
+     * the NIC verifies (or the stack, for a reassembled datagram), the
+     * transport's drops the packet before any protocol state sees it. A
+     * router passes a packet whose header survived, so the end host is
+     * where it dies here. */
+    if (skb->corrupt) {
+        h->ip_csum_errors++;
+        skb_free(skb);
+        return;
+    }
     proto_rcv_fn fn = h->proto[skb->proto];
     if (!fn) {
         h->ip_no_proto++;
@@ -133,6 +143,7 @@ static int ip_fragment(struct host *h, struct skb *skb, uint32_t mtu, struct nic
             f->next = f->prev = NULL;
             f->rx_page = NULL;
             f->frag_list = NULL;
+            f->corrupt = false;  /* the flipped bit is in one piece only */
         }
         f->is_frag = true;
         f->frag_off = base + off;

@@ -1,5 +1,5 @@
 /*
- * link.c - serialisation, delay line and netem draws (see link.h).
+ * link.c - serialisation and propagation (see link.h).
  */
 #include <stdio.h>
 #include "link.h"
@@ -10,54 +10,36 @@ void link_dir_init(struct link_dir *d, struct evq *q, uint64_t seed, const char 
 {
     d->q = q;
     snprintf(d->key, sizeof d->key, "%s", key);
-    netem_init(&d->nm);
+    netem_opts_init(&d->nopts);
+    d->nm.on = false;
     rng_init(&d->rng, seed, key);
-    d->wire_free = d->last_due = 0;
+    d->propagation = d->wire_free = 0;
     skbq_init(&d->inflight);
     event_init(&d->arrive, link_arrive, d);
-    d->tx_packets = d->tx_bytes = d->wire_busy_ps = d->lost = 0;
+    d->tx_packets = d->tx_bytes = d->wire_busy_ps = 0;
 }
 
 void link_dir_free(struct link_dir *d)
 {
     evq_cancel(d->q, &d->arrive);
+    netem_free(&d->nm);
     skbq_purge(&d->inflight);
     rng_free(&d->rng);
 }
 
 simtime_t link_dir_xmit(struct link_dir *d, struct skb *skb, simtime_t t)
 {
-    if (netem_lose(&d->nm, &d->rng)) {
-        d->lost++;
-        skb_free(skb);
-        return t;
-    }
     simtime_t start = t > d->wire_free ? t : d->wire_free;
     simtime_t ser = time_serialise(wire_bytes(skb->ip_len), d->rate);
-    simtime_t end = start + ser;
+    simtime_t end = time_add(start, ser);
     d->wire_free = end;
     d->wire_busy_ps += (uint64_t)ser;
     d->tx_packets++;
     d->tx_bytes += skb->ip_len;
-
-    bool reordered;
-    simtime_t due = end + netem_delay(&d->nm, &d->rng, &reordered) + d->rx_latency;
-    if (reordered || d->nm.reorder > 0) {
-        skb->t_due = due;
-        skbq_insert_by_due(&d->inflight, skb);
-    } else {
-        if (due < d->last_due)
-            due = d->last_due;   /* jitter without reordering keeps FIFO */
-        d->last_due = due;
-        skb->t_due = due;
-        skbq_push(&d->inflight, skb);
-    }
-    if (d->inflight.head == skb) {
-        if (event_pending(&d->arrive))
-            evq_move(d->q, &d->arrive, due);
-        else
-            evq_push(d->q, &d->arrive, due);
-    }
+    skb->t_due = time_add(time_add(end, d->propagation), d->rx_latency);
+    skbq_push(&d->inflight, skb);
+    if (d->inflight.head == skb)
+        evq_push(d->q, &d->arrive, skb->t_due);
     return end;
 }
 

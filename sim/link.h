@@ -1,16 +1,25 @@
 /*
  * link.h - full-duplex point-to-point Ethernet links.
  *
- * Each direction is a serialiser at `rate` followed by a delay line with
- * netem impairments. A frame carrying an IP packet of L bytes occupies
- * max(L + 18, 64) + 20 bytes of wire time: 14 header + 4 FCS, padded to
- * the 64-byte minimum frame, plus 8 preamble/SFD and 12 inter-frame gap.
+ * Each direction is, in the order a packet meets them:
+ *   1. netem, if the direction has any netem key: the root qdisc of the
+ *      sending port's egress, ahead of its TX rings (netem.h);
+ *   2. the sending NIC's qdisc and TX ring, when there is no netem (nic.h);
+ *   3. the wire: a serialiser at `rate`. A frame carrying an IP packet of
+ *      L bytes occupies max(L + 18, 64) + 20 bytes of wire time: 14 header
+ *      + 4 FCS, padded to the 64-byte minimum frame, plus 8 preamble/SFD
+ *      and 12 inter-frame gap;
+ *   4. `propagation`, the cable's one-way delay (constant; default 0);
+ *   5. the receiving NIC's DMA and descriptor write-back (nic_rx_latency).
+ * So `delay` is netem's delay on the egress of that direction, and a
+ * packet reaches the receiver at the end of its serialisation, which
+ * starts no earlier than its netem time_to_send, plus the propagation.
  *
  * The sending NIC hands a frame over when its DMA has it; the direction
  * computes when the wire is free, when the last bit leaves, and when it
  * arrives, all at once, so a frame costs one event (its arrival), not
- * three. Arrivals wait in a due-time ordered queue with one event armed for
- * its head.
+ * three. Arrivals are in order (the wire is FIFO and the propagation
+ * constant) and wait in a queue with one event armed for its head.
  */
 #ifndef NETSIM_LINK_H
 #define NETSIM_LINK_H
@@ -39,15 +48,16 @@ struct link_dir {
     char key[64];                /* counter prefix "link.wire.fwd" */
     uint64_t rate;               /* bit/s */
     uint32_t mtu;                /* IP MTU */
-    struct netem nm;
-    struct rng rng;
+    struct netem_opts nopts;     /* netem's options, when nm is installed */
+    struct netem nm;             /* the sending port's egress qdisc (nm.on) */
+    struct rng rng;              /* netem's draws */
+    simtime_t propagation;
     simtime_t wire_free;         /* when the serialiser is next idle */
-    simtime_t last_due;          /* FIFO order when not reordering */
     simtime_t rx_latency;        /* receiving NIC's DMA + write-back */
     struct nic *dst;
     struct skb_queue inflight;
     struct event arrive;
-    uint64_t tx_packets, tx_bytes, wire_busy_ps, lost;
+    uint64_t tx_packets, tx_bytes, wire_busy_ps;
 };
 
 struct link {
@@ -58,7 +68,7 @@ struct link {
 void link_dir_init(struct link_dir *d, struct evq *q, uint64_t seed, const char *key);
 void link_dir_free(struct link_dir *d);
 /* Put a frame on the wire no earlier than t. Returns when its last bit has
- * left (t itself if netem dropped it before the wire). */
+ * left. */
 simtime_t link_dir_xmit(struct link_dir *d, struct skb *skb, simtime_t t);
 
 /* Receiving side, implemented by the NIC. */

@@ -1,173 +1,306 @@
 /*
- * netem.c - loss, delay and reorder draws with tc-netem semantics (see
- * netem.h). The Gilbert-Elliott model follows netem's loss_gilb_ell():
- * first the state transition, then the loss draw in the new state.
+ * netem.c - the netem qdisc: draws, the time-ordered queue (tfifo) and the
+ * watchdog that hands packets to the device when they are due (see
+ * netem.h for the order of the steps, taken from sch_netem.c).
+ *
+ * The tfifo is a binary heap keyed by (time_to_send, arrival number), so
+ * equal times leave in arrival order as tfifo_enqueue's "after equal"
+ * rule has them. With a constant delay every insert lands at the end and
+ * the heap costs one comparison; with jitter it is log n, where netem's
+ * rb-tree is too. The heap grows by doubling and never past `limit`.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "netem.h"
-#include "units.h"
 
-void netem_init(struct netem *n)
+static void netem_watchdog(struct event *ev);
+
+void netem_init(struct netem *n, const struct netem_opts *o, struct evq *q, struct rng *rng,
+                netem_xmit_fn xmit, void *dev)
 {
+    memset(n, 0, sizeof *n);
+    n->on = true;
+    n->o = *o;
+    n->q = q;
+    n->rng = rng;
+    n->xmit = xmit;
+    n->dev = dev;
+    skbq_init(&n->front);
+    event_init(&n->watchdog, netem_watchdog, n);
+}
+
+void netem_free(struct netem *n)
+{
+    if (!n->on)
+        return;
+    evq_cancel(n->q, &n->watchdog);
+    for (uint32_t i = 0; i < n->hlen; i++)
+        skb_free(n->heap[i].skb);
+    free(n->heap);
+    skbq_purge(&n->front);
+    if (n->requeued)
+        skb_free(n->requeued);
     memset(n, 0, sizeof *n);
 }
 
-/* Split s into at most max whitespace-separated words in buf. */
-static int words(const char *s, char *buf, size_t bufsz, char **w, int max)
-{
-    strncpy(buf, s, bufsz - 1);
-    buf[bufsz - 1] = 0;
-    int n = 0;
-    for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
-        if (n == max)
-            return -1;
-        w[n++] = tok;
-    }
-    return n;
-}
+/* ---- draws ---- */
 
-int netem_parse_delay(struct netem *n, const char *s, const char **why)
+/* loss_gilb_ell: the transition draw, then the loss draw with the
+ * probability of the state the packet found (the case it entered by). */
+bool netem_lose(struct netem *n)
 {
-    char buf[256], *w[8];
-    int nw = words(s, buf, sizeof buf, w, 8);
-    static const char *expect = "netem delay syntax: TIME [JITTER] [distribution uniform|normal], e.g. 50ms 1ms";
-    if (nw < 1) {
-        *why = expect;
-        return -1;
-    }
-    if (parse_time(w[0], &n->delay, why))
-        return -1;
-    n->jitter = 0;
-    n->dist = NETEM_UNIFORM;
-    int i = 1;
-    if (i < nw && strcmp(w[i], "distribution")) {
-        if (parse_time(w[i], &n->jitter, why))
-            return -1;
-        i++;
-        if (i < nw && strcmp(w[i], "distribution")) {
-            *why = "netem delay correlation is not modelled; give TIME [JITTER] [distribution uniform|normal]";
-            return -1;
-        }
-    }
-    if (i < nw) {
-        if (i + 2 != nw) {
-            *why = expect;
-            return -1;
-        }
-        if (!strcmp(w[i + 1], "uniform"))
-            n->dist = NETEM_UNIFORM;
-        else if (!strcmp(w[i + 1], "normal"))
-            n->dist = NETEM_NORMAL;
-        else {
-            *why = "distribution must be uniform or normal";
-            return -1;
-        }
-    }
-    if (n->jitter > n->delay && n->dist == NETEM_UNIFORM) {
-        *why = "jitter larger than the delay would make delays negative";
-        return -1;
-    }
-    return 0;
-}
-
-int netem_parse_loss(struct netem *n, const char *s, const char **why)
-{
-    char buf[256], *w[8];
-    int nw = words(s, buf, sizeof buf, w, 8);
-    static const char *expect = "netem loss syntax: PERCENT, random PERCENT, or gemodel p [r [1-h [1-k]]]";
-    if (nw < 1) {
-        *why = expect;
-        return -1;
-    }
-    int i = 0;
-    if (!strcmp(w[0], "gemodel")) {
-        if (nw < 2 || nw > 5) {
-            *why = expect;
-            return -1;
-        }
-        double v[4] = { 0, 0, 1, 0 };
-        for (int k = 1; k < nw; k++)
-            if (parse_percent(w[k], &v[k - 1], why))
-                return -1;
-        n->loss = NETEM_LOSS_GEMODEL;
-        n->p = v[0];
-        n->r = nw > 2 ? v[1] : 1.0 - v[0];   /* tc: r defaults to 1 - p */
-        n->loss_bad = v[2];
-        n->loss_good = v[3];
-        n->bad = false;
-        if (n->p + n->r <= 0) {
-            *why = "gemodel needs p + r > 0";
-            return -1;
-        }
-        return 0;
-    }
-    if (!strcmp(w[0], "random"))
-        i = 1;
-    if (nw != i + 1) {
-        *why = nw > i + 1 ? "netem loss correlation is not modelled; use gemodel for bursty loss" : expect;
-        return -1;
-    }
-    if (parse_percent(w[i], &n->p, why))
-        return -1;
-    n->loss = n->p > 0 ? NETEM_LOSS_RANDOM : NETEM_LOSS_NONE;
-    return 0;
-}
-
-int netem_parse_reorder(struct netem *n, const char *s, const char **why)
-{
-    char buf[128], *w[4];
-    int nw = words(s, buf, sizeof buf, w, 4);
-    if (nw != 1) {
-        *why = "netem reorder syntax: PERCENT (correlation and gap are not modelled)";
-        return -1;
-    }
-    return parse_percent(w[0], &n->reorder, why);
-}
-
-double netem_loss_rate(const struct netem *n)
-{
-    switch (n->loss) {
+    const struct netem_opts *o = &n->o;
+    switch (o->loss) {
     case NETEM_LOSS_RANDOM:
-        return n->p;
-    case NETEM_LOSS_GEMODEL: {
-        double pi_bad = n->p / (n->p + n->r);
-        return pi_bad * n->loss_bad + (1 - pi_bad) * n->loss_good;
-    }
-    default:
-        return 0;
-    }
-}
-
-bool netem_lose(struct netem *n, struct rng *r)
-{
-    switch (n->loss) {
-    case NETEM_LOSS_RANDOM:
-        return rng_uniform(r) < n->p;
+        return rng_uniform(n->rng) < o->p;
     case NETEM_LOSS_GEMODEL:
         if (!n->bad) {
-            if (rng_uniform(r) < n->p)
+            if (rng_uniform(n->rng) < o->p)
                 n->bad = true;
-        } else if (rng_uniform(r) < n->r) {
-            n->bad = false;
+            return rng_uniform(n->rng) < o->loss_good;
         }
-        return rng_uniform(r) < (n->bad ? n->loss_bad : n->loss_good);
+        if (rng_uniform(n->rng) < o->r)
+            n->bad = false;
+        return rng_uniform(n->rng) < o->loss_bad;
     default:
         return false;
     }
 }
 
-simtime_t netem_delay(struct netem *n, struct rng *r, bool *reordered)
+/* tabledist: latency plus a jitter draw; uniform in [-jitter, +jitter),
+ * or normal with sigma = jitter, cut at 4 sigma where iproute2's
+ * normal.dist table ends (its entries are s16 in units of sigma / 8192).
+ * May be negative: such a packet is due at once. */
+simtime_t netem_delay_draw(struct netem *n)
 {
-    *reordered = false;
-    if (n->reorder > 0 && rng_uniform(r) < n->reorder) {
-        *reordered = true;
+    const struct netem_opts *o = &n->o;
+    if (!o->jitter)
+        return o->latency;
+    double j = (double)o->jitter, d;
+    if (o->dist == NETEM_NORMAL) {
+        d = rng_gaussian(n->rng, j);
+        if (d > 4 * j)
+            d = 4 * j;
+        else if (d < -4 * j)
+            d = -4 * j;
+    } else {
+        d = (2.0 * rng_uniform(n->rng) - 1.0) * j;
+    }
+    return o->latency + (simtime_t)d;
+}
+
+/* packet_time_ns: the frame (without FCS, as qdisc_pkt_len sees it) plus
+ * the overhead, rounded up to whole cells if asked, at netem's rate. */
+static simtime_t rate_time(const struct netem_opts *o, const struct skb *skb)
+{
+    int64_t len = (int64_t)skb->ip_len + 14 + o->packet_overhead;
+    if (len < 0)
+        len = 0;
+    if (o->cell_size) {
+        int64_t cells = (len + o->cell_size - 1) / o->cell_size;
+        len = cells * ((int64_t)o->cell_size + o->cell_overhead);
+        if (len < 0)
+            len = 0;
+    }
+    return time_serialise((uint64_t)len, o->rate);
+}
+
+/* ---- the tfifo heap ---- */
+
+static bool slot_before(const struct netem_slot *a, const struct netem_slot *b)
+{
+    return a->tts < b->tts || (a->tts == b->tts && a->seq < b->seq);
+}
+
+static void heap_push(struct netem *n, struct skb *skb, simtime_t tts)
+{
+    if (n->hlen == n->hcap) {
+        uint32_t cap = n->hcap ? n->hcap * 2 : 64;
+        struct netem_slot *h = realloc(n->heap, (size_t)cap * sizeof *h);
+        if (!h) {
+            fprintf(stderr, "netsim: out of memory for a netem queue of %u packets\n", cap);
+            exit(1);
+        }
+        n->heap = h;
+        n->hcap = cap;
+    }
+    struct netem_slot s = { tts, n->seq++, skb };
+    uint32_t i = n->hlen++;
+    while (i > 0) {
+        uint32_t up = (i - 1) / 2;
+        if (!slot_before(&s, &n->heap[up]))
+            break;
+        n->heap[i] = n->heap[up];
+        i = up;
+    }
+    n->heap[i] = s;
+}
+
+static struct skb *heap_pop(struct netem *n)
+{
+    struct skb *top = n->heap[0].skb;
+    struct netem_slot last = n->heap[--n->hlen];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n->hlen)
+            break;
+        if (c + 1 < n->hlen && slot_before(&n->heap[c + 1], &n->heap[c]))
+            c++;
+        if (!slot_before(&n->heap[c], &last))
+            break;
+        n->heap[i] = n->heap[c];
+        i = c;
+    }
+    if (n->hlen)
+        n->heap[i] = last;
+    return top;
+}
+
+/* ---- dequeue ---- */
+
+/* The packet to go next if it is due at t, else NULL: one the device
+ * refused, then the reordered ones, then the tfifo's head. Each held
+ * packet keeps its time_to_send in t_due. */
+static struct skb *next_due(struct netem *n, simtime_t t)
+{
+    if (n->requeued) {
+        struct skb *s = n->requeued;
+        n->requeued = NULL;
+        return s;
+    }
+    if (n->front.head)
+        return skbq_pop(&n->front);
+    if (n->hlen && n->heap[0].tts <= t)
+        return heap_pop(n);
+    return NULL;
+}
+
+/* qdisc_run: hand every packet due by t to the device until it stops,
+ * each at its own time_to_send but never before `floor` (when the caller
+ * could first act: the watchdog's instant, the enqueuing slice's start,
+ * the device's restart) nor before the packet handed before it; then arm
+ * the watchdog for the next one. Handing an overdue packet at its own
+ * time, not at the caller's clock, is what the watchdog would have done
+ * had the enqueuing slice not run ahead of it. */
+static void netem_run(struct netem *n, simtime_t t, simtime_t floor)
+{
+    struct skb *skb;
+    while ((skb = next_due(n, t))) {
+        simtime_t at = skb->t_due > floor ? skb->t_due : floor;
+        uint32_t seq = skb->netem_seq;   /* the device owns the skb once it takes it */
+        if (n->xmit(n->dev, skb, at) < 0) {
+            n->requeued = skb;
+            evq_cancel(n->q, &n->watchdog);   /* netem_wake restarts */
+            return;
+        }
+        floor = at;
+        n->qlen--;
+        if ((int32_t)(seq - n->max_out) < 0)
+            n->out_of_order++;
+        else
+            n->max_out = seq;
+    }
+    if (!n->hlen) {
+        evq_cancel(n->q, &n->watchdog);
+        return;
+    }
+    simtime_t at = n->heap[0].tts > n->q->now ? n->heap[0].tts : n->q->now;
+    if (!event_pending(&n->watchdog) || n->watchdog.time != at)
+        evq_move(n->q, &n->watchdog, at);
+}
+
+static void netem_watchdog(struct event *ev)
+{
+    struct netem *n = ev->ctx;
+    netem_run(n, n->q->now, n->q->now);
+}
+
+void netem_wake(struct netem *n, simtime_t now)
+{
+    if (n->on && n->qlen)
+        netem_run(n, now, now);
+}
+
+/* ---- enqueue ---- */
+
+static struct skb *duplicate_of(const struct skb *skb)
+{
+    struct skb *d = skb_alloc();
+    memcpy(d, skb, sizeof *d);
+    d->next = d->prev = NULL;
+    d->sk = NULL;                /* skb_clone: the copy is not charged to the socket */
+    d->destructor = NULL;
+    d->rx_page = NULL;           /* a forwarded frame's RX buffer stays with the original */
+    d->frag_list = NULL;
+    return d;
+}
+
+static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_dup)
+{
+    const struct netem_opts *o = &n->o;
+    int count = 1;
+    if (o->duplicate > 0 && !is_dup && !skb->frag_list && rng_uniform(n->rng) < o->duplicate)
+        count++;
+    if (o->loss != NETEM_LOSS_NONE && netem_lose(n))
+        count--;
+    if (!count) {
+        n->lost++;
+        skb_free(skb);
+        return 0;                /* NET_XMIT_SUCCESS | __NET_XMIT_BYPASS */
+    }
+    if (o->latency || o->jitter || o->rate) {
+        if (skb->destructor)     /* skb_orphan_partial */
+            skb->destructor(skb);
+        skb->destructor = NULL;
+        skb->sk = NULL;
+    }
+    skb->netem_seq = n->next_seq++;
+    struct skb *dup = count > 1 ? duplicate_of(skb) : NULL;
+    if (o->corrupt > 0 && rng_uniform(n->rng) < o->corrupt) {
+        skb->corrupt = true;
+        n->corrupted++;
+    }
+    if (n->qlen >= o->limit) {
+        n->dropped++;
+        skb_free(skb);
+        if (dup)
+            skb_free(dup);
+        return -1;
+    }
+    if (dup) {
+        n->duplicated++;
+        enqueue_one(n, dup, now, true);
+    }
+    n->qlen++;
+    if (o->reorder > 0 && rng_uniform(n->rng) < o->reorder) {
+        n->reordered++;
+        skb->t_due = now;
+        skbq_push_head(&n->front, skb);   /* __qdisc_enqueue_head: the newest goes first */
         return 0;
     }
-    if (!n->jitter)
-        return n->delay;
-    double j = (double)n->jitter;
-    double d = n->dist == NETEM_NORMAL ? rng_gaussian(r, j) : (2.0 * rng_uniform(r) - 1.0) * j;
-    simtime_t t = n->delay + (simtime_t)d;
-    return t < 0 ? 0 : t;
+    simtime_t tts = now + netem_delay_draw(n);
+    if (o->rate) {
+        if (n->qlen > 1 && n->last_tts > tts)
+            tts = n->last_tts;
+        tts = time_add(tts < 0 ? 0 : tts, rate_time(o, skb));
+    }
+    if (tts < 0)
+        tts = 0;
+    if (n->qlen == 1 || tts > n->last_tts)
+        n->last_tts = tts;
+    skb->t_due = tts;
+    heap_push(n, skb, tts);
+    return 0;
+}
+
+int netem_enqueue(struct netem *n, struct skb *skb, simtime_t now)
+{
+    int rc = enqueue_one(n, skb, now, false);
+    /* Hand over what is due by now, unless a refused packet waits for the
+     * device to restart. */
+    if (!n->requeued)
+        netem_run(n, now, n->q->now);
+    return rc;
 }

@@ -336,10 +336,30 @@ static uint32_t tx_queue(const struct nic *n, const struct skb *skb, const struc
     return (uint32_t)(((uint64_t)skb->hash * n->p.num_queues) >> 32);
 }
 
+/* The device behind a netem root qdisc: netem has chosen the time, the
+ * queue was picked at dev_queue_xmit (skb->queue). */
+int nic_egress_xmit(void *dev, struct skb *skb, simtime_t t)
+{
+    struct nic *n = dev;
+    struct nic_vec *v = &n->vec[skb->queue];
+    if (v->tx_stopped)
+        return -1;
+    tx_ring_put(v, skb, t);
+    return 0;
+}
+
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
 {
     host_charge(n->host, c, n->sym_xmit);
-    struct nic_vec *v = &n->vec[tx_queue(n, skb, c)];
+    uint32_t qi = tx_queue(n, skb, c);
+    if (n->tx_link->nm.on) {
+        /* netem replaced the port's qdiscs: it holds the packet until its
+         * time, then hands it to this queue (the watchdog's softirq that
+         * does so is not charged) */
+        skb->queue = (uint16_t)qi;
+        return netem_enqueue(&n->tx_link->nm, skb, core_now(c));
+    }
+    struct nic_vec *v = &n->vec[qi];
     if (v->tx_stopped || v->qdisc.len) {
         if (v->qdisc.len >= n->p.txqueuelen) {
             v->qdisc_drops++;
@@ -373,6 +393,8 @@ static void tx_clean(struct nic_vec *v, struct core *c)
     if (v->tx_stopped && tx_free_desc(v) >= TX_WAKE_THRESHOLD) {
         v->tx_stopped = false;
         n->tx_restart_queue++;
+        if (n->tx_link->nm.on)
+            netem_wake(&n->tx_link->nm, core_now(c));
     }
     /* qdisc_run: the packets that waited go to the ring from here */
     while (!v->tx_stopped && v->qdisc.len) {

@@ -147,23 +147,87 @@ static int parse_ends(struct cfg_section *sec, char host[2][32], char port[2][16
     return 0;
 }
 
-/* Impairments of one direction: "delay", "loss", "reorder", each also as
- * "fwd.KEY" / "rev.KEY" to set one direction only. */
+/* The value of KEY for one direction: "fwd.KEY" / "rev.KEY" if given,
+ * else "KEY", else def; both spellings become known keys. used (40 bytes)
+ * gets the spelling an error is reported against; *given says whether
+ * either is in the scenario. */
+static const char *dir_value(struct cfg_section *sec, const char *dir, const char *key, const char *def,
+                             char *used, bool *given)
+{
+    snprintf(used, 40, "%s.%s", dir, key);
+    bool d = cfg_has(sec, used);
+    *given = d || cfg_has(sec, key);
+    const char *v = cfg_str(sec, key, def);
+    const char *dv = cfg_str(sec, used, "");
+    if (d)
+        return dv;
+    snprintf(used, 40, "%s", key);
+    return v;
+}
+
+enum { NK_DELAY, NK_LOSS, NK_REORDER, NK_DUPLICATE, NK_CORRUPT, NK_RATE, NK_LIMIT, NK_COUNT };
+static const struct { const char *key, *def; } netem_keys[NK_COUNT] = {
+    { "delay", "0" }, { "loss", "0%" }, { "reorder", "0%" }, { "duplicate", "0%" },
+    { "corrupt", "0%" }, { "netem_rate", "" }, { "limit", "1000" },
+};
+
+/* One netem key's value into o; 0 or -1 with *why. */
+static int netem_key_parse(struct netem_opts *o, int k, const char *v, const char **why, bool *bare)
+{
+    int64_t lim;
+    switch (k) {
+    case NK_DELAY:
+        if (netem_parse_delay(o, v, why))
+            return -1;
+        if (o->latency > NETEM_MAX_DELAY || o->jitter > NETEM_MAX_DELAY) {
+            *why = "a delay and a jitter of at most 1000s each";
+            return -1;
+        }
+        return 0;
+    case NK_LOSS: return netem_parse_loss(o, v, why, bare);
+    case NK_REORDER: return netem_parse_prob(&o->reorder, "reorder", v, why, bare);
+    case NK_DUPLICATE: return netem_parse_prob(&o->duplicate, "duplicate", v, why, bare);
+    case NK_CORRUPT: return netem_parse_prob(&o->corrupt, "corrupt", v, why, bare);
+    case NK_RATE: return *v ? netem_parse_rate(o, v, why) : 0;
+    default:
+        if (parse_int(v, &lim, why))
+            return -1;
+        if (lim < 1 || lim > NETEM_MAX_LIMIT) {
+            *why = "a packet count from 1 to 10000000";
+            return -1;
+        }
+        o->limit = (uint32_t)lim;
+        return 0;
+    }
+}
+
+/* netem and the cable of one direction (link.h): a netem qdisc is
+ * installed when any of its keys is given for this direction. */
 static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, const char *dir)
 {
-    static const char *const keys[] = { "delay", "loss", "reorder" };
-    for (int k = 0; k < 3; k++) {
-        char dkey[32];
-        snprintf(dkey, sizeof dkey, "%s.%s", dir, keys[k]);
-        const char *key = cfg_has(sec, dkey) ? dkey : keys[k];
-        const char *v = cfg_str(sec, key, k == 0 ? "0" : k == 1 ? "0%" : "0%");
-        cfg_str(sec, dkey, "");     /* mark known either way */
+    struct netem_opts *o = &d->nopts;
+    char key[NK_COUNT][40], pkey[40];
+    bool any = false, given;
+    netem_opts_init(o);
+    for (int k = 0; k < NK_COUNT; k++) {
+        const char *v = dir_value(sec, dir, netem_keys[k].key, netem_keys[k].def, key[k], &given);
         const char *why = NULL;
-        int rc = k == 0 ? netem_parse_delay(&d->nm, v, &why)
-               : k == 1 ? netem_parse_loss(&d->nm, v, &why)
-                        : netem_parse_reorder(&d->nm, v, &why);
-        if (rc)
-            cfg_error(sec, key, "got '%s', expected %s", v, why);
+        bool bare = false;
+        any |= given;
+        if (netem_key_parse(o, k, v, &why, &bare))
+            cfg_error(sec, key[k], "got '%s', expected %s", v, why);
+        else if (bare)
+            cfg_warning(sec, key[k], "'%s': a bare number is a percentage, as tc reads it (0.1 is 0.1 %%, "
+                        "where netsim once read 10 %%); write the %% sign to say so", v);
+    }
+    if (o->reorder > 0 && !o->latency)
+        cfg_error(sec, key[NK_REORDER], "reorder needs a delay (tc: reordering not possible without specifying some delay)");
+    d->nm.on = any;   /* netem_init completes it once the sending NIC exists */
+    const char *v = dir_value(sec, dir, "propagation", "0", pkey, &given);
+    const char *why = NULL;
+    if (parse_time(v, &d->propagation, &why) || d->propagation > NETEM_MAX_DELAY) {
+        cfg_error(sec, pkey, "got '%s', expected %s", v, why ? why : "a propagation delay of at most 1000s");
+        d->propagation = 0;
     }
 }
 
@@ -196,8 +260,11 @@ static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (
         snprintf(l->name, sizeof l->name, "%s", cfg_name(sec));
         s->links[s->nlinks++] = l;
         uint64_t rate = cfg_rate(sec, "rate", "10gbit");
+        if (rate < 1000) {       /* a frame must serialise within minutes */
+            cfg_error(sec, "rate", "got '%s', expected at least 1kbit", cfg_str(sec, "rate", "10gbit"));
+            rate = 10000000000ULL;
+        }
         uint32_t mtu = (uint32_t)cfg_int(sec, "mtu", "1500", 68, 65535);
-        int64_t limit = cfg_has(sec, "limit") ? cfg_int(sec, "limit", "1000", 1, 1000000) : -1;
         struct host *h[2] = { host_find(s, ends[i][0]), host_find(s, ends[i][1]) };
         struct nic *n[2] = { NULL, NULL };
         if (!h[0] || !h[1])
@@ -218,8 +285,8 @@ static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (
             link_dir_configure(sec, d, e ? "rev" : "fwd");
             if (n[e]) {
                 n[e]->tx_link = d;
-                if (limit > 0)
-                    n[e]->p.txqueuelen = (uint32_t)limit;
+                if (d->nm.on)
+                    netem_init(&d->nm, &d->nopts, &s->q, &d->rng, nic_egress_xmit, n[e]);
             }
             d->dst = n[!e];
             if (n[!e])
@@ -227,8 +294,14 @@ static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (
             char cname[96];
             snprintf(cname, sizeof cname, "%s.tx_packets", key);
             sim_counter(s, cname, &d->tx_packets, false);
-            snprintf(cname, sizeof cname, "%s.netem_loss", key);
-            sim_counter(s, cname, &d->lost, true);
+            static const char *const nc[] = { "netem_loss", "netem_drops", "netem_duplicated", "netem_corrupted",
+                                              "netem_reordered", "netem_out_of_order" };
+            uint64_t *nv[] = { &d->nm.lost, &d->nm.dropped, &d->nm.duplicated, &d->nm.corrupted, &d->nm.reordered,
+                               &d->nm.out_of_order };
+            for (int k = 0; k < (d->nm.on ? 6 : 1); k++) {
+                snprintf(cname, sizeof cname, "%s.%s", key, nc[k]);
+                sim_counter(s, cname, nv[k], k < 2);
+            }
         }
     }
 }
@@ -417,10 +490,12 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
             continue;
         cfg_claim(sec);
         struct host *h = host_find(s, cfg_name(sec));
-        if (!h)
+        if (!h) {
             cfg_error(sec, NULL, "host '%s' is on no link (name it in a [link] 'ends' key)", cfg_name(sec));
-        else
+            cfg_unchecked(sec);
+        } else {
             h->sec = sec;
+        }
     }
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
@@ -429,11 +504,7 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         cfg_claim(h->sec);
         host_configure(s, h);
     }
-    if (cfg_errors(cfg))
-        return s;
     links_build(s, lsec, nl, ends, ports);
-    if (cfg_errors(cfg))
-        return s;
     routes_build(s);
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
@@ -451,6 +522,8 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         sim_counter(s, name, &h->icmp_frag_needed, false);
         snprintf(name, sizeof name, "%s.ip_no_proto", h->name);
         sim_counter(s, name, &h->ip_no_proto, true);
+        snprintf(name, sizeof name, "%s.ip_csum_errors", h->name);
+        sim_counter(s, name, &h->ip_csum_errors, true);
         snprintf(name, sizeof name, "%s.ip_forwarded", h->name);
         sim_counter(s, name, &h->ip_forwarded, false);
     }

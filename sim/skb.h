@@ -42,6 +42,8 @@ struct skb {
     bool more_frags;             /* MF */
     bool is_frag;                /* part of a fragmented datagram */
     bool df;                     /* IPv4 don't fragment */
+    bool corrupt;                /* netem flipped a bit: the receiver's checksum drops it */
+    uint32_t netem_seq;          /* arrival order at a netem qdisc (reordering count) */
     uint8_t oif;                 /* egress NIC index + 1 fixed by the sender (the source
                                   * address of a multi-homed SCTP path); 0: the route */
 
@@ -66,7 +68,7 @@ struct skb {
 
     /* times */
     simtime_t tstamp;            /* when created or received */
-    simtime_t t_due;             /* link: arrival time; ring: tx end */
+    simtime_t t_due;             /* netem: time_to_send; link: arrival time */
     uint64_t cb[6];              /* per-layer scratch */
 };
 
@@ -101,6 +103,18 @@ static inline void skbq_push(struct skb_queue *q, struct skb *s)
     else
         q->head = s;
     q->tail = s;
+    q->len++;
+    q->bytes += s->truesize;
+}
+static inline void skbq_push_head(struct skb_queue *q, struct skb *s)
+{
+    s->prev = 0;
+    s->next = q->head;
+    if (q->head)
+        q->head->prev = s;
+    else
+        q->tail = s;
+    q->head = s;
     q->len++;
     q->bytes += s->truesize;
 }

@@ -23,6 +23,14 @@ static inline double time_to_s(simtime_t t) { return (double)t / (double)PS_PER_
 static inline double time_to_us(simtime_t t) { return (double)t / (double)PS_PER_US; }
 static inline double time_to_ns(simtime_t t) { return (double)t / (double)PS_PER_NS; }
 
+/* a + b for non-negative times that come from user input (a slow link's
+ * backlog, netem's rate): saturates at SIMTIME_NEVER, when nothing can
+ * happen within any run, instead of overflowing. */
+static inline simtime_t time_add(simtime_t a, simtime_t b)
+{
+    return b > SIMTIME_NEVER - a ? SIMTIME_NEVER : a + b;
+}
+
 /*
  * Time to clock `bytes` onto a wire of `rate_bps` bits per second, rounded
  * to the nearest picosecond. 128-bit intermediate so that large bursts on
@@ -31,7 +39,8 @@ static inline double time_to_ns(simtime_t t) { return (double)t / (double)PS_PER
 static inline simtime_t time_serialise(uint64_t bytes, uint64_t rate_bps)
 {
     __int128 num = (__int128)bytes * 8 * PS_PER_S;
-    return (simtime_t)((num + rate_bps / 2) / rate_bps);
+    __int128 t = (num + rate_bps / 2) / rate_bps;
+    return t > SIMTIME_NEVER ? SIMTIME_NEVER : (simtime_t)t;
 }
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * test_link.c - wire timing and netem impairments.
+ * test_link.c - wire timing, and the netem qdisc in front of it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,19 +7,23 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <string.h>
 #include "sim/link.h"
 
 /* The receiving side: count arrivals and keep their times. */
+#define KEEP 4096
 static int arrivals;
-static simtime_t arrival_time[16];
-static uint32_t arrival_id[16];
+static simtime_t arrival_time[KEEP];
+static uint32_t arrival_id[KEEP];
+static bool arrival_corrupt[KEEP];
 
 void nic_rx(struct nic *n, struct skb *skb)
 {
     (void)n;
-    if (arrivals < 16) {
+    if (arrivals < KEEP) {
         arrival_time[arrivals] = skb->tstamp;
         arrival_id[arrivals] = skb->ip_id;
+        arrival_corrupt[arrivals] = skb->corrupt;
     }
     arrivals++;
     skb_free(skb);
@@ -38,154 +42,315 @@ static void test_serialisation_exact(void **state)
     assert_int_equal(time_serialise(68125, 10000000000ULL), 54500000);   /* seed 004 train */
 }
 
-static struct link_dir *make_dir(struct evq *q, const char *delay, const char *loss)
+static struct link_dir dir;
+static struct evq q;
+
+/* The device behind netem: a port whose wire is `dir`; `busy` refusals
+ * stand for a stopped TX queue. */
+static int refuse;
+static int dev_xmit(void *dev, struct skb *skb, simtime_t t)
 {
-    static struct link_dir d;
-    const char *why;
-    link_dir_init(&d, q, 1, "link.t.fwd");
-    d.rate = 10000000000ULL;
-    d.mtu = 1500;
-    d.dst = NULL;
-    if (delay)
-        assert_int_equal(netem_parse_delay(&d.nm, delay, &why), 0);
-    if (loss)
-        assert_int_equal(netem_parse_loss(&d.nm, loss, &why), 0);
-    return &d;
+    (void)dev;
+    if (refuse) {
+        refuse--;
+        return -1;
+    }
+    assert_true(t >= skb->t_due);      /* never before its time_to_send */
+    link_dir_xmit(&dir, skb, t);
+    return 0;
 }
 
-static void test_back_to_back_and_delay(void **state)
+/* A direction at `rate`, with netem delay and loss options when given
+ * (install() puts the qdisc in front of the wire). */
+static void setup(uint64_t rate, const char *delay, const char *loss)
 {
-    (void)state;
-    struct evq q;
+    const char *why = NULL;
+    bool bare = false;
     evq_init(&q);
-    struct link_dir *d = make_dir(&q, "25us", NULL);
+    link_dir_init(&dir, &q, 1, "link.t.fwd");
+    dir.rate = rate;
+    dir.mtu = 1500;
+    dir.dst = NULL;
     arrivals = 0;
-    for (int i = 0; i < 3; i++) {
-        struct skb *s = skb_alloc();
-        s->ip_len = 1500;
-        s->ip_id = (uint16_t)i;
-        simtime_t end = link_dir_xmit(d, s, 0);
-        assert_int_equal(end, (i + 1) * 1230400LL);
-    }
-    evq_run(&q, SIMTIME_NEVER);
-    assert_int_equal(arrivals, 3);
-    for (int i = 0; i < 3; i++)
-        assert_int_equal(arrival_time[i], (i + 1) * 1230400LL + 25 * PS_PER_US);
-    link_dir_free(d);
+    refuse = 0;
+    if (delay)
+        assert_int_equal(netem_parse_delay(&dir.nopts, delay, &why), 0);
+    if (loss)
+        assert_int_equal(netem_parse_loss(&dir.nopts, loss, &why, &bare), 0);
+}
+
+static void install(void)
+{
+    netem_init(&dir.nm, &dir.nopts, &q, &dir.rng, dev_xmit, NULL);
+}
+
+static void teardown(void)
+{
+    link_dir_free(&dir);
     evq_free(&q);
     assert_int_equal(skb_in_use(), 0);
 }
 
-static void test_jitter_keeps_fifo(void **state)
+static struct skb *pkt(uint32_t id, uint32_t len)
+{
+    struct skb *s = skb_alloc();
+    s->ip_len = len;
+    s->ip_id = (uint16_t)id;
+    return s;
+}
+
+static void test_wire_back_to_back_and_propagation(void **state)
 {
     (void)state;
-    struct evq q;
-    evq_init(&q);
-    struct link_dir *d = make_dir(&q, "100us 50us", NULL);
-    arrivals = 0;
-    for (int i = 0; i < 16; i++) {
-        struct skb *s = skb_alloc();
-        s->ip_len = 1500;
-        s->ip_id = (uint16_t)i;
-        link_dir_xmit(d, s, 0);
-    }
+    setup(10000000000ULL, NULL, NULL);
+    dir.propagation = 25 * PS_PER_US;
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(link_dir_xmit(&dir, pkt((uint32_t)i, 1500), 0), (i + 1) * 1230400LL);
     evq_run(&q, SIMTIME_NEVER);
-    assert_int_equal(arrivals, 16);
-    for (int i = 0; i < 16; i++) {
+    assert_int_equal(arrivals, 3);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(arrival_time[i], (i + 1) * 1230400LL + 25 * PS_PER_US);
+    teardown();
+}
+
+/* A constant delay in front of the wire gives the arrival times a delay
+ * after the wire would: the wire sees the same pattern, shifted. */
+static void test_constant_delay_is_a_shift(void **state)
+{
+    (void)state;
+    setup(10000000000ULL, "25us", NULL);
+    install();
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(netem_enqueue(&dir.nm, pkt((uint32_t)i, 1500), 0), 0);
+    assert_int_equal(dir.nm.qlen, 3);
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(arrivals, 3);
+    for (int i = 0; i < 3; i++) {
         assert_int_equal(arrival_id[i], i);
-        if (i)
-            assert_true(arrival_time[i] >= arrival_time[i - 1]);
-        assert_true(arrival_time[i] >= 50 * PS_PER_US);
-        assert_true(arrival_time[i] <= 150 * PS_PER_US + 16 * 1230400LL);
+        assert_int_equal(arrival_time[i], (i + 1) * 1230400LL + 25 * PS_PER_US);
     }
-    link_dir_free(d);
-    evq_free(&q);
+    assert_int_equal(dir.nm.qlen, 0);
+    teardown();
+}
+
+/* netem's jitter reorders (tfifo by time_to_send), but the wire behind it
+ * never delivers two frames closer than one serialisation. */
+static void test_jitter_reorders_at_line_rate(void **state)
+{
+    (void)state;
+    setup(1000000000ULL, "1ms 200us distribution normal", NULL);
+    install();
+    simtime_t ser = time_serialise(wire_bytes(1500), 1000000000ULL);
+    for (int i = 0; i < KEEP; i++)
+        netem_enqueue(&dir.nm, pkt((uint32_t)i, 1500), (simtime_t)i * ser);
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(arrivals, KEEP);
+    int out_of_order = 0;
+    for (int i = 1; i < KEEP; i++) {
+        assert_true(arrival_time[i] - arrival_time[i - 1] >= ser);
+        out_of_order += arrival_id[i] < arrival_id[i - 1];
+    }
+    assert_true(out_of_order > KEEP / 10);
+    /* 1 ms - 4 sigma is the earliest a packet may leave */
+    assert_true(arrival_time[0] >= 200 * PS_PER_US + ser);
+    teardown();
+}
+
+/* limit counts the packets held in the delay line, as sch->q.qlen does. */
+static void test_limit_counts_the_delay_line(void **state)
+{
+    (void)state;
+    setup(10000000000ULL, "1ms", NULL);
+    dir.nopts.limit = 10;
+    install();
+    int dropped = 0;
+    for (int i = 0; i < 25; i++)
+        dropped += netem_enqueue(&dir.nm, pkt((uint32_t)i, 1500), (simtime_t)i * 2 * PS_PER_US) < 0;
+    assert_int_equal(dropped, 15);
+    assert_int_equal(dir.nm.dropped, 15);
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(arrivals, 10);
+    teardown();
+}
+
+/* A stopped device keeps the packet in netem (requeued, still counted)
+ * until netem_wake; nothing overtakes it. */
+static void test_stopped_device_holds_the_head(void **state)
+{
+    (void)state;
+    setup(10000000000ULL, "10us", NULL);
+    install();
+    refuse = 1;
+    netem_enqueue(&dir.nm, pkt(0, 1500), 0);
+    netem_enqueue(&dir.nm, pkt(1, 1500), PS_PER_US);
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(arrivals, 0);
+    assert_int_equal(dir.nm.qlen, 2);
+    netem_wake(&dir.nm, 50 * PS_PER_US);
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(arrivals, 2);
+    assert_int_equal(arrival_id[0], 0);
+    assert_int_equal(arrival_time[0], 50 * PS_PER_US + 1230400LL);
+    assert_int_equal(arrival_time[1], 50 * PS_PER_US + 2 * 1230400LL);
+    teardown();
+}
+
+/* netem's rate: time_to_send = max(now + delay, last) + (len + 14 +
+ * overhead) * 8 / rate; 1500 + 14 + 20 bytes at 100 Mbit/s = 122.72 us. */
+static void test_netem_rate_spacing(void **state)
+{
+    (void)state;
+    const char *why;
+    setup(10000000000ULL, "1ms", NULL);
+    assert_int_equal(netem_parse_rate(&dir.nopts, "100mbit 20", &why), 0);
+    install();
+    for (int i = 0; i < 4; i++)
+        netem_enqueue(&dir.nm, pkt((uint32_t)i, 1500), 0);
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(arrivals, 4);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(arrival_time[i], PS_PER_MS + (i + 1) * 122720000LL + 1230400LL);
+    teardown();
+}
+
+static void test_duplicate_corrupt_reorder(void **state)
+{
+    (void)state;
+    const char *why;
+    bool bare = false;
+    setup(10000000000ULL, "1ms", NULL);
+    assert_int_equal(netem_parse_prob(&dir.nopts.duplicate, "duplicate", "100%", &why, &bare), 0);
+    install();
+    for (int i = 0; i < 5; i++)
+        netem_enqueue(&dir.nm, pkt((uint32_t)i, 1500), 0);
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(arrivals, 10);          /* a duplicate is never duplicated again */
+    assert_int_equal(dir.nm.duplicated, 5);
+    teardown();
+
+    setup(10000000000ULL, "1ms", NULL);
+    dir.nopts.corrupt = 1.0;
+    install();
+    netem_enqueue(&dir.nm, pkt(0, 1500), 0);
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(arrivals, 1);
+    assert_true(arrival_corrupt[0]);
+    teardown();
+
+    /* reorder 100 %: every packet skips the delay and goes at once */
+    setup(10000000000ULL, "1ms", NULL);
+    dir.nopts.reorder = 1.0;
+    install();
+    netem_enqueue(&dir.nm, pkt(0, 1500), 0);
+    evq_run(&q, SIMTIME_NEVER);
+    assert_int_equal(arrivals, 1);
+    assert_int_equal(arrival_time[0], 1230400LL);
+    assert_int_equal(dir.nm.reordered, 1);
+    teardown();
 }
 
 /* Draw n packets through the loss process; return the loss count. */
-static uint64_t lose_n(struct link_dir *d, uint64_t n)
+static uint64_t lose_n(uint64_t n)
 {
     uint64_t lost = 0;
     for (uint64_t i = 0; i < n; i++)
-        lost += netem_lose(&d->nm, &d->rng);
+        lost += netem_lose(&dir.nm);
     return lost;
 }
 
-static void test_random_loss_binomial(void **state)
+/* tc reads "0.1" as 0.1 %: over 10^6 packets, inside the binomial 99 %
+ * interval 1000 +- 2.576 sqrt(999). */
+static void test_bare_loss_is_percent(void **state)
 {
     (void)state;
-    struct evq q;
-    evq_init(&q);
-    struct link_dir *d = make_dir(&q, NULL, "1%");
-    uint64_t n = 1000000, lost = lose_n(d, n);
-    /* 99 % interval of Binomial(1e6, 0.01): 10000 +- 2.576 * sqrt(9900) */
-    double half = 2.576 * sqrt(n * 0.01 * 0.99);
-    assert_true(fabs((double)lost - 10000.0) <= half);
-    link_dir_free(d);
-    evq_free(&q);
+    setup(10000000000ULL, NULL, "0.1");
+    install();
+    assert_true(dir.nopts.p == 0.001);
+    uint64_t n = 1000000, lost = lose_n(n);
+    assert_true(fabs((double)lost - 1000.0) <= 2.576 * sqrt(n * 0.001 * 0.999));
+    teardown();
 }
 
 static void test_gemodel_stationary(void **state)
 {
     (void)state;
-    struct evq q;
-    evq_init(&q);
-    struct link_dir *d = make_dir(&q, NULL, "gemodel 1% 10% 70% 0.1%");
+    setup(10000000000ULL, NULL, "gemodel 1% 10% 70% 0.1%");
+    install();
     /* pi_bad = p / (p + r) = 0.01 / 0.11; loss = pi_bad * 0.7 + (1 - pi_bad) * 0.001 */
     double want = 0.01 / 0.11 * 0.7 + 0.10 / 0.11 * 0.001;
-    assert_true(fabs(netem_loss_rate(&d->nm) - want) < 1e-12);
-    uint64_t n = 2000000, lost = lose_n(d, n);
+    assert_true(fabs(netem_loss_rate(&dir.nopts) - want) < 1e-12);
+    uint64_t n = 2000000, lost = lose_n(n);
     /* bursts make the variance larger than binomial: allow 5 % relative */
     assert_true(fabs((double)lost / (double)n - want) < 0.05 * want);
-    link_dir_free(d);
-    evq_free(&q);
+    teardown();
 }
 
-static void test_loss_happens_before_the_wire(void **state)
+/* loss_gilb_ell draws the loss with the state the packet found: with p =
+ * 100 %, r = 0, 1-h = 100 %, 1-k = 0, the first packet moves the chain to
+ * bad but is not lost; every later one is. */
+static void test_gemodel_loss_in_the_state_found(void **state)
 {
     (void)state;
-    struct evq q;
-    evq_init(&q);
-    struct link_dir *d = make_dir(&q, NULL, "100%");
-    struct skb *s = skb_alloc();
-    s->ip_len = 1500;
-    assert_int_equal(link_dir_xmit(d, s, 777), 777);
-    assert_int_equal(d->lost, 1);
-    assert_int_equal(d->wire_free, 0);
-    link_dir_free(d);
-    evq_free(&q);
-    assert_int_equal(skb_in_use(), 0);
+    setup(10000000000ULL, NULL, "gemodel 100% 0% 100% 0%");
+    install();
+    assert_false(netem_lose(&dir.nm));
+    for (int i = 0; i < 100; i++)
+        assert_true(netem_lose(&dir.nm));
+    teardown();
 }
 
-static void test_netem_syntax_errors(void **state)
+static void test_netem_syntax(void **state)
 {
     (void)state;
-    struct netem n;
+    struct netem_opts o;
     const char *why = NULL;
-    netem_init(&n);
-    assert_int_equal(netem_parse_loss(&n, "1% 25%", &why), -1);
+    bool bare = false;
+    netem_opts_init(&o);
+    assert_int_equal(o.limit, 1000);
+    assert_int_equal(netem_parse_loss(&o, "1% 25%", &why, &bare), -1);
     assert_non_null(why);
-    assert_int_equal(netem_parse_loss(&n, "gemodel", &why), -1);
-    assert_int_equal(netem_parse_delay(&n, "10ms 20ms", &why), -1);
-    assert_int_equal(netem_parse_delay(&n, "10ms 1ms distribution pareto", &why), -1);
-    assert_int_equal(netem_parse_delay(&n, "50ms 1ms distribution normal", &why), 0);
-    assert_int_equal(n.delay, 50 * PS_PER_MS);
-    assert_int_equal(n.jitter, PS_PER_MS);
-    assert_int_equal(netem_parse_loss(&n, "gemodel 5%", &why), 0);
-    assert_true(fabs(n.r - 0.95) < 1e-12);   /* tc: r defaults to 1 - p */
-    assert_true(fabs(n.loss_bad - 1.0) < 1e-12);
+    assert_int_equal(netem_parse_loss(&o, "gemodel", &why, &bare), -1);
+    assert_int_equal(netem_parse_loss(&o, "state 1%", &why, &bare), -1);
+    assert_int_equal(netem_parse_delay(&o, "10ms 1ms 25%", &why), -1);           /* correlation */
+    assert_int_equal(netem_parse_delay(&o, "10ms 1ms distribution pareto", &why), -1);
+    assert_int_equal(netem_parse_delay(&o, "10ms distribution normal", &why), -1); /* no jitter */
+    assert_int_equal(netem_parse_delay(&o, "10ms 20ms", &why), 0);               /* tc takes it */
+    assert_int_equal(netem_parse_delay(&o, "50ms 1ms distribution normal", &why), 0);
+    assert_int_equal(o.latency, 50 * PS_PER_MS);
+    assert_int_equal(o.jitter, PS_PER_MS);
+    assert_int_equal(o.dist, NETEM_NORMAL);
+    /* q_netem.c's gemodel defaults: r 100 %, 1-h 100 %, 1-k 0 % */
+    assert_int_equal(netem_parse_loss(&o, "gemodel 5%", &why, &bare), 0);
+    assert_true(o.p == 0.05 && o.r == 1.0 && o.loss_bad == 1.0 && o.loss_good == 0.0);
+    assert_false(bare);
+    assert_int_equal(netem_parse_loss(&o, "random 0.5", &why, &bare), 0);
+    assert_true(o.p == 0.005);
+    assert_true(bare);                       /* read as 0.5 %, once a fraction: warn */
+    bare = false;
+    assert_int_equal(netem_parse_loss(&o, "5", &why, &bare), 0);
+    assert_true(o.p == 0.05);
+    assert_false(bare);                      /* 5 never was a valid fraction */
+    assert_int_equal(netem_parse_rate(&o, "100mbit 20 53 5", &why), 0);
+    assert_true(o.rate == 100000000ULL && o.packet_overhead == 20 && o.cell_size == 53 && o.cell_overhead == 5);
+    assert_int_equal(netem_parse_rate(&o, "fast", &why), -1);
+    assert_int_equal(netem_parse_rate(&o, "1gbit 1 -1", &why), -1);              /* negative cell size */
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_serialisation_exact),
-        cmocka_unit_test(test_back_to_back_and_delay),
-        cmocka_unit_test(test_jitter_keeps_fifo),
-        cmocka_unit_test(test_random_loss_binomial),
+        cmocka_unit_test(test_wire_back_to_back_and_propagation),
+        cmocka_unit_test(test_constant_delay_is_a_shift),
+        cmocka_unit_test(test_jitter_reorders_at_line_rate),
+        cmocka_unit_test(test_limit_counts_the_delay_line),
+        cmocka_unit_test(test_stopped_device_holds_the_head),
+        cmocka_unit_test(test_netem_rate_spacing),
+        cmocka_unit_test(test_duplicate_corrupt_reorder),
+        cmocka_unit_test(test_bare_loss_is_percent),
         cmocka_unit_test(test_gemodel_stationary),
-        cmocka_unit_test(test_loss_happens_before_the_wire),
-        cmocka_unit_test(test_netem_syntax_errors),
+        cmocka_unit_test(test_gemodel_loss_in_the_state_found),
+        cmocka_unit_test(test_netem_syntax),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

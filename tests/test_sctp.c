@@ -309,7 +309,7 @@ static const char *two_hosts =
     "[sim]\nduration = 300ms\n"
     "[host sender]\nrx_queue_cpu = 1\n"
     "[host receiver]\nrx_queue_cpu = 0\nsctp.rwnd = %s\n"
-    "[link wire]\nends = sender:eth0 receiver:eth0\ndelay = 2us\n"
+    "[link wire]\nends = sender:eth0 receiver:eth0\npropagation = 2us\n"
     "[flow 1]\napp = sctp_iperf3\nfrom = sender\nto = receiver\ntrace_interval = 0\n";
 
 static struct sim *build(struct cfg **cfg, const char *text)
@@ -604,8 +604,8 @@ static void test_multihome_paths(void **state)
     const char *ini = "[sim]\nduration = 300ms\n"
                       "[host sender]\nrx_queue_cpu = 1\n"
                       "[host receiver]\nrx_queue_cpu = 0\n"
-                      "[link wire]\nends = sender:eth0 receiver:eth0\ndelay = 2us\n"
-                      "[link wire2]\nends = sender:eth1 receiver:eth1\ndelay = 2us\n"
+                      "[link wire]\nends = sender:eth0 receiver:eth0\npropagation = 2us\n"
+                      "[link wire2]\nends = sender:eth1 receiver:eth1\npropagation = 2us\n"
                       "[flow 1]\napp = sctp_iperf3\nfrom = sender\nto = receiver\npaths = 2\ntrace_interval = 0\n";
     struct cfg *cfg;
     struct sim *s = build(&cfg, ini);

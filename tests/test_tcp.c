@@ -37,7 +37,7 @@ static const char world[] =
     "[host sender]\ncpu = ideal\nnet.ipv4.tcp_wmem = 4096 16384 524288000\ntcp.cc = %s\n"
     "[host receiver]\ncpu = ideal\nnet.ipv4.tcp_rmem = 4096 87380 524288000\nskb_head_truesize = 576\ntcp.drs = %s\n"
     "[link path]\nends = sender:eth0 receiver:eth0\nrate = 10gbit\nfwd.delay = 50ms\nrev.delay = 50ms\n"
-    "fwd.loss = %s\nlimit = 100000\n"
+    "fwd.loss = %s\nlimit = 1000000\n"
     "[flow 1]\napp = tcp_stream\nfrom = sender\nto = receiver\nlength = %s\ntrace_interval = 0\n";
 
 static struct sim *tcp_world(char *buf, size_t n, const char *cc, const char *drs, const char *loss, const char *dur)

@@ -130,6 +130,8 @@ static struct skb *fq_reasm(struct frag_ns *ns, struct fq *q, simtime_t stamp, s
     }
     head->frag_list = head->next;
     head->next = NULL;
+    for (struct skb *f = head->frag_list; f; f = f->next)
+        head->corrupt |= f->corrupt;   /* the datagram's checksum covers every piece */
     head->truesize = q->truesize;
     head->ip_len = IPV4_HDR_LEN + q->len;
     head->payload = q->len - (head->proto == IPPROTO_UDP_ ? UDP_HDR_LEN : 0);

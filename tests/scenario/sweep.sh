@@ -31,8 +31,8 @@ q() { sqlite3 "$@"; }
 
 # udp_line_rate.ini, shortened, with a 3 x 2 sweep and 2 replications: 12 runs.
 sc=$d/tiny.ini
-sed -e 's/^duration = 10s/duration = 0.2s\nrepeat = 2/' \
-    -e 's/^delay = 25us/delay = ${25us, 50us, 100us}/' \
+sed -e 's/^duration = 10s/duration = 0.2s\nrepeat = 2/' -e 's/^interval = 1s/interval = 0.1s/' \
+    -e 's/^propagation = 25us/propagation = ${25us, 50us, 100us}/' \
     -e 's/^msg_size = 1472/msg_size = ${m=1000, 1472}/' scenarios/udp_line_rate.ini >"$sc"
 
 # --dry-run: 12 runs, the last axis fastest, replications paired.
@@ -40,8 +40,8 @@ sed -e 's/^duration = 10s/duration = 0.2s\nrepeat = 2/' \
 rc=$?
 check dry_run_count test "$rc" -eq 0 -a "$(grep -c '^run ' "$d/dry.txt")" -eq 12
 check dry_run_labels test "$(awk '{print $NF}' "$d/dry.txt" | tr '\n' ' ')" = \
-"delay=25us,m=1000 delay=25us,m=1000 delay=25us,m=1472 delay=25us,m=1472 delay=50us,m=1000 delay=50us,m=1000 \
-delay=50us,m=1472 delay=50us,m=1472 delay=100us,m=1000 delay=100us,m=1000 delay=100us,m=1472 delay=100us,m=1472 "
+"propagation=25us,m=1000 propagation=25us,m=1000 propagation=25us,m=1472 propagation=25us,m=1472 propagation=50us,m=1000 propagation=50us,m=1000 \
+propagation=50us,m=1472 propagation=50us,m=1472 propagation=100us,m=1000 propagation=100us,m=1000 propagation=100us,m=1472 propagation=100us,m=1472 "
 check dry_run_seeds test "$(awk '$4 == 0 {print $6}' "$d/dry.txt" | sort -u | wc -l)" -eq 1 \
     -a "$(awk '$4 == 1 {print $6}' "$d/dry.txt" | sort -u | wc -l)" -eq 1 \
     -a "$(awk '{print $6}' "$d/dry.txt" | sort -u | wc -l)" -eq 2
@@ -54,9 +54,9 @@ rc1=$?
 rc2=$?
 check j1_complete test "$rc1" -eq 0 -a "$(q "$d/j1.db" "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 12
 check j1_ids_labels test "$(q "$d/j1.db" "SELECT id || ':' || variant_label FROM run ORDER BY id" | sed -n '1p;12p' | tr '\n' ' ')" \
-    = "1:delay=25us,m=1000 12:delay=100us,m=1472 "
+    = "1:propagation=25us,m=1000 12:propagation=100us,m=1472 "
 check j1_axis_params test "$(q "$d/j1.db" "SELECT key || '=' || value FROM param WHERE run_id = 12 AND key LIKE 'axis.%' ORDER BY key" | tr '\n' ' ')" \
-    = "axis.delay=100us axis.m=1472 "
+    = "axis.m=1472 axis.propagation=100us "
 check j2_complete test "$rc2" -eq 0 -a "$(q "$d/j2.db" "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 12
 check j2_same_rows_as_j1 same_rows "$d/j1.db" "$d/j2.db"
 check no_temp_files test -z "$(ls "$d" | grep -E '\.tmp|\.log')"
@@ -130,9 +130,9 @@ check bad_axis_exit_2 test "$rc" -eq 2 -a ! -e "$d/bad.db"
 check bad_axis_file_line grep -qF "$d/bad.ini:$line: [flow 1] msg_size: '\${1000, 1472 ! nope}': no axis named 'nope'" "$d/bad.err"
 
 # A bad value in one combination only: exit 2 before anything runs.
-sed 's/^delay = .*/delay = ${25us, 50xs}/' "$sc" >"$d/bad2.ini"
+sed 's/^propagation = .*/propagation = ${25us, 50xs}/' "$sc" >"$d/bad2.ini"
 "$NETSIM" sweep "$d/bad2.ini" -o "$d/bad2.db" 2>"$d/bad2.err"
 rc=$?
-line=$(grep -n '^delay' "$d/bad2.ini" | cut -d: -f1)
+line=$(grep -n '^propagation' "$d/bad2.ini" | cut -d: -f1)
 check bad_value_exit_2 test "$rc" -eq 2 -a ! -e "$d/bad2.db"
-check bad_value_file_line grep -q "^$d/bad2.ini:$line: \[link wire\] delay: got '50xs'" "$d/bad2.err"
+check bad_value_file_line grep -q "^$d/bad2.ini:$line: \[link wire\] propagation: got '50xs'" "$d/bad2.err"
