@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Scenario tests of bad input: one error per mistake, and inputs that once
+# crashed netsim or cost it unbounded time or memory, each refused with
+# exit 2 and a message. Prints "ok NAME" or "not ok NAME".
+. "$(dirname "$0")/common.bash"
+
+# Runs netsim on $1 with --no-db (and any further arguments), under a
+# generous timeout: a hang fails the test instead of the suite.
+refuse() {
+    local f=$1; shift
+    timeout 60 "$NETSIM" run "$f" --no-db "$@" > "$tmp/out" 2> "$tmp/err"
+}
+errors() { grep -c '^[^ ]*:[0-9]*: \|^[^ ]*\.ini: ' "$tmp/err"; }
+
+world() {
+    cat <<INI
+[sim]
+duration = 1s
+${1:-}
+[host a]
+${2:-}
+[link l]
+ends = a:eth0 b:eth0
+${3:-}
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+send_size = 16K
+${4:-}
+[flow 2]
+app = tcp_stream
+from = a
+to = ${5:-b}
+port = 5002
+INI
+}
+
+# --- one mistake, one message
+world "" "tcp.cc = bbr2" > "$tmp/cc.ini"
+refuse "$tmp/cc.ini"
+check "tcp.cc = bbr2 with two flows: exit 2" test $? -eq 2
+check "... exactly one error, the cc's" test "$(errors)" -eq 1 -a "$(grep -c "tcp.cc: got 'bbr2'" "$tmp/err")" -eq 1
+check "... counted as 1 error" grep -q ": 1 error; nothing was run" "$tmp/err"
+world "" "" "" "" "c" > "$tmp/host.ini"
+refuse "$tmp/host.ini"
+check "a flow to an unknown host: exactly one error" test "$(errors)" -eq 1 -a "$(grep -c "no host 'c'" "$tmp/err")" -eq 1
+world "" "" "" "" > "$tmp/drs.ini"
+sed -i 's/^\[host a\]$/[host b]\ntcp.drs = triple\n[host a]/' "$tmp/drs.ini"
+refuse "$tmp/drs.ini"
+check "a bad tcp.drs: exactly one error" test "$(errors)" -eq 1 -a "$(grep -c "tcp.drs: got 'triple'" "$tmp/err")" -eq 1
+printf '[sim]\nduration = 1s\nfoo = 1\n[flow 1]\napp = tcp_stream\nfrom = a\nto = b\n' > "$tmp/nolink.ini"
+refuse "$tmp/nolink.ini"
+check "no [link] and an unknown [sim] key: both reported" \
+    test "$(errors)" -eq 2 -a "$(grep -c "no \[link NAME\] section" "$tmp/err")" -eq 1 -a "$(grep -c "unknown key 'foo'" "$tmp/err")" -eq 1
+check "... counted as 2 errors" grep -q ": 2 errors; nothing was run" "$tmp/err"
+world "" "cores = 0" "" "sendsize = 1" > "$tmp/two.ini"
+refuse "$tmp/two.ini"
+check "two real mistakes: two errors" test "$(errors)" -eq 2
+printf '[sim]\n[link l]\nends = a:eth0 b:eth0\ndelay = 5\n' > "$tmp/dly.ini"
+refuse "$tmp/dly.ini"
+check "a bad delay read for both directions: one error" test "$(errors)" -eq 1
+
+# --- times, rates and sizes that would overflow the engine
+world "" "" "delay = 9223372036854775807ps" > "$tmp/big.ini"
+refuse "$tmp/big.ini"
+check "delay = INT64_MAX ps refused: exit 2" test $? -eq 2
+check "... at most 1000s" grep -q "delay: got '9223372036854775807ps', expected a delay and a jitter of at most 1000s each" "$tmp/err"
+world "" "" "delay = 9000000s 9000000s" > "$tmp/big2.ini"
+refuse "$tmp/big2.ini"
+check "delay 9000000s 9000000s refused: exit 2" test $? -eq 2
+world "" "" $'rate = 1bit\npropagation = 2000s' > "$tmp/slow.ini"
+refuse "$tmp/slow.ini"
+check "rate = 1bit and propagation = 2000s refused" \
+    test $? -eq 2 -a "$(grep -c "rate: got '1bit', expected at least 1kbit\|propagation: got '2000s'" "$tmp/err")" -eq 2
+world "interval = 2s" > "$tmp/iv.ini"
+refuse "$tmp/iv.ini"
+check "interval longer than the duration refused" \
+    test $? -eq 2 -a "$(grep -c "interval: 2s is longer than the duration (1s)" "$tmp/err")" -eq 1
+world "interval = 1us" > "$tmp/iv2.ini"
+refuse "$tmp/iv2.ini"
+check "interval = 1us refused (at most 1000 rows per flow per second)" \
+    test $? -eq 2 -a "$(grep -c "interval: got '1us', expected 1ms to 1000000s" "$tmp/err")" -eq 1
+
+# --- files that are not scenarios, lines that are not text
+refuse /dev/zero
+check "/dev/zero refused: exit 2" test $? -eq 2
+check "... as not a regular file" grep -q "/dev/zero: not a scenario file: not a regular file" "$tmp/err"
+head -c 5000000 /dev/zero | tr '\0' 'a' > "$tmp/huge.ini"
+refuse "$tmp/huge.ini"
+check "a 5 MB file refused: exit 2, one line" test $? -eq 2 -a "$(wc -l < "$tmp/err")" -le 2
+check "... naming the limit" grep -q "a scenario file is at most 4194304 bytes" "$tmp/err"
+{ printf '[sim]\n['; head -c 1000000 /dev/zero | tr '\0' 'h'; printf ']\n'; } > "$tmp/hdr.ini"
+refuse "$tmp/hdr.ini"
+check "a 1 MB section header refused as a long line" grep -q "hdr.ini:2: line too long (1000002 characters, at most 198)" "$tmp/err"
+check "... with a short stderr" test "$(wc -c < "$tmp/err")" -lt 400
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "[host h%d]\ncores = 1\n", i }' > "$tmp/many.ini"
+refuse "$tmp/many.ini"
+check "100 000 sections: exit 2" test $? -eq 2
+check "... at most 100 messages and the count of the rest" grep -q "and 99902 more errors" "$tmp/err"
+printf '[sim]\nname = caf\xe9\n[link l]\nends = a:eth0 b:eth0\n' > "$tmp/utf.ini"
+refuse "$tmp/utf.ini"
+check "a Latin-1 byte in [sim] name refused" grep -q "utf.ini:2: line is not valid UTF-8 (byte 0xe9 in column 11)" "$tmp/err"
+printf '[sim]\n[link l]\nends = \xff:eth0 b:eth0\n' > "$tmp/utf2.ini"
+refuse "$tmp/utf2.ini"
+check "a non-UTF-8 host name refused" test $? -eq 2 -a "$(grep -c "utf2.ini:3: line is not valid UTF-8" "$tmp/err")" -eq 1
+printf '[sim]\nname = caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x90\xa7\n[link l]\nends = a:eth0 b:eth0\n' > "$tmp/utf3.ini"
+timeout 60 "$NETSIM" run "$tmp/utf3.ini" --no-db --json > "$tmp/j.json" 2> "$tmp/err"
+check "valid UTF-8 in [sim] name runs, and --json stays valid JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/j.json"
+printf '[sim]\n[link l]\nends = a\x01:eth0 b:eth0\n' > "$tmp/ctl.ini"
+refuse "$tmp/ctl.ini"
+check "a control character refused" grep -q "ctl.ini:3: control character 0x01 in column 9" "$tmp/err"
+refuse "$tmp/utf3.ini" --set $'sim.name=\xe9'
+check "a non-UTF-8 --set refused" grep -q "^--set: byte 0xe9 in column 10 is not UTF-8 text" "$tmp/err"
+
+# --- a sweep is counted before anything is built
+ten() { local v=; for i in 1 2 3 4 5 6 7 8 9 10; do v="$v${v:+, }$1$i"; done; echo "\${$v}"; }
+cat > "$tmp/huge_sweep.ini" <<INI
+[sim]
+duration = 1s
+seed = $(ten "")
+[host a]
+cores = $(ten "")
+tcp.init_cwnd = $(ten "")
+[link l]
+ends = a:eth0 b:eth0
+mtu = $(ten 140)
+propagation = $(ten "" | sed 's/\([0-9]\+\)/\1us/g')
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+send_size = $(ten 100)
+recv_size = $(ten 200)
+INI
+timeout 60 "$NETSIM" sweep "$tmp/huge_sweep.ini" --dry-run > "$tmp/out" 2> "$tmp/err"
+check "a 10^7-run sweep --dry-run: exit 2" test $? -eq 2
+check "... with the count" grep -q "the sweep has 1e+07 runs (1e+07 combinations x repeat 1); at most 1000000 runs" "$tmp/err"
+check "... and nothing listed" test ! -s "$tmp/out"
+sed -i 's/^recv_size = .*/recv_size = 87380/; s/^send_size = .*/send_size = 16K/' "$tmp/huge_sweep.ini"
+timeout 60 "$NETSIM" sweep "$tmp/huge_sweep.ini" --dry-run 2>&1 | head -2 > "$tmp/out"
+check "a 10^5-run --dry-run streams its list" \
+    test "$(sed -n 1p "$tmp/out" | awk '{ print $1, $2 }')" = "run 1/100000"
