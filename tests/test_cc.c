@@ -165,12 +165,257 @@ static void test_cubic_epochs(void **state)
     ctx_clock = NULL;
 }
 
+/* ------------------------------------------------------------ BBR */
+
+#define MIN_RTT_US 10240
+#define SAMPLE_US 4096
+#define BW(d) ((uint64_t)(d) * 4096)
+enum { G_HIGH = 739, G_DRAIN = 88, G_UP = 320, G_DOWN = 192, G_ONE = 256 };
+
+/* P(bw, g) for the bandwidths used, worked out by hand:
+ * (D x 4096 x 1448 x g >> 8) x 10^6 >> 24 */
+static const struct { uint32_t d, g; uint64_t rate; } P_table[] = {
+    { 24, G_HIGH, 24492004 }, { 24, G_DRAIN, 2916503 }, { 24, G_UP, 10605468 }, { 24, G_DOWN, 6363281 },
+    { 24, G_ONE, 8484375 }, { 40, G_DRAIN, 4860839 }, { 32, G_DRAIN, 3888671 }, { 8, G_DRAIN, 972167 },
+};
+
+static uint64_t P(uint32_t d, uint32_t g)
+{
+    for (size_t i = 0; i < sizeof P_table / sizeof P_table[0]; i++)
+        if (P_table[i].d == d && P_table[i].g == g)
+            return P_table[i].rate;
+    fail_msg("no P(%u, %u) in the table", d, g);
+    return 0;
+}
+
+/* One ACK of one packet carrying a rate sample of d packets over 4096 us.
+ * new_round: its packet was sent after the round's first ACK
+ * (prior_delivered past next_rtt_delivered). Time is taken from `now`. */
+static void bbr_ack(struct tcp_sock *tp, uint32_t d, bool new_round, uint32_t prior_in_flight, uint32_t losses,
+                    bool app_limited)
+{
+    struct tcp_rate_sample rs = {
+        .prior_delivered = new_round ? tp->delivered : 0,
+        .delivered = d,
+        .interval = SAMPLE_US * PS_PER_US,
+        .rtt_us = MIN_RTT_US,
+        .acked_sacked = 1,
+        .losses = losses,
+        .prior_in_flight = prior_in_flight,
+        .is_app_limited = app_limited,
+    };
+    tp->delivered++;
+    tp->delivered_mstamp = now;
+    tp->cc->cong_control(tp, &rs);
+}
+static void round_of(struct tcp_sock *tp, uint32_t d) { bbr_ack(tp, d, true, 0, 0, false); }
+
+/* 3 rounds without 25 % growth fill the pipe: DRAIN sets ssthresh to the
+ * BDP target, (60 + 3 x tso 16) even = 108 (tso: P(24, high) >> 10 / 1448) */
+static bool pipe_full(const struct tcp_sock *tp) { return tp->snd_ssthresh != 0x7fffffff; }
+
+static void test_bbr_full_pipe(void **state)
+{
+    (void)state;
+    /* growth of exactly 25 % (16 -> 20: bw 81920 = 65536 x 320 >> 8) counts
+     * as growth; 24 < 25 does not: full after the 3rd round at 24 */
+    struct tcp_sock *tp = bare_sock("bbr", 1);
+    tp->packets_out = 1000;                   /* stay in DRAIN */
+    round_of(tp, 16);
+    round_of(tp, 20);
+    round_of(tp, 24);
+    bbr_ack(tp, 8, false, 0, 0, false);       /* not a round start: not counted */
+    bbr_ack(tp, 8, false, 0, 0, false);
+    round_of(tp, 24);
+    bbr_ack(tp, 24, true, 0, 0, true);        /* app-limited round: not counted */
+    assert_false(pipe_full(tp));
+    assert_int_equal(tp->pacing_rate, P(24, G_HIGH));   /* STARTUP: high gain */
+    round_of(tp, 24);
+    assert_true(pipe_full(tp));
+    assert_int_equal(tp->snd_ssthresh, 108);
+    assert_int_equal(tp->pacing_rate, P(24, G_DRAIN));  /* DRAIN: 1 / high gain */
+
+    /* 16 -> 19 is below 25 %: one round without growth, then 24 is growth
+     * again (>= 20) and restarts the count: full on the 4th round at 24 */
+    tp = bare_sock("bbr", 1);
+    tp->packets_out = 1000;
+    round_of(tp, 16);
+    round_of(tp, 19);
+    round_of(tp, 24);
+    round_of(tp, 24);
+    round_of(tp, 24);
+    assert_false(pipe_full(tp));
+    round_of(tp, 24);
+    assert_true(pipe_full(tp));
+
+    /* DRAIN ends once inflight is at most the BDP target, now with tso 2
+     * (P(24, drain) >> 10 / 1448 = 1, at least 2): 60 + 6 = 66 */
+    tp->packets_out = 67;
+    round_of(tp, 24);
+    assert_int_equal(tp->pacing_rate, P(24, G_DRAIN));
+    tp->packets_out = 66;
+    round_of(tp, 24);
+    assert_int_not_equal(tp->pacing_rate, P(24, G_DRAIN));   /* PROBE_BW */
+    ctx_clock = NULL;
+}
+
+/* The max filter holds a sample for its own round and 10 more
+ * (bbr_bw_rtts = 10): H at round R is the max through R + 10; M at R + 5
+ * takes over at R + 11 through R + 15; L from R + 16. Watched in DRAIN,
+ * where the pacing rate is P(max_bw, drain) on every ACK. */
+static void test_bbr_max_filter(void **state)
+{
+    (void)state;
+    struct tcp_sock *tp = bare_sock("bbr", 1);
+    tp->packets_out = 1000;
+    for (int i = 0; i < 5; i++)
+        round_of(tp, i == 0 ? 16 : i == 1 ? 20 : 24);
+    assert_true(pipe_full(tp));
+    round_of(tp, 40);                                  /* H, a new max at once */
+    assert_int_equal(tp->pacing_rate, P(40, G_DRAIN));
+    for (int r = 1; r <= 20; r++) {
+        round_of(tp, r == 5 ? 32 : 24);
+        bbr_ack(tp, 8, false, 1000, 0, false);         /* lower samples within the round change nothing */
+        uint32_t want = r <= 10 ? 40 : r <= 15 ? 32 : 24;
+        if (tp->pacing_rate != P(want, G_DRAIN))
+            fail_msg("round R + %d: pacing %llu, expected max_bw of D = %u", r, (unsigned long long)tp->pacing_rate,
+                     want);
+    }
+    /* app-limited samples below max_bw stay out of the filter, however
+     * long: 12 rounds of them leave 24; the next sample of 8 that is not
+     * app-limited finds the window (last entry 13 rounds back) empty */
+    for (int r = 0; r < 12; r++)
+        bbr_ack(tp, 8, true, 1000, 0, true);
+    assert_int_equal(tp->pacing_rate, P(24, G_DRAIN));
+    round_of(tp, 8);
+    assert_int_equal(tp->pacing_rate, P(8, G_DRAIN));
+    ctx_clock = NULL;
+}
+
+/* STARTUP -> DRAIN -> PROBE_BW at once, inflight 0 */
+static void to_probe_bw(struct tcp_sock *tp)
+{
+    tp->packets_out = 0;
+    round_of(tp, 16);
+    round_of(tp, 20);
+    for (int i = 0; i < 3; i++)
+        round_of(tp, 24);
+    assert_true(pipe_full(tp));
+}
+
+static uint32_t gain_now(const struct tcp_sock *tp)
+{
+    static const uint32_t g[] = { G_UP, G_DOWN, G_ONE };
+    for (int i = 0; i < 3; i++)
+        if (tp->pacing_rate == P(24, g[i]))
+            return g[i];
+    fail_msg("pacing rate %llu is not P(24, g) for a cycle gain", (unsigned long long)tp->pacing_rate);
+    return 0;
+}
+
+/* one ACK a min_rtt + 1 us after the last, inflight far above any target:
+ * every phase ends on it */
+static void next_phase(struct tcp_sock *tp)
+{
+    now += (MIN_RTT_US + 1) * PS_PER_US;
+    bbr_ack(tp, 24, false, 100000, 0, false);
+}
+
+static const uint32_t cycle[8] = { G_UP, G_DOWN, G_ONE, G_ONE, G_ONE, G_ONE, G_ONE, G_ONE };
+
+/* The phase PROBE_BW started in, from 9 phases: where 5/4 comes first */
+static int start_phase(struct tcp_sock *tp)
+{
+    uint32_t seen[9];
+    seen[0] = gain_now(tp);
+    for (int i = 1; i < 9; i++) {
+        next_phase(tp);
+        seen[i] = gain_now(tp);
+    }
+    int first_up = -1;
+    for (int i = 0; i < 8 && first_up < 0; i++)
+        if (seen[i] == G_UP)
+            first_up = i;
+    assert_true(first_up >= 0);
+    int s = (8 - first_up) % 8;
+    for (int i = 0; i < 9; i++)
+        if (seen[i] != cycle[(s + i) % 8])
+            fail_msg("phase %d from start %d: gain %u, expected %u", i, s, seen[i], cycle[(s + i) % 8]);
+    return s;
+}
+
+/* The gain cycle [5/4, 3/4, 1 x 6], one phase per min_rtt; PROBE_BW starts
+ * in a random phase other than 3/4 (CYCLE_LEN - 1 - random(7), then +1) */
+static void test_bbr_gain_cycle(void **state)
+{
+    (void)state;
+    int starts[8] = { 0 };
+    for (uint16_t port = 1; port <= 70; port++) {
+        struct tcp_sock *tp = bare_sock("bbr", port);
+        to_probe_bw(tp);
+        starts[start_phase(tp)]++;
+    }
+    assert_int_equal(starts[1], 0);
+    for (int s = 0; s < 8; s++)
+        if (s != 1 && starts[s] == 0)
+            fail_msg("no flow of 70 started PROBE_BW in phase %d", s);
+    ctx_clock = NULL;
+}
+
+/* When each phase ends (bbr_is_next_cycle_phase, 4.15): gain 1 after more
+ * than min_rtt; 5/4 after min_rtt and only once inflight reaches
+ * target(5/4) or a loss; 3/4 after min_rtt or as soon as inflight is down
+ * to target(1). Targets with the tso of the ACK before: 5/4: 75 + 3 x 7
+ * = 96; 1 in the 3/4 phase: 60 + 3 x 4 = 72. */
+static void test_bbr_phase_ends(void **state)
+{
+    (void)state;
+    struct tcp_sock *tp = bare_sock("bbr", 1);
+    to_probe_bw(tp);
+    while (gain_now(tp) != G_UP)
+        next_phase(tp);
+    simtime_t start = now;
+    /* 5/4: long enough but inflight 95 < 96 and no loss: stays */
+    now = start + 3 * MIN_RTT_US * PS_PER_US;
+    bbr_ack(tp, 24, false, 95, 0, false);
+    assert_int_equal(gain_now(tp), G_UP);
+    bbr_ack(tp, 24, false, 96, 0, false);
+    assert_int_equal(gain_now(tp), G_DOWN);
+    /* 3/4 at once (no time has passed): inflight 73 stays, 72 ends it */
+    bbr_ack(tp, 24, false, 73, 0, false);
+    assert_int_equal(gain_now(tp), G_DOWN);
+    bbr_ack(tp, 24, false, 72, 0, false);
+    assert_int_equal(gain_now(tp), G_ONE);
+    /* five gain-1 phases, then the sixth ends at min_rtt + 1 us, not at min_rtt */
+    for (int i = 0; i < 5; i++)
+        next_phase(tp);
+    assert_int_equal(gain_now(tp), G_ONE);
+    start = now;
+    now = start + MIN_RTT_US * PS_PER_US;
+    bbr_ack(tp, 24, false, 100000, 0, false);
+    assert_int_equal(gain_now(tp), G_ONE);
+    now = start + (MIN_RTT_US + 1) * PS_PER_US;
+    bbr_ack(tp, 24, false, 100000, 0, false);
+    assert_int_equal(gain_now(tp), G_UP);
+    /* 5/4 with a loss: not before min_rtt, then at once, inflight 0 */
+    start = now;
+    bbr_ack(tp, 24, false, 0, 1, false);
+    assert_int_equal(gain_now(tp), G_UP);
+    now = start + (MIN_RTT_US + 1) * PS_PER_US;
+    bbr_ack(tp, 24, false, 0, 0, false);
+    assert_int_equal(gain_now(tp), G_UP);
+    bbr_ack(tp, 24, false, 0, 1, false);
+    assert_int_equal(gain_now(tp), G_DOWN);
+    ctx_clock = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cubic_root),
-        cmocka_unit_test(test_cubic_curve),
-        cmocka_unit_test(test_cubic_epochs),
+        cmocka_unit_test(test_cubic_root),     cmocka_unit_test(test_cubic_curve),
+        cmocka_unit_test(test_cubic_epochs),   cmocka_unit_test(test_bbr_full_pipe),
+        cmocka_unit_test(test_bbr_max_filter), cmocka_unit_test(test_bbr_gain_cycle),
+        cmocka_unit_test(test_bbr_phase_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
