@@ -55,6 +55,20 @@ static void cubic_init(struct tcp_sock *tp)
     hystart_reset(tp);
 }
 
+uint32_t tcp_cubic_k(uint32_t below)
+{
+    /* cubic_root of cube_factor x below, K = cbrt((W_max - cwnd) / C) */
+    double cube_factor = (double)(1ULL << (10 + 3 * BICTCP_HZ)) / cube_rtt_scale;
+    return (uint32_t)cbrt(cube_factor * below);
+}
+
+uint32_t tcp_cubic_target(uint32_t origin, uint32_t k, uint64_t t)
+{
+    uint64_t offs = t < k ? k - t : t - k;
+    uint32_t delta = (uint32_t)((cube_rtt_scale * offs * offs * offs) >> (10 + 3 * BICTCP_HZ));
+    return t < k ? origin - delta : origin + delta;
+}
+
 static void update(struct tcp_sock *tp, struct cubic *c, uint32_t cwnd, uint32_t acked)
 {
     uint32_t now = jiffies(tp);
@@ -73,18 +87,14 @@ static void update(struct tcp_sock *tp, struct cubic *c, uint32_t cwnd, uint32_t
             c->bic_K = 0;
             c->bic_origin_point = cwnd;
         } else {
-            /* K = cbrt((W_max - cwnd) / C) in 1/1024 s (cubic_root of cube_factor x) */
-            double cube_factor = (double)(1ULL << (10 + 3 * BICTCP_HZ)) / cube_rtt_scale;
-            c->bic_K = (uint32_t)cbrt(cube_factor * (c->last_max_cwnd - cwnd));
+            c->bic_K = tcp_cubic_k(c->last_max_cwnd - cwnd);
             c->bic_origin_point = c->last_max_cwnd;
         }
     }
     uint64_t t = (uint64_t)(int32_t)(now - c->epoch_start);
     t += c->delay_min >> 3;
     t = (t << BICTCP_HZ) / 1000;
-    uint64_t offs = t < c->bic_K ? c->bic_K - t : t - c->bic_K;
-    uint32_t delta = (uint32_t)((cube_rtt_scale * offs * offs * offs) >> (10 + 3 * BICTCP_HZ));
-    uint32_t target = t < c->bic_K ? c->bic_origin_point - delta : c->bic_origin_point + delta;
+    uint32_t target = tcp_cubic_target(c->bic_origin_point, c->bic_K, t);
     if (target > cwnd)
         c->cnt = cwnd / (target - cwnd);
     else

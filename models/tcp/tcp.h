@@ -311,6 +311,12 @@ bool tcp_is_cwnd_limited(const struct tcp_sock *tp);
 static inline bool tcp_in_slow_start(const struct tcp_sock *tp) { return tp->snd_cwnd < tp->snd_ssthresh; }
 simtime_t tcp_min_rtt(const struct tcp_sock *tp);
 
+/* CUBIC's curve (cc_cubic.c), pure for the tests: K in 1/1024 s for a
+ * window `below` packets under W_max, and the target window t/1024 s into
+ * the epoch (delay_min/8 included) for origin point W_max. */
+uint32_t tcp_cubic_k(uint32_t below);
+uint32_t tcp_cubic_target(uint32_t origin, uint32_t k, uint64_t t);
+
 const struct tcp_cc_ops *tcp_cc_find(const char *name);
 /* Recount the scoreboard from the per-segment flags and compare with the
  * counters (tests): 0 when consistent, else a code saying which differs. */

@@ -2,31 +2,19 @@
 # Scenario test of tools/plot and tools/plot-all.sh: builds synthetic result
 # databases with the sqlite3 CLI (schema of sim/record.h), renders every
 # kind, and checks exit status, PNG signature and size (IHDR), SVG output,
-# and the errors (exit 2). Prints "ok NAME" / "not ok NAME" per check.
+# and the errors (exit 2). One TAP test per check (common.bash).
 # Usage (from the repo root): NETSIM=./netsim bash tests/scenario/plot.sh
-set -u
+. "$(dirname "$0")/common.bash"
 plot=tools/plot
 plotall=tools/plot-all.sh
-netsim=${NETSIM:-./netsim}
+netsim=$NETSIM
 
 for tool in sqlite3 gnuplot; do
     if ! command -v $tool >/dev/null 2>&1; then
-        echo "not ok plot-prerequisites"
-        echo "  $tool not installed (make deps)"
-        exit 0
+        notok plot-prerequisites "$tool not installed (make deps)"
+        exit 1
     fi
 done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/plot-test.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { echo "ok $1"; }
-notok() {
-    echo "not ok $1"
-    shift
-    local l
-    for l in "$@"; do [ -z "$l" ] || printf '%s\n' "$l" | sed 's/^/  /'; done
-}
 
 # ------------------------------------------------------------ databases
 schema="PRAGMA user_version = 1;

@@ -3,17 +3,8 @@
 # -j or sharding (GNU parallel + netsim merge), Ctrl-C then --resume, a
 # crashing worker, and axis errors. Run from the repo root:
 #   NETSIM=./netsim bash tests/scenario/sweep.sh
-# Prints only "ok NAME" / "not ok NAME" lines.
-set -u
-NETSIM=${NETSIM:-./netsim}
-d=$(mktemp -d "${TMPDIR:-/tmp}/netsim-sweep.XXXXXX")
-trap 'rm -rf "$d"' EXIT
-
-check() {   # check NAME CMD...: ok if CMD succeeds
-    local name=$1
-    shift
-    if "$@" >"$d/check.out" 2>&1; then echo "ok $name"; else echo "not ok $name"; sed 's/^/# /' "$d/check.out"; fi
-}
+. "$(dirname "$0")/common.bash"
+d=$tmp
 
 # Every row a run leaves, minus what differs between two executions of
 # the same run (started_at, wall_s, hostname).
