@@ -43,7 +43,8 @@ check "no loss: above 4 Gbit/s averaged over 5 s with the ramp ($con)" gt "$con"
 for cc in reno bbr; do
     db=$tmp/fill_$cc.db
     "$NETSIM" run "$sc" -q -o "$db" --set sim.repeat=1 --set sender.tcp.cc=$cc --set receiver.tcp.drs=continuous \
-        --set path.fwd.loss=0% --set sim.duration=3s --set 1.length=3s --set 1.trace_interval=0 --set sim.interval=500ms > /dev/null 2>&1
+        --set path.fwd.loss=0% --set path.limit=1000000 --set sim.duration=3s --set 1.length=3s --set 1.trace_interval=0 \
+        --set sim.interval=500ms > /dev/null 2>&1
     r=$(q "$db" "select bits_per_s from interval where t_start >= 2.49 and t_start < 2.51")
     check "$cc, no loss: 10 Gbit/s filled in the last 0.5 s ($r)" between "$r" 9.0e9 9.42e9
 done
