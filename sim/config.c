@@ -1203,24 +1203,36 @@ const char *cfg_str(struct cfg_section *s, const char *key, const char *def)
 
 /* ---- errors ----------------------------------------------------------- */
 
-void cfg_error(struct cfg_section *s, const char *key, const char *fmt, ...)
+/* "file:line: [kind name] key: " + what + the message: at the key's line,
+ * or the section's when there is no key. NULL when out of memory. */
+static char *cfg_section_msg(struct cfg_section *s, const char *key, const char *what, const char *fmt, va_list ap)
 {
     struct cfg_key *k = key ? cfg_key_find(s, key) : NULL;
+    char *msg = cfg_vformat(fmt, ap), *out;
+
+    if (!msg) {
+        s->cfg->oom = 1;
+        return NULL;
+    }
+    if (key)
+        out = cfg_format_at(s->cfg, k ? k->line : s->line, "[%s%s%s] %s: %s%s", s->kind, cfg_sep(s), s->name, key,
+                            what, msg);
+    else
+        out = cfg_format_at(s->cfg, s->line, "[%s%s%s]: %s%s", s->kind, cfg_sep(s), s->name, what, msg);
+    free(msg);
+    return out;
+}
+
+void cfg_error(struct cfg_section *s, const char *key, const char *fmt, ...)
+{
     va_list ap;
     char *msg;
 
     va_start(ap, fmt);
-    msg = cfg_vformat(fmt, ap);
+    msg = cfg_section_msg(s, key, "", fmt, ap);
     va_end(ap);
-    if (!msg) {
-        s->cfg->oom = 1;
-        return;
-    }
-    if (key)
-        cfg_report(s->cfg, k ? k->line : s->line, "[%s%s%s] %s: %s", s->kind, cfg_sep(s), s->name, key, msg);
-    else
-        cfg_report(s->cfg, s->line, "[%s%s%s]: %s", s->kind, cfg_sep(s), s->name, msg);
-    free(msg);
+    if (msg)
+        cfg_push_error(s->cfg, msg);
 }
 
 void cfg_error_global(struct cfg *c, const char *fmt, ...)
@@ -1256,20 +1268,12 @@ void cfg_print_errors(const struct cfg *c, FILE *f)
 void cfg_warning(struct cfg_section *s, const char *key, const char *fmt, ...)
 {
     struct cfg *c = s->cfg;
-    struct cfg_key *k = key ? cfg_key_find(s, key) : NULL;
     va_list ap;
-    char *msg, *w, **v;
+    char *w, **v;
 
     va_start(ap, fmt);
-    msg = cfg_vformat(fmt, ap);
+    w = cfg_section_msg(s, key, "warning: ", fmt, ap);
     va_end(ap);
-    if (!msg) {
-        c->oom = 1;
-        return;
-    }
-    w = cfg_format_at(c, key ? (k ? k->line : s->line) : s->line, "[%s%s%s]%s%s: warning: %s", s->kind, cfg_sep(s),
-                      s->name, key ? " " : "", key ? key : "", msg);
-    free(msg);
     if (!w)
         return;
     for (int i = 0; i < c->nwarnings; i++)

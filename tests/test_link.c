@@ -213,7 +213,7 @@ static void test_netem_rate_spacing(void **state)
     teardown();
 }
 
-static void test_duplicate_corrupt_reorder(void **state)
+static void test_duplicate(void **state)
 {
     (void)state;
     const char *why;
@@ -227,23 +227,33 @@ static void test_duplicate_corrupt_reorder(void **state)
     assert_int_equal(arrivals, 10);          /* a duplicate is never duplicated again */
     assert_int_equal(dir.nm.duplicated, 5);
     teardown();
+}
 
+/* One packet through a 1 ms netem with corrupt or reorder at 100 %. */
+static void one_packet(double *opt)
+{
     setup(10000000000ULL, "1ms", NULL);
-    dir.nopts.corrupt = 1.0;
+    *opt = 1.0;
     install();
     netem_enqueue(&dir.nm, pkt(0, 1500), 0);
     evq_run(&q, SIMTIME_NEVER);
     assert_int_equal(arrivals, 1);
+}
+
+static void test_corrupt_marks_the_frame(void **state)
+{
+    (void)state;
+    one_packet(&dir.nopts.corrupt);
     assert_true(arrival_corrupt[0]);
+    assert_int_equal(dir.nm.corrupted, 1);
     teardown();
+}
 
-    /* reorder 100 %: every packet skips the delay and goes at once */
-    setup(10000000000ULL, "1ms", NULL);
-    dir.nopts.reorder = 1.0;
-    install();
-    netem_enqueue(&dir.nm, pkt(0, 1500), 0);
-    evq_run(&q, SIMTIME_NEVER);
-    assert_int_equal(arrivals, 1);
+/* reorder 100 %: the packet skips the delay and goes at once */
+static void test_reorder_skips_the_delay(void **state)
+{
+    (void)state;
+    one_packet(&dir.nopts.reorder);
     assert_int_equal(arrival_time[0], 1230400LL);
     assert_int_equal(dir.nm.reordered, 1);
     teardown();
@@ -346,7 +356,9 @@ int main(void)
         cmocka_unit_test(test_limit_counts_the_delay_line),
         cmocka_unit_test(test_stopped_device_holds_the_head),
         cmocka_unit_test(test_netem_rate_spacing),
-        cmocka_unit_test(test_duplicate_corrupt_reorder),
+        cmocka_unit_test(test_duplicate),
+        cmocka_unit_test(test_corrupt_marks_the_frame),
+        cmocka_unit_test(test_reorder_skips_the_delay),
         cmocka_unit_test(test_bare_loss_is_percent),
         cmocka_unit_test(test_gemodel_stationary),
         cmocka_unit_test(test_gemodel_loss_in_the_state_found),
