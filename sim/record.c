@@ -66,55 +66,6 @@ static const char *const stmt_sql[ST_COUNT] = {
         " VALUES(?1, ?2, ?3, ?4, ?5)",
 };
 
-/* Version 1 of the schema, as documented in record.h. The run_id columns
- * reference run(id) so that deleting a run (by hand, or in a future
- * `merge --drop`) takes its rows along. */
-static const char schema_sql[] =
-    "CREATE TABLE run("
-    " id INTEGER PRIMARY KEY,"
-    " scenario TEXT,"
-    " variant_label TEXT,"
-    " seed INTEGER,"
-    " rep INTEGER,"
-    " started_at TEXT,"
-    " wall_s REAL,"
-    " events INTEGER,"
-    " status TEXT NOT NULL CHECK(status IN ('running', 'complete', 'interrupted', 'failed')),"
-    " error TEXT,"
-    " scenario_hash TEXT,"
-    " sim_s REAL,"
-    " hostname TEXT);\n"
-    "CREATE TABLE param("
-    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
-    " key TEXT NOT NULL,"
-    " value TEXT);\n"
-    "CREATE TABLE interval("
-    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
-    " flow INTEGER NOT NULL,"
-    " t_start REAL NOT NULL,"
-    " t_end REAL NOT NULL,"
-    " bytes INTEGER NOT NULL,"
-    " bits_per_s REAL);\n"
-    "CREATE TABLE series("
-    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
-    " name TEXT NOT NULL,"
-    " t REAL NOT NULL,"
-    " value REAL);\n"
-    "CREATE TABLE counter("
-    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
-    " name TEXT NOT NULL,"
-    " value REAL);\n"
-    "CREATE TABLE profile("
-    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
-    " host TEXT NOT NULL,"
-    " symbol TEXT NOT NULL,"
-    " cpu_ns REAL,"
-    " calls INTEGER);\n"
-    "CREATE INDEX interval_run ON interval(run_id);\n"
-    "CREATE INDEX series_run_name ON series(run_id, name);\n"
-    "CREATE INDEX counter_run ON counter(run_id);\n"
-    "CREATE INDEX param_run ON param(run_id);\n";
-
 struct rec {
     sqlite3 *db;
     char *path;
@@ -138,23 +89,6 @@ static void set_err(struct rec *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->errmsg + n, sizeof r->errmsg - (size_t)n, fmt, ap);
     va_end(ap);
-}
-
-/* A malloc'ed "PATH: message" for rec_open's *err; NULL if out of memory. */
-static char *open_err(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static char *open_err(const char *path, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    char *s = NULL;
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (asprintf(&s, "%s: %s", path, msg) < 0)
-        return NULL;
-    return s;
 }
 
 /* ------------------------------------------------------------------ */
@@ -186,70 +120,6 @@ static int mkdir_parents(const char *path, char **dir_out)
     return 0;
 }
 
-/* Runs a one-row integer query such as "PRAGMA user_version". */
-static int query_int(sqlite3 *db, const char *sql, int64_t *out)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-
-    if (rc != SQLITE_OK)
-        return rc;
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *out = sqlite3_column_int64(st, 0);
-        rc = SQLITE_OK;
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-static const char *version_sql = "PRAGMA user_version";
-static const char *ntables_sql = "SELECT count(*) FROM sqlite_master";
-
-/*
- * Brings a fresh file to schema version 1, or checks an existing one.
- * Creation runs under BEGIN IMMEDIATE and re-reads the version under that
- * lock, so two processes opening the same new file cannot both create it.
- * Returns NULL on success, else the malloc'ed message for rec_open.
- */
-static char *check_schema(sqlite3 *db, const char *path)
-{
-    int64_t version = 0, ntables = 0;
-    char *err = NULL;
-
-    if (query_int(db, version_sql, &version) != SQLITE_OK)
-        return open_err(path, "%s", sqlite3_errmsg(db));
-    if (version == 0) {
-        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-            return open_err(path, "%s", sqlite3_errmsg(db));
-        if (query_int(db, version_sql, &version) != SQLITE_OK ||
-            query_int(db, ntables_sql, &ntables) != SQLITE_OK) {
-            err = open_err(path, "%s", sqlite3_errmsg(db));
-        } else if (version == 0 && ntables > 0) {
-            err = open_err(path, "not a netsim results database (it has tables but no schema version)");
-        } else if (version == 0) {
-            char set_version[64];
-            snprintf(set_version, sizeof set_version, "PRAGMA user_version = %d", RECORD_SCHEMA_VERSION);
-            if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
-                sqlite3_exec(db, set_version, NULL, NULL, NULL) != SQLITE_OK)
-                err = open_err(path, "creating the schema: %s", sqlite3_errmsg(db));
-            else
-                version = RECORD_SCHEMA_VERSION;
-        }
-        if (!err && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-            err = open_err(path, "creating the schema: %s", sqlite3_errmsg(db));
-        if (err) {
-            if (!sqlite3_get_autocommit(db))
-                sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-            return err;
-        }
-    }
-    if (version != RECORD_SCHEMA_VERSION)
-        return open_err(path, "results schema version %lld, this netsim writes version %d",
-                        (long long)version, RECORD_SCHEMA_VERSION);
-    return NULL;
-}
-
 static void rec_free(struct rec *r)
 {
     int i;
@@ -271,36 +141,36 @@ struct rec *rec_open(const char *path, char **err)
     r = calloc(1, sizeof *r);
     if (!r || !(r->path = strdup(path))) {
         free(r);
-        *err = open_err(path, "out of memory");
+        *err = rec_open_err(path, "out of memory");
         return NULL;
     }
     r->run_id = -1;
 
     if (mkdir_parents(path, &dir) != 0) {
         int e = errno;
-        *err = dir ? open_err(path, "cannot create directory %s: %s", dir, strerror(e))
-                   : open_err(path, "out of memory");
+        *err = dir ? rec_open_err(path, "cannot create directory %s: %s", dir, strerror(e))
+                   : rec_open_err(path, "out of memory");
         free(dir);
         goto fail;
     }
 
     rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
-        *err = open_err(path, "%s", r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
+        *err = rec_open_err(path, "%s", r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
         goto fail;
     }
     sqlite3_extended_result_codes(r->db, 1);
     sqlite3_busy_timeout(r->db, REC_BUSY_TIMEOUT_MS);
     if (sqlite3_exec(r->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
-        *err = open_err(path, "%s", sqlite3_errmsg(r->db));
+        *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
         goto fail;
     }
-    if ((*err = check_schema(r->db, path)) != NULL)
+    if ((*err = rec_check_schema(r->db, path)) != NULL)
         goto fail;
 
     for (i = 0; i < ST_COUNT; i++) {
         if (sqlite3_prepare_v3(r->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &r->st[i], NULL) != SQLITE_OK) {
-            *err = open_err(path, "%s", sqlite3_errmsg(r->db));
+            *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
             goto fail;
         }
     }
@@ -308,7 +178,7 @@ struct rec *rec_open(const char *path, char **err)
 
 fail:
     if (!*err)
-        *err = open_err(path, "out of memory");
+        *err = rec_open_err(path, "out of memory");
     rec_free(r);
     return NULL;
 }

@@ -89,11 +89,15 @@ const char *rec_errmsg(const struct rec *r);
  */
 int64_t rec_copy_run(struct rec *dst, const char *src_path, int64_t src_run_id, int64_t want_id);
 
-/* For record_copy.c only, not for other callers: dst's SQLite connection,
- * or NULL (with the error set) while a run is open; and setting the error
- * message ("PATH: " is prepended, as for every other error). */
+/* For record*.c only, not for other callers: dst's SQLite connection,
+ * or NULL (with the error set) while a run is open; setting the error
+ * message ("PATH: " is prepended, as for every other error); the schema
+ * (record_schema.c: NULL, or rec_open's malloc'ed message) and rec_open's
+ * messages. */
 struct sqlite3;
 struct sqlite3 *rec_connection(struct rec *r, const char *what);
 void rec_set_error(struct rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *rec_check_schema(struct sqlite3 *db, const char *path);
+char *rec_open_err(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
