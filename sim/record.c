@@ -26,8 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Another process holding the file (a reader in `merge`, a writer that
- * shares the path by mistake) is waited for this long before giving up. */
+/* Another process holding the file (a reader in `merge`, another `netsim
+ * run` copying its run in) is waited for this long before giving up.
+ * NETSIM_BUSY_TIMEOUT_MS overrides it, so that tests can make a lock
+ * outlast it in well under a second. */
 #define REC_BUSY_TIMEOUT_MS 10000
 
 enum rec_stmt {
@@ -89,6 +91,21 @@ static void set_err(struct rec *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->errmsg + n, sizeof r->errmsg - (size_t)n, fmt, ap);
     va_end(ap);
+}
+
+int rec_busy_timeout_ms(void)
+{
+    const char *v = getenv("NETSIM_BUSY_TIMEOUT_MS");
+    char *end;
+    long ms;
+
+    if (!v || !*v)
+        return REC_BUSY_TIMEOUT_MS;
+    errno = 0;
+    ms = strtol(v, &end, 10);
+    if (*end || errno || ms < 0 || ms > 3600000)
+        return REC_BUSY_TIMEOUT_MS;
+    return (int)ms;
 }
 
 /* ------------------------------------------------------------------ */
@@ -160,7 +177,7 @@ struct rec *rec_open(const char *path, char **err)
         goto fail;
     }
     sqlite3_extended_result_codes(r->db, 1);
-    sqlite3_busy_timeout(r->db, REC_BUSY_TIMEOUT_MS);
+    sqlite3_busy_timeout(r->db, rec_busy_timeout_ms());
     if (sqlite3_exec(r->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
         *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
         goto fail;

@@ -22,7 +22,8 @@
  * since rec_run_begin, events and sim_s NULL) and commits it.
  *
  * The file keeps SQLite's rollback journal (not WAL), so it is one
- * self-contained file; other processes are waited for up to 10 s.
+ * self-contained file; other processes are waited for up to 10 s
+ * (rec_busy_timeout_ms).
  * uint64_t values (seed, bytes, events, calls) are stored as SQLite's
  * int64: a value >= 2^63 reads back as its two's-complement negative.
  */
@@ -55,6 +56,11 @@ struct rec_run_info {
  * path to *err (malloc'ed, the caller frees it) on failure. */
 struct rec *rec_open(const char *path, char **err);
 void rec_close(struct rec *r);
+
+/* How long a connection waits for another process's lock: 10000 ms, or
+ * the environment's NETSIM_BUSY_TIMEOUT_MS (0 to 3600000), which exists so
+ * that tests can make lock contention outlast it quickly. */
+int rec_busy_timeout_ms(void);
 
 /* Returns the new run id, or -1 on error (also when a run is already
  * open). The inserts below return 0, or -1 on error or when no run is

@@ -430,7 +430,7 @@ static int prepare_output(struct sweep_ctx *x, bool resume, int *kept)
         sqlite3_close(db);
         return 0;                            /* rec_open says why */
     }
-    sqlite3_busy_timeout(db, 10000);
+    sqlite3_busy_timeout(db, rec_busy_timeout_ms());
     if (sqlite3_prepare_v2(db, "SELECT scenario_hash FROM run WHERE scenario = ?1 AND status = 'complete'"
                                " AND scenario_hash IS NOT ?2 LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
         sqlite3_close(db);
