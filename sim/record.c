@@ -19,6 +19,7 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 
 struct rec {
     sqlite3 *db;
-    char *path;
+    char *path;                  /* for messages */
+    char *name;                  /* what SQLite opens, and ATTACH names */
     sqlite3_stmt *st[ST_COUNT];
     int64_t run_id;              /* -1 when no run is open */
     struct timespec run_t0;      /* monotonic clock at rec_run_begin */
@@ -145,10 +147,17 @@ static void rec_free(struct rec *r)
         sqlite3_finalize(r->st[i]);
     sqlite3_close(r->db);
     free(r->path);
+    free(r->name);
     free(r);
 }
 
-struct rec *rec_open(const char *path, char **err)
+/*
+ * Opens the file path, or the URI uri if not NULL (path then only names it
+ * in messages). The connection is opened with URI names on, so that ATTACH
+ * can name a scratch database in memory (record_copy.c); "./" keeps a
+ * plain path that happens to start with "file:" a path.
+ */
+static struct rec *open_db(const char *path, const char *uri, char **err)
 {
     struct rec *r;
     char *dir = NULL;
@@ -156,14 +165,17 @@ struct rec *rec_open(const char *path, char **err)
 
     *err = NULL;
     r = calloc(1, sizeof *r);
-    if (!r || !(r->path = strdup(path))) {
+    if (!r || !(r->path = strdup(path)) ||
+        asprintf(&r->name, "%s%s", !uri && !strncmp(path, "file:", 5) ? "./" : "", uri ? uri : path) < 0) {
+        if (r)
+            free(r->path);
         free(r);
         *err = rec_open_err(path, "out of memory");
         return NULL;
     }
     r->run_id = -1;
 
-    if (mkdir_parents(path, &dir) != 0) {
+    if (!uri && mkdir_parents(path, &dir) != 0) {
         int e = errno;
         *err = dir ? rec_open_err(path, "cannot create directory %s: %s", dir, strerror(e))
                    : rec_open_err(path, "out of memory");
@@ -171,7 +183,7 @@ struct rec *rec_open(const char *path, char **err)
         goto fail;
     }
 
-    rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    rc = sqlite3_open_v2(r->name, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, NULL);
     if (rc != SQLITE_OK) {
         *err = rec_open_err(path, "%s", r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
         goto fail;
@@ -198,6 +210,40 @@ fail:
         *err = rec_open_err(path, "out of memory");
     rec_free(r);
     return NULL;
+}
+
+struct rec *rec_open(const char *path, char **err)
+{
+    struct stat sb;
+    bool existed = stat(path, &sb) == 0;
+    struct rec *r = open_db(path, NULL, err);
+
+    /* A file this call created but could not give a schema (a full disk)
+     * would be refused by the next open as empty: leave nothing. */
+    if (!r && !existed && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) {
+        char journal[4096];
+        snprintf(journal, sizeof journal, "%s-journal", path);
+        unlink(journal);
+        unlink(path);
+    }
+    return r;
+}
+
+struct rec *rec_open_scratch(char **err)
+{
+    static unsigned n;
+    char name[96];
+
+    /* A leading '/' makes a memdb database visible to every connection of
+     * the process, so the output's connection can ATTACH it. */
+    snprintf(name, sizeof name, "file:/netsim-scratch-%ld-%u?vfs=memdb", (long)getpid(), n++);
+    struct rec *r = open_db("(scratch database in memory)", name, err);
+    /* memdb stops at 1 GiB by default; let a run's rows take what memory
+     * there is (they stay in memory until they are copied out). */
+    sqlite3_int64 limit = (sqlite3_int64)1 << 40;
+    if (r)
+        sqlite3_file_control(r->db, "main", SQLITE_FCNTL_SIZE_LIMIT, &limit);
+    return r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -249,6 +295,14 @@ static int need_run(struct rec *r, const char *what)
     if (r->run_id >= 0)
         return 0;
     set_err(r, "%s: no run in progress", what);
+    return -1;
+}
+
+static int need_no_run(struct rec *r, const char *what)
+{
+    if (r->run_id < 0)
+        return 0;
+    set_err(r, "%s: run %lld is still in progress", what, (long long)r->run_id);
     return -1;
 }
 
@@ -419,13 +473,58 @@ const char *rec_errmsg(const struct rec *r)
     return r->errmsg;
 }
 
+void rec_no_sync(struct rec *r)
+{
+    sqlite3_exec(r->db, "PRAGMA synchronous = OFF", NULL, NULL, NULL);
+}
+
+int rec_note_run(struct rec *r, int64_t id, const char *error, const char *key, const char *value)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = SQLITE_ERROR;
+
+    if (need_no_run(r, "note run") != 0)
+        return -1;
+    if (sqlite3_exec(r->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        goto out;
+    if (sqlite3_prepare_v2(r->db, "UPDATE run SET error = ?1 WHERE id = ?2", -1, &st, NULL) != SQLITE_OK)
+        goto out;
+    bind_text(st, 1, error);
+    sqlite3_bind_int64(st, 2, id);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    st = NULL;
+    if (rc != SQLITE_DONE || sqlite3_changes(r->db) != 1) {
+        rc = rc == SQLITE_DONE ? SQLITE_NOTFOUND : rc;
+        goto out;
+    }
+    rc = SQLITE_DONE;
+    if (key) {
+        sqlite3_stmt *p = r->st[ST_PARAM];
+        sqlite3_bind_int64(p, 1, id);
+        bind_text(p, 2, key);
+        bind_text(p, 3, value);
+        rc = sqlite3_step(p);
+        sqlite3_reset(p);
+    }
+    if (rc == SQLITE_DONE && sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        rc = SQLITE_ERROR;
+out:
+    if (rc != SQLITE_DONE)
+        set_err(r, "note run: %s", rc == SQLITE_NOTFOUND ? "no such run" : sqlite3_errmsg(r->db));
+    sqlite3_finalize(st);
+    rollback(r);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+const char *rec_attach_name(const struct rec *r)
+{
+    return r->name;
+}
+
 struct sqlite3 *rec_connection(struct rec *r, const char *what)
 {
-    if (r->run_id >= 0) {
-        set_err(r, "%s: run %lld is still in progress", what, (long long)r->run_id);
-        return NULL;
-    }
-    return r->db;
+    return need_no_run(r, what) == 0 ? r->db : NULL;
 }
 
 void rec_set_error(struct rec *r, const char *fmt, ...)
