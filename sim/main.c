@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include "commands.h"
 #include "config.h"
-#include "record.h"
 #include "report.h"
+#include "run_record.h"
 #include "runner.h"
 #include "sim.h"
 
@@ -154,26 +154,19 @@ static int cmd_run(int argc, char **argv)
     }
     char defpath[512];
     snprintf(defpath, sizeof defpath, "results/%s.db", stem);
-    struct rec *rec = NULL;
-    if (!nodb) {
-        char *err = NULL;
-        rec = rec_open(out ? out : defpath, &err);
-        if (!rec) {
-            fprintf(stderr, "netsim run: %s\n", err ? err : "cannot open the results database");
-            free(err);
-            free(stem);
-            cfg_free(cfg);
-            return 1;
-        }
+    struct run_record *rr = NULL;
+    if (!nodb && !(rr = run_record_open(out ? out : defpath, &o))) {
+        free(stem);
+        cfg_free(cfg);
+        return 1;
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    int rc = runner_run(cfg, &o, rec);
-    if (rec)
-        rec_close(rec);
+    int rc = runner_run(cfg, &o, rr ? run_record_scratch(rr) : NULL);
+    run_record_close(rr);
     free(stem);
     cfg_free(cfg);
     skb_pool_release();

@@ -23,7 +23,9 @@
  *
  * The file keeps SQLite's rollback journal (not WAL), so it is one
  * self-contained file; other processes are waited for up to 10 s
- * (rec_busy_timeout_ms).
+ * (rec_busy_timeout_ms). A writer holds the file only while it commits:
+ * `netsim run` simulates into a scratch database in memory and copies the
+ * finished run in (rec_append_run), as a sweep copies its workers' runs.
  * uint64_t values (seed, bytes, events, calls) are stored as SQLite's
  * int64: a value >= 2^63 reads back as its two's-complement negative.
  */
