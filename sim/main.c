@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,13 +109,16 @@ static int cmd_run(int argc, char **argv)
             }
             have_seed = true;
             break;
-        case 'R':
-            rep = (int)strtol(optarg, &end, 10);
-            if (*end || rep < 0) {
-                fprintf(stderr, "netsim run: --rep takes a non-negative integer, got '%s'\n", optarg);
+        case 'R': {
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (end == optarg || *end || errno || v < 0 || v > INT_MAX) {
+                fprintf(stderr, "netsim run: --rep takes an integer 0 to %d, got '%s'\n", INT_MAX, optarg);
                 return 2;
             }
+            rep = (int)v;
             break;
+        }
         case 'P': profile = 1; break;
         case 'J': json = 1; break;
         case 'q': quiet = 1; break;
@@ -129,6 +133,10 @@ static int cmd_run(int argc, char **argv)
     }
     const char *path = argv[optind];
     struct cfg *cfg = cfg_load(path);
+    if (!cfg) {
+        fprintf(stderr, "netsim run: %s: out of memory; nothing was run\n", path);
+        return 1;
+    }
     for (int i = 0; i < nsets && !cfg_errors(cfg); i++)
         cfg_override(cfg, sets[i]);
     if (cfg_errors(cfg)) {

@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -1045,13 +1046,16 @@ int cmd_sweep(int argc, char **argv)
                 return 2;
             }
             break;
-        case 'O':
-            only = (int)strtol(optarg, &end, 10);
-            if (*end || end == optarg || only < 1) {
-                fprintf(stderr, "netsim sweep: --only takes a run number (1 or more), got '%s'\n", optarg);
+        case 'O': {
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || errno || v < 1 || v > INT_MAX) {
+                fprintf(stderr, "netsim sweep: --only takes a run number 1 to %d, got '%s'\n", INT_MAX, optarg);
                 return 2;
             }
+            only = (int)v;
             break;
+        }
         case 'E': emit = true; break;
         case 'q': x.quiet = true; break;
         case 'h': fputs(usage_sweep, stdout); return 0;
