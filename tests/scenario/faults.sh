@@ -10,7 +10,7 @@ source "$(dirname "$0")/common.bash"
 sc=scenarios/udp_line_rate.ini
 short=(--set sim.duration=0.1s -q)
 # 1000 interval rows: about 65 KB of results.
-big=(--set sim.duration=1s --set sim.interval=1ms -q)
+big=(--set sim.duration=0.5s --set sim.interval=0.5ms -q)
 pending() { ls "$1".pending.* 2>/dev/null | wc -l; }
 
 # ---- a full disk --------------------------------------------------------
@@ -72,13 +72,13 @@ else
 fi
 
 # ---- two writers ----------------------------------------------------------
-# Each run takes about 1 s (longer under sanitizers); the busy timeout is
-# 0.3 s, so a writer that held the database while simulating would lock
-# the other out.
+# Each run takes 0.4 s or more (more under sanitizers); the busy timeout
+# is 0.15 s, so a writer that held the database while simulating would
+# lock the other out.
 out=$tmp/two.db
-NETSIM_BUSY_TIMEOUT_MS=300 "$NETSIM" run "$sc" --set sim.duration=3s -q -o "$out" >/dev/null 2>"$tmp/e1" &
+NETSIM_BUSY_TIMEOUT_MS=150 "$NETSIM" run "$sc" --set sim.duration=2s -q -o "$out" >/dev/null 2>"$tmp/e1" &
 p1=$!
-NETSIM_BUSY_TIMEOUT_MS=300 "$NETSIM" run "$sc" --set sim.duration=3s --seed 2 -q -o "$out" >/dev/null 2>"$tmp/e2" &
+NETSIM_BUSY_TIMEOUT_MS=150 "$NETSIM" run "$sc" --set sim.duration=2s --seed 2 -q -o "$out" >/dev/null 2>"$tmp/e2" &
 p2=$!
 wait $p1
 rc1=$?
@@ -91,7 +91,7 @@ check two_writers_both_land test "$(q "$out" "SELECT group_concat(seed) FROM (SE
 # database, and the next start copies them in.
 out=$tmp/locked.db
 "$NETSIM" run "$sc" "${short[@]}" -o "$out" >/dev/null 2>&1
-(echo "BEGIN IMMEDIATE;"; sleep 3; echo "COMMIT;") | sqlite3 "$out" &
+(echo "BEGIN IMMEDIATE;"; sleep 2; echo "COMMIT;") | sqlite3 "$out" &
 holder=$!
 for _ in $(seq 100); do     # until the holder has the lock
     sqlite3 "$out" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null || break
@@ -108,9 +108,9 @@ check locked_next_start_copies_it_in test "$(q "$out" "SELECT count(*) || ' ' ||
     -a "$(pending "$out")" -eq 0
 
 # ---- kill -9 of a sweep's parent ----------------------------------------------
-# 4 runs of about 1 s each, two at a time.
+# 4 runs of 0.5 s or more each, two at a time.
 ksc=$tmp/kill.ini
-sed -e 's/^duration = 10s/duration = 4s\nrepeat = 2/' -e 's/^delay = 25us/delay = ${25us, 50us}/' "$sc" >"$ksc"
+sed -e 's/^duration = 10s/duration = 3s\nrepeat = 2/' -e 's/^delay = 25us/delay = ${25us, 50us}/' "$sc" >"$ksc"
 out=$tmp/kill.db
 "$NETSIM" sweep "$ksc" -j 2 -o "$out" -q 2>/dev/null &
 parent=$!
@@ -121,15 +121,17 @@ for _ in $(seq 1000); do     # until a run is in and two workers run the next on
     [ "${n:-0}" -ge 1 ] && [ "$(echo $workers | wc -w)" -eq 2 ] && break
     sleep 0.02
 done
+exec 3>&2 2>/dev/null      # not bash's "Killed" note on the job
 kill -9 $parent
-wait $parent 2>/dev/null
+wait $parent
+exec 2>&3 3>&-
 gone() {    # every pid in $workers has exited (a zombie has: nobody reaped it yet)
     local p
     for p in $workers; do
         [ -z "$(ps -o stat= -p "$p" | grep -v '^Z')" ] || return 1
     done
 }
-sleep 0.2      # the workers' runs have most of a second to go
+sleep 0.2      # the workers' runs have about half a second to go
 check kill9_workers_seen test "$(echo $workers | wc -w)" -eq 2
 check kill9_workers_die_with_parent gone
 check kill9_left_temp_files test -n "$(ls "$tmp" | grep -E '^kill\.db\.run[0-9]+\..*\.tmp')"
@@ -141,13 +143,14 @@ check kill9_resume_leaves_no_temp_files test -z "$(ls "$tmp" | grep -E '^kill\.d
 
 # A worker that finished its run before the parent died: --resume takes
 # the run from its temporary database instead of running it again.
-"$NETSIM" sweep "$ksc" --only 3 -o "$tmp/one.db" -q 2>/dev/null
+fast=(--set sim.duration=0.2s -q)
+"$NETSIM" sweep "$ksc" "${fast[@]}" --only 3 -o "$tmp/one.db" 2>/dev/null
 out=$tmp/left.db
 cp "$tmp/one.db" "$out.run3.AbC123.tmp"
 echo "worker log" >"$out.run3.AbC123.tmp.log"
-"$NETSIM" sweep "$ksc" -j 2 -o "$out" -q 2>/dev/null
+"$NETSIM" sweep "$ksc" "${fast[@]}" -j 2 -o "$out" 2>/dev/null
 check leftover_without_resume_refused test $? -eq 2 -a -e "$out.run3.AbC123.tmp"
-"$NETSIM" sweep "$ksc" -j 2 -o "$out" -q --resume 2>/dev/null
+"$NETSIM" sweep "$ksc" "${fast[@]}" -j 2 -o "$out" --resume 2>/dev/null
 rc=$?
 check leftover_taken_by_resume test $rc -eq 0 \
     -a "$(q "$out" "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 4 \
