@@ -536,10 +536,11 @@ out:
  * parameters, is copied into OUT with --resume, as that parent would have,
  * and kept (unselected); without --resume it counts as present in OUT
  * (exit 2, as in prepare_output). Everything else they hold is removed:
- * those runs run again. Runs left unselected (--shard, --only) are left
- * alone. Returns 0, or the exit status with the message printed.
+ * those runs run again, or OUT holds them complete already. Runs outside
+ * this sweep's slice (wanted: --shard, --only) are left alone. Returns 0,
+ * or the exit status with the message printed.
  */
-static int take_leftovers(struct sweep_ctx *x, bool resume, int *kept)
+static int take_leftovers(struct sweep_ctx *x, const char *wanted, bool resume, int *kept)
 {
     struct orphan *list;
     struct rec *dst = NULL;
@@ -551,9 +552,9 @@ static int take_leftovers(struct sweep_ctx *x, bool resume, int *kept)
         struct orphan_run r;
         char why[1024] = "";
         sqlite3 *db = NULL;
-        if (o->run < 1 || o->run > x->nruns || !x->selected[o->run])
+        if (o->run < 1 || o->run > x->nruns || !wanted[o->run])
             continue;
-        bool same = orphan_read_run(o->path, o->run, &r, why, sizeof why) > 0 && !strcmp(r.status, "complete") &&
+        bool same = x->selected[o->run] && orphan_read_run(o->path, o->run, &r, why, sizeof why) > 0 && !strcmp(r.status, "complete") &&
                     !strcmp(r.hash, x->hash) && !strcmp(r.label, sweep_label(x->sw, o->run)) &&
                     r.seed == sweep_seed(x->sw, o->run) && r.rep == sweep_rep(x->sw, o->run) &&
                     sqlite3_open_v2(o->path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
@@ -1126,9 +1127,16 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     int kept = 0;
+    char *wanted = malloc((size_t)x.nruns + 1);     /* before prepare_output unselects kept runs */
+    if (!wanted) {
+        rc = 1;
+        goto done;
+    }
+    memcpy(wanted, x.selected, (size_t)x.nruns + 1);
     rc = prepare_output(&x, resume, &kept);
     if (!rc)
-        rc = take_leftovers(&x, resume, &kept);
+        rc = take_leftovers(&x, wanted, resume, &kept);
+    free(wanted);
     if (rc)
         goto done;
     char *err = NULL;

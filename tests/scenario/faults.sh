@@ -156,6 +156,11 @@ check leftover_taken_by_resume test $rc -eq 0 \
     -a "$(q "$out" "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 4 \
     -a "$(q "$out" "SELECT started_at || wall_s FROM run WHERE id = 3")" = "$(q "$tmp/one.db" "SELECT started_at || wall_s FROM run WHERE id = 3")" \
     -a -z "$(ls "$tmp" | grep -E '^left\.db\..*(tmp|log)')"
+# One left by a parent killed after it had copied the run in: removed.
+cp "$tmp/one.db" "$out.run3.XyZ789.tmp"
+"$NETSIM" sweep "$ksc" "${fast[@]}" -j 2 -o "$out" --resume 2>/dev/null
+check leftover_already_in_removed test $? -eq 0 -a ! -e "$out.run3.XyZ789.tmp" \
+    -a "$(q "$out" "SELECT count(*) FROM run")" -eq 4
 
 # ---- integer options ------------------------------------------------------------
 "$NETSIM" run "$sc" --rep 4294967296 --no-db -q >/dev/null 2>"$tmp/e"
