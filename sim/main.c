@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +15,8 @@
 #include <unistd.h>
 #include "commands.h"
 #include "config.h"
-#include "record.h"
 #include "report.h"
+#include "run_record.h"
 #include "runner.h"
 #include "sim.h"
 
@@ -108,13 +109,16 @@ static int cmd_run(int argc, char **argv)
             }
             have_seed = true;
             break;
-        case 'R':
-            rep = (int)strtol(optarg, &end, 10);
-            if (*end || rep < 0) {
-                fprintf(stderr, "netsim run: --rep takes a non-negative integer, got '%s'\n", optarg);
+        case 'R': {
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (end == optarg || *end || errno || v < 0 || v > INT_MAX) {
+                fprintf(stderr, "netsim run: --rep takes an integer 0 to %d, got '%s'\n", INT_MAX, optarg);
                 return 2;
             }
+            rep = (int)v;
             break;
+        }
         case 'P': profile = 1; break;
         case 'J': json = 1; break;
         case 'q': quiet = 1; break;
@@ -129,6 +133,10 @@ static int cmd_run(int argc, char **argv)
     }
     const char *path = argv[optind];
     struct cfg *cfg = cfg_load(path);
+    if (!cfg) {
+        fprintf(stderr, "netsim run: %s: out of memory; nothing was run\n", path);
+        return 1;
+    }
     for (int i = 0; i < nsets && !cfg_errors(cfg); i++)
         cfg_override(cfg, sets[i]);
     if (cfg_errors(cfg)) {
@@ -154,26 +162,19 @@ static int cmd_run(int argc, char **argv)
     }
     char defpath[512];
     snprintf(defpath, sizeof defpath, "results/%s.db", stem);
-    struct rec *rec = NULL;
-    if (!nodb) {
-        char *err = NULL;
-        rec = rec_open(out ? out : defpath, &err);
-        if (!rec) {
-            fprintf(stderr, "netsim run: %s\n", err ? err : "cannot open the results database");
-            free(err);
-            free(stem);
-            cfg_free(cfg);
-            return 1;
-        }
+    struct run_record *rr = NULL;
+    if (!nodb && !(rr = run_record_open(out ? out : defpath, &o))) {
+        free(stem);
+        cfg_free(cfg);
+        return 1;
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    int rc = runner_run(cfg, &o, rec);
-    if (rec)
-        rec_close(rec);
+    int rc = runner_run(cfg, &o, rr ? run_record_scratch(rr) : NULL);
+    run_record_close(rr);
     free(stem);
     cfg_free(cfg);
     skb_pool_release();

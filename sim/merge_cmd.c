@@ -135,7 +135,7 @@ static sqlite3 *open_results(const char *path)
         sqlite3_close(db);
         return NULL;
     }
-    sqlite3_busy_timeout(db, 10000);
+    sqlite3_busy_timeout(db, rec_busy_timeout_ms());
     if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
         version = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
@@ -262,7 +262,7 @@ static int open_ids(struct merge_ids *ids, const char *out, const struct merge_i
     sqlite3_stmt *st = NULL;
 
     if (sqlite3_open_v2(out, &ids->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-        sqlite3_busy_timeout(ids->db, 10000) != SQLITE_OK ||
+        sqlite3_busy_timeout(ids->db, rec_busy_timeout_ms()) != SQLITE_OK ||
         sqlite3_prepare_v2(ids->db, "SELECT max(id) FROM run", -1, &st, NULL) != SQLITE_OK ||
         sqlite3_step(st) != SQLITE_ROW ||
         sqlite3_prepare_v2(ids->db, "SELECT 1 FROM run WHERE id = ?1", -1, &ids->taken, NULL) != SQLITE_OK) {

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Another process holding the file (a reader in `merge`, a writer that
- * shares the path by mistake) is waited for this long before giving up. */
+/* Another process holding the file (a reader in `merge`, another `netsim
+ * run` copying its run in) is waited for this long before giving up.
+ * NETSIM_BUSY_TIMEOUT_MS overrides it, so that tests can make a lock
+ * outlast it in well under a second. */
 #define REC_BUSY_TIMEOUT_MS 10000
 
 enum rec_stmt {
@@ -66,58 +69,10 @@ static const char *const stmt_sql[ST_COUNT] = {
         " VALUES(?1, ?2, ?3, ?4, ?5)",
 };
 
-/* Version 1 of the schema, as documented in record.h. The run_id columns
- * reference run(id) so that deleting a run (by hand, or in a future
- * `merge --drop`) takes its rows along. */
-static const char schema_sql[] =
-    "CREATE TABLE run("
-    " id INTEGER PRIMARY KEY,"
-    " scenario TEXT,"
-    " variant_label TEXT,"
-    " seed INTEGER,"
-    " rep INTEGER,"
-    " started_at TEXT,"
-    " wall_s REAL,"
-    " events INTEGER,"
-    " status TEXT NOT NULL CHECK(status IN ('running', 'complete', 'interrupted', 'failed')),"
-    " error TEXT,"
-    " scenario_hash TEXT,"
-    " sim_s REAL,"
-    " hostname TEXT);\n"
-    "CREATE TABLE param("
-    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
-    " key TEXT NOT NULL,"
-    " value TEXT);\n"
-    "CREATE TABLE interval("
-    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
-    " flow INTEGER NOT NULL,"
-    " t_start REAL NOT NULL,"
-    " t_end REAL NOT NULL,"
-    " bytes INTEGER NOT NULL,"
-    " bits_per_s REAL);\n"
-    "CREATE TABLE series("
-    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
-    " name TEXT NOT NULL,"
-    " t REAL NOT NULL,"
-    " value REAL);\n"
-    "CREATE TABLE counter("
-    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
-    " name TEXT NOT NULL,"
-    " value REAL);\n"
-    "CREATE TABLE profile("
-    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
-    " host TEXT NOT NULL,"
-    " symbol TEXT NOT NULL,"
-    " cpu_ns REAL,"
-    " calls INTEGER);\n"
-    "CREATE INDEX interval_run ON interval(run_id);\n"
-    "CREATE INDEX series_run_name ON series(run_id, name);\n"
-    "CREATE INDEX counter_run ON counter(run_id);\n"
-    "CREATE INDEX param_run ON param(run_id);\n";
-
 struct rec {
     sqlite3 *db;
-    char *path;
+    char *path;                  /* for messages */
+    char *name;                  /* what SQLite opens, and ATTACH names */
     sqlite3_stmt *st[ST_COUNT];
     int64_t run_id;              /* -1 when no run is open */
     struct timespec run_t0;      /* monotonic clock at rec_run_begin */
@@ -140,21 +95,19 @@ static void set_err(struct rec *r, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A malloc'ed "PATH: message" for rec_open's *err; NULL if out of memory. */
-static char *open_err(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static char *open_err(const char *path, const char *fmt, ...)
+int rec_busy_timeout_ms(void)
 {
-    char msg[512];
-    va_list ap;
-    char *s = NULL;
+    const char *v = getenv("NETSIM_BUSY_TIMEOUT_MS");
+    char *end;
+    long ms;
 
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (asprintf(&s, "%s: %s", path, msg) < 0)
-        return NULL;
-    return s;
+    if (!v || !*v)
+        return REC_BUSY_TIMEOUT_MS;
+    errno = 0;
+    ms = strtol(v, &end, 10);
+    if (*end || errno || ms < 0 || ms > 3600000)
+        return REC_BUSY_TIMEOUT_MS;
+    return (int)ms;
 }
 
 /* ------------------------------------------------------------------ */
@@ -186,70 +139,6 @@ static int mkdir_parents(const char *path, char **dir_out)
     return 0;
 }
 
-/* Runs a one-row integer query such as "PRAGMA user_version". */
-static int query_int(sqlite3 *db, const char *sql, int64_t *out)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-
-    if (rc != SQLITE_OK)
-        return rc;
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *out = sqlite3_column_int64(st, 0);
-        rc = SQLITE_OK;
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-static const char *version_sql = "PRAGMA user_version";
-static const char *ntables_sql = "SELECT count(*) FROM sqlite_master";
-
-/*
- * Brings a fresh file to schema version 1, or checks an existing one.
- * Creation runs under BEGIN IMMEDIATE and re-reads the version under that
- * lock, so two processes opening the same new file cannot both create it.
- * Returns NULL on success, else the malloc'ed message for rec_open.
- */
-static char *check_schema(sqlite3 *db, const char *path)
-{
-    int64_t version = 0, ntables = 0;
-    char *err = NULL;
-
-    if (query_int(db, version_sql, &version) != SQLITE_OK)
-        return open_err(path, "%s", sqlite3_errmsg(db));
-    if (version == 0) {
-        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-            return open_err(path, "%s", sqlite3_errmsg(db));
-        if (query_int(db, version_sql, &version) != SQLITE_OK ||
-            query_int(db, ntables_sql, &ntables) != SQLITE_OK) {
-            err = open_err(path, "%s", sqlite3_errmsg(db));
-        } else if (version == 0 && ntables > 0) {
-            err = open_err(path, "not a netsim results database (it has tables but no schema version)");
-        } else if (version == 0) {
-            char set_version[64];
-            snprintf(set_version, sizeof set_version, "PRAGMA user_version = %d", RECORD_SCHEMA_VERSION);
-            if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
-                sqlite3_exec(db, set_version, NULL, NULL, NULL) != SQLITE_OK)
-                err = open_err(path, "creating the schema: %s", sqlite3_errmsg(db));
-            else
-                version = RECORD_SCHEMA_VERSION;
-        }
-        if (!err && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-            err = open_err(path, "creating the schema: %s", sqlite3_errmsg(db));
-        if (err) {
-            if (!sqlite3_get_autocommit(db))
-                sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-            return err;
-        }
-    }
-    if (version != RECORD_SCHEMA_VERSION)
-        return open_err(path, "results schema version %lld, this netsim writes version %d",
-                        (long long)version, RECORD_SCHEMA_VERSION);
-    return NULL;
-}
-
 static void rec_free(struct rec *r)
 {
     int i;
@@ -258,10 +147,17 @@ static void rec_free(struct rec *r)
         sqlite3_finalize(r->st[i]);
     sqlite3_close(r->db);
     free(r->path);
+    free(r->name);
     free(r);
 }
 
-struct rec *rec_open(const char *path, char **err)
+/*
+ * Opens the file path, or the URI uri if not NULL (path then only names it
+ * in messages). The connection is opened with URI names on, so that ATTACH
+ * can name a scratch database in memory (record_copy.c); "./" keeps a
+ * plain path that happens to start with "file:" a path.
+ */
+static struct rec *open_db(const char *path, const char *uri, char **err)
 {
     struct rec *r;
     char *dir = NULL;
@@ -269,38 +165,41 @@ struct rec *rec_open(const char *path, char **err)
 
     *err = NULL;
     r = calloc(1, sizeof *r);
-    if (!r || !(r->path = strdup(path))) {
+    if (!r || !(r->path = strdup(path)) ||
+        asprintf(&r->name, "%s%s", !uri && !strncmp(path, "file:", 5) ? "./" : "", uri ? uri : path) < 0) {
+        if (r)
+            free(r->path);
         free(r);
-        *err = open_err(path, "out of memory");
+        *err = rec_open_err(path, "out of memory");
         return NULL;
     }
     r->run_id = -1;
 
-    if (mkdir_parents(path, &dir) != 0) {
+    if (!uri && mkdir_parents(path, &dir) != 0) {
         int e = errno;
-        *err = dir ? open_err(path, "cannot create directory %s: %s", dir, strerror(e))
-                   : open_err(path, "out of memory");
+        *err = dir ? rec_open_err(path, "cannot create directory %s: %s", dir, strerror(e))
+                   : rec_open_err(path, "out of memory");
         free(dir);
         goto fail;
     }
 
-    rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    rc = sqlite3_open_v2(r->name, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, NULL);
     if (rc != SQLITE_OK) {
-        *err = open_err(path, "%s", r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
+        *err = rec_open_err(path, "%s", r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
         goto fail;
     }
     sqlite3_extended_result_codes(r->db, 1);
-    sqlite3_busy_timeout(r->db, REC_BUSY_TIMEOUT_MS);
+    sqlite3_busy_timeout(r->db, rec_busy_timeout_ms());
     if (sqlite3_exec(r->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
-        *err = open_err(path, "%s", sqlite3_errmsg(r->db));
+        *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
         goto fail;
     }
-    if ((*err = check_schema(r->db, path)) != NULL)
+    if ((*err = rec_check_schema(r->db, path)) != NULL)
         goto fail;
 
     for (i = 0; i < ST_COUNT; i++) {
         if (sqlite3_prepare_v3(r->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &r->st[i], NULL) != SQLITE_OK) {
-            *err = open_err(path, "%s", sqlite3_errmsg(r->db));
+            *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
             goto fail;
         }
     }
@@ -308,9 +207,43 @@ struct rec *rec_open(const char *path, char **err)
 
 fail:
     if (!*err)
-        *err = open_err(path, "out of memory");
+        *err = rec_open_err(path, "out of memory");
     rec_free(r);
     return NULL;
+}
+
+struct rec *rec_open(const char *path, char **err)
+{
+    struct stat sb;
+    bool existed = stat(path, &sb) == 0;
+    struct rec *r = open_db(path, NULL, err);
+
+    /* A file this call created but could not give a schema (a full disk)
+     * would be refused by the next open as empty: leave nothing. */
+    if (!r && !existed && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) {
+        char journal[4096];
+        snprintf(journal, sizeof journal, "%s-journal", path);
+        unlink(journal);
+        unlink(path);
+    }
+    return r;
+}
+
+struct rec *rec_open_scratch(char **err)
+{
+    static unsigned n;
+    char name[96];
+
+    /* A leading '/' makes a memdb database visible to every connection of
+     * the process, so the output's connection can ATTACH it. */
+    snprintf(name, sizeof name, "file:/netsim-scratch-%ld-%u?vfs=memdb", (long)getpid(), n++);
+    struct rec *r = open_db("(scratch database in memory)", name, err);
+    /* memdb stops at 1 GiB by default; let a run's rows take what memory
+     * there is (they stay in memory until they are copied out). */
+    sqlite3_int64 limit = (sqlite3_int64)1 << 40;
+    if (r)
+        sqlite3_file_control(r->db, "main", SQLITE_FCNTL_SIZE_LIMIT, &limit);
+    return r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -362,6 +295,14 @@ static int need_run(struct rec *r, const char *what)
     if (r->run_id >= 0)
         return 0;
     set_err(r, "%s: no run in progress", what);
+    return -1;
+}
+
+static int need_no_run(struct rec *r, const char *what)
+{
+    if (r->run_id < 0)
+        return 0;
+    set_err(r, "%s: run %lld is still in progress", what, (long long)r->run_id);
     return -1;
 }
 
@@ -532,13 +473,58 @@ const char *rec_errmsg(const struct rec *r)
     return r->errmsg;
 }
 
+void rec_no_sync(struct rec *r)
+{
+    sqlite3_exec(r->db, "PRAGMA synchronous = OFF", NULL, NULL, NULL);
+}
+
+int rec_note_run(struct rec *r, int64_t id, const char *error, const char *key, const char *value)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = SQLITE_ERROR;
+
+    if (need_no_run(r, "note run") != 0)
+        return -1;
+    if (sqlite3_exec(r->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        goto out;
+    if (sqlite3_prepare_v2(r->db, "UPDATE run SET error = ?1 WHERE id = ?2", -1, &st, NULL) != SQLITE_OK)
+        goto out;
+    bind_text(st, 1, error);
+    sqlite3_bind_int64(st, 2, id);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    st = NULL;
+    if (rc != SQLITE_DONE || sqlite3_changes(r->db) != 1) {
+        rc = rc == SQLITE_DONE ? SQLITE_NOTFOUND : rc;
+        goto out;
+    }
+    rc = SQLITE_DONE;
+    if (key) {
+        sqlite3_stmt *p = r->st[ST_PARAM];
+        sqlite3_bind_int64(p, 1, id);
+        bind_text(p, 2, key);
+        bind_text(p, 3, value);
+        rc = sqlite3_step(p);
+        sqlite3_reset(p);
+    }
+    if (rc == SQLITE_DONE && sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        rc = SQLITE_ERROR;
+out:
+    if (rc != SQLITE_DONE)
+        set_err(r, "note run: %s", rc == SQLITE_NOTFOUND ? "no such run" : sqlite3_errmsg(r->db));
+    sqlite3_finalize(st);
+    rollback(r);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+const char *rec_attach_name(const struct rec *r)
+{
+    return r->name;
+}
+
 struct sqlite3 *rec_connection(struct rec *r, const char *what)
 {
-    if (r->run_id >= 0) {
-        set_err(r, "%s: run %lld is still in progress", what, (long long)r->run_id);
-        return NULL;
-    }
-    return r->db;
+    return need_no_run(r, what) == 0 ? r->db : NULL;
 }
 
 void rec_set_error(struct rec *r, const char *fmt, ...)

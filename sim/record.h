@@ -22,7 +22,10 @@
  * since rec_run_begin, events and sim_s NULL) and commits it.
  *
  * The file keeps SQLite's rollback journal (not WAL), so it is one
- * self-contained file; other processes are waited for up to 10 s.
+ * self-contained file; other processes are waited for up to 10 s
+ * (rec_busy_timeout_ms). A writer holds the file only while it commits:
+ * `netsim run` simulates into a scratch database in memory and copies the
+ * finished run in (rec_append_run), as a sweep copies its workers' runs.
  * uint64_t values (seed, bytes, events, calls) are stored as SQLite's
  * int64: a value >= 2^63 reads back as its two's-complement negative.
  */
@@ -51,10 +54,27 @@ struct rec_run_info {
  * if needed, creating the schema if absent. A database with another
  * user_version is refused ("PATH: results schema version N, this netsim
  * writes version 1"), as is one with tables but user_version 0, or a file
- * that is not SQLite. Returns NULL and writes a message starting with the
+ * that is not SQLite. A file this call created but could not give its
+ * schema (a full disk) is removed again. Returns NULL and writes a message starting with the
  * path to *err (malloc'ed, the caller frees it) on failure. */
 struct rec *rec_open(const char *path, char **err);
 void rec_close(struct rec *r);
+
+/* A private database in memory with the same schema and API, for one
+ * run to be written while no file is held; its messages name it
+ * "(scratch database in memory)". NULL (message in *err) if out of memory. */
+struct rec *rec_open_scratch(char **err);
+
+/* Commits to r are no longer synced to disk: for a file that is read only
+ * after this process has ended (a claim, run_record.h), which a crash of
+ * the process cannot lose, and which would otherwise cost a run several
+ * syncs. */
+void rec_no_sync(struct rec *r);
+
+/* How long a connection waits for another process's lock: 10000 ms, or
+ * the environment's NETSIM_BUSY_TIMEOUT_MS (0 to 3600000), which exists so
+ * that tests can make lock contention outlast it quickly. */
+int rec_busy_timeout_ms(void);
 
 /* Returns the new run id, or -1 on error (also when a run is already
  * open). The inserts below return 0, or -1 on error or when no run is
@@ -71,6 +91,12 @@ int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t event
 
 /* Last error message, "PATH: what: SQLite's message" ("" if none). */
 const char *rec_errmsg(const struct rec *r);
+
+/* Replaces the error text of finished run id and, if key is not NULL,
+ * adds the parameter key = value, in one transaction (no run may be
+ * open): what a claim (run_record.h) says once the cause is known. 0, or
+ * -1 with rec_errmsg set. */
+int rec_note_run(struct rec *r, int64_t id, const char *error, const char *key, const char *value);
 
 /*
  * Copies run src_run_id and all its rows (param, interval, series, counter,
@@ -89,11 +115,36 @@ const char *rec_errmsg(const struct rec *r);
  */
 int64_t rec_copy_run(struct rec *dst, const char *src_path, int64_t src_run_id, int64_t want_id);
 
-/* For record_copy.c only, not for other callers: dst's SQLite connection,
- * or NULL (with the error set) while a run is open; and setting the error
- * message ("PATH: " is prepended, as for every other error). */
+/*
+ * Copies run src_run_id of the open database src (a scratch database) into
+ * dst as a new run (SQLite's next id), with no version or duplicate rule:
+ * what `netsim run` appends. Same transaction and errors as rec_copy_run.
+ */
+int64_t rec_append_run(struct rec *dst, struct rec *src, int64_t src_run_id);
+
+/*
+ * Copies run src_run_id of the file src_path into dst as a new run, unless
+ * dst already holds the very same run (identity and status, started_at,
+ * hostname, wall_s, error equal): 0 then. For picking up the runs an
+ * earlier process left in a side file, which a merge by hand may already
+ * have copied. No version rule.
+ */
+int64_t rec_import_run(struct rec *dst, const char *src_path, int64_t src_run_id);
+
+/* Writes the whole database r (no run open) into the new or empty file
+ * path, synced. 0, or -1 with rec_errmsg set; a partial file is removed. */
+int rec_save_as(struct rec *r, const char *path);
+
+/* For record*.c only, not for other callers: dst's SQLite connection,
+ * or NULL (with the error set) while a run is open; the name another
+ * connection ATTACHes it by; setting the error message ("PATH: " is
+ * prepended, as for every other error); the schema (record_schema.c:
+ * NULL, or rec_open's malloc'ed message) and rec_open's messages. */
 struct sqlite3;
 struct sqlite3 *rec_connection(struct rec *r, const char *what);
+const char *rec_attach_name(const struct rec *r);
 void rec_set_error(struct rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *rec_check_schema(struct sqlite3 *db, const char *path);
+char *rec_open_err(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

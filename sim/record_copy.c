@@ -1,7 +1,8 @@
 /*
  * record_copy.c - copies one run, with all its rows, from another results
- * database file into an open one (rec_copy_run in record.h): what
- * `netsim merge` is made of.
+ * database into an open one (rec_copy_run, rec_append_run, rec_import_run
+ * in record.h): what `netsim merge`, a sweep's parent and `netsim run` are
+ * made of; and a whole database into a new file (rec_save_as).
  *
  * The source file is ATTACHed to the destination's connection and each
  * table is copied by one INSERT ... SELECT, so rows go from page to page
@@ -21,9 +22,11 @@
 
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The schema name of the source; chosen not to clash with main/temp. */
 #define SRC "netsim_copy_src"
@@ -68,13 +71,27 @@ static const char duplicate_sql[] =
     "      AND m.hostname IS s.hostname AND m.wall_s IS s.wall_s AND m.error IS s.error))"
     " LIMIT 1";
 
+/* The very same run only: what rec_import_run skips. */
+static const char same_run_sql[] =
+    "SELECT m.id FROM main.run m, " SRC ".run s WHERE s.id = ?1"
+    " AND m.scenario_hash IS s.scenario_hash AND m.variant_label IS s.variant_label"
+    " AND m.rep IS s.rep AND m.seed IS s.seed AND m.status IS s.status AND m.started_at IS s.started_at"
+    " AND m.hostname IS s.hostname AND m.wall_s IS s.wall_s AND m.error IS s.error LIMIT 1";
+
 static const char id_taken_sql[] = "SELECT 1 FROM main.run WHERE id = ?1";
+
+enum copy_mode {
+    COPY_MERGE,                  /* rec_copy_run: version and duplicate rules, ids kept */
+    COPY_APPEND,                 /* rec_append_run: a new id, no rule */
+    COPY_IMPORT,                 /* rec_import_run: a new id unless the very same run is there */
+};
 
 struct copy {
     struct rec *dst;
     sqlite3 *db;
-    const char *src_path;
+    const char *src_path;        /* for messages */
     int64_t src_id;
+    enum copy_mode mode;
 };
 
 /* Sets the error "copy run N from SRC: what: SQLite's message". */
@@ -201,21 +218,24 @@ static int64_t copy_in_txn(struct copy *c, int64_t want_id)
     size_t i;
     int rc;
 
-    if (check_version(c) != 0)
+    if (c->mode == COPY_MERGE && check_version(c) != 0)
         return -1;
-    rc = run_stmt(c, "looking for duplicates", duplicate_sql, c->src_id, 0, &dup);
-    if (rc < 0)
-        return -1;
-    if (rc == SQLITE_ROW)
-        return 0;
+    if (c->mode != COPY_APPEND) {
+        rc = run_stmt(c, "looking for duplicates", c->mode == COPY_MERGE ? duplicate_sql : same_run_sql, c->src_id,
+                      0, &dup);
+        if (rc < 0)
+            return -1;
+        if (rc == SQLITE_ROW)
+            return 0;
+    }
 
-    if (want_id > 0) {
+    if (c->mode == COPY_MERGE && want_id > 0) {
         if ((rc = run_stmt(c, "looking up ids", id_taken_sql, want_id, 0, NULL)) < 0)
             return -1;
         if (rc == SQLITE_DONE)
             id = want_id;
     }
-    if (id < 0) {
+    if (c->mode == COPY_MERGE && id < 0) {
         if ((rc = run_stmt(c, "looking up ids", id_taken_sql, c->src_id, 0, NULL)) < 0)
             return -1;
         if (rc == SQLITE_DONE)
@@ -224,6 +244,10 @@ static int64_t copy_in_txn(struct copy *c, int64_t want_id)
     /* id -1 binds NULL: SQLite picks max(id) + 1. */
     if (run_stmt(c, "inserting the run", copy_run_sql, id, c->src_id, NULL) < 0)
         return -1;
+    if (sqlite3_changes(c->db) != 1) {      /* check_version finds this first when merging */
+        rec_set_error(c->dst, "copy run %lld from %s: no such run", (long long)c->src_id, c->src_path);
+        return -1;
+    }
     id = sqlite3_last_insert_rowid(c->db);
     for (i = 0; i < sizeof copy_child_sql / sizeof copy_child_sql[0]; i++)
         if (run_stmt(c, "copying rows", copy_child_sql[i], id, c->src_id, NULL) < 0)
@@ -231,18 +255,59 @@ static int64_t copy_in_txn(struct copy *c, int64_t want_id)
     return id;
 }
 
-int64_t rec_copy_run(struct rec *dst, const char *src_path, int64_t src_run_id, int64_t want_id)
+/*
+ * Attaches the source (attach: the name SQLite opens, a file path or a
+ * scratch database's URI), copies, detaches. Returns as copy_in_txn.
+ */
+static int64_t copy_attached(struct copy *c, const char *attach, int64_t want_id)
 {
-    struct copy c = { .dst = dst, .src_path = src_path, .src_id = src_run_id };
-    struct stat sb;
     sqlite3_stmt *st;
     int64_t id = -1;
     int rc;
 
+    if (sqlite3_prepare_v2(c->db, "ATTACH DATABASE ?1 AS " SRC, -1, &st, NULL) != SQLITE_OK)
+        return copy_fail(c, "attaching");
+    sqlite3_bind_text(st, 1, attach, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return copy_fail(c, "attaching");
+
+    if (check_source(c) == 0) {
+        /* The no-op DELETE takes main's write lock first (see the top). */
+        if (sqlite3_exec(c->db, "BEGIN; DELETE FROM main.run WHERE 0", NULL, NULL, NULL) != SQLITE_OK) {
+            copy_fail(c, "starting the transaction");
+        } else {
+            id = copy_in_txn(c, want_id);
+            if (id > 0 && sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+                copy_fail(c, "commit");
+                id = -1;
+            }
+        }
+        if (!sqlite3_get_autocommit(c->db))
+            sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+    }
+    /* Every statement on the source is finalized, so DETACH cannot find
+     * it busy; if it failed anyway, the next ATTACH would report it. */
+    if (sqlite3_exec(c->db, "DETACH DATABASE " SRC, NULL, NULL, NULL) != SQLITE_OK && id >= 0) {
+        copy_fail(c, "detaching");
+        /* The copy itself is committed: report the id all the same. */
+    }
+    return id;
+}
+
+/* The source is a file: check it exists (ATTACH would create it), and
+ * keep a plain path that starts with "file:" from being read as a URI. */
+static int64_t copy_file(struct rec *dst, const char *src_path, int64_t src_run_id, int64_t want_id,
+                         enum copy_mode mode)
+{
+    struct copy c = { .dst = dst, .src_path = src_path, .src_id = src_run_id, .mode = mode };
+    struct stat sb;
+    char attach[4096];
+
     c.db = rec_connection(dst, "copy run");
     if (!c.db)
         return -1;
-    /* ATTACH would create a missing file. */
     if (stat(src_path, &sb) != 0) {
         rec_set_error(dst, "copy run %lld from %s: %s", (long long)src_run_id, src_path, strerror(errno));
         return -1;
@@ -251,33 +316,68 @@ int64_t rec_copy_run(struct rec *dst, const char *src_path, int64_t src_run_id, 
         rec_set_error(dst, "copy run %lld from %s: not a regular file", (long long)src_run_id, src_path);
         return -1;
     }
-    if (sqlite3_prepare_v2(c.db, "ATTACH DATABASE ?1 AS " SRC, -1, &st, NULL) != SQLITE_OK)
-        return copy_fail(&c, "attaching");
-    sqlite3_bind_text(st, 1, src_path, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return copy_fail(&c, "attaching");
+    snprintf(attach, sizeof attach, "%s%s", strncmp(src_path, "file:", 5) ? "" : "./", src_path);
+    return copy_attached(&c, attach, want_id);
+}
 
-    if (check_source(&c) == 0) {
-        /* The no-op DELETE takes main's write lock first (see the top). */
-        if (sqlite3_exec(c.db, "BEGIN; DELETE FROM main.run WHERE 0", NULL, NULL, NULL) != SQLITE_OK) {
-            copy_fail(&c, "starting the transaction");
+int64_t rec_copy_run(struct rec *dst, const char *src_path, int64_t src_run_id, int64_t want_id)
+{
+    return copy_file(dst, src_path, src_run_id, want_id, COPY_MERGE);
+}
+
+int64_t rec_import_run(struct rec *dst, const char *src_path, int64_t src_run_id)
+{
+    return copy_file(dst, src_path, src_run_id, 0, COPY_IMPORT);
+}
+
+int64_t rec_append_run(struct rec *dst, struct rec *src, int64_t src_run_id)
+{
+    struct copy c = { .dst = dst, .src_path = "the scratch database", .src_id = src_run_id, .mode = COPY_APPEND };
+
+    c.db = rec_connection(dst, "copy run");
+    if (!c.db || !rec_connection(src, "copy run")) {
+        if (c.db)
+            rec_set_error(dst, "copy run %lld: the scratch database has a run open", (long long)src_run_id);
+        return -1;
+    }
+    return copy_attached(&c, rec_attach_name(src), 0);
+}
+
+int rec_save_as(struct rec *r, const char *path)
+{
+    sqlite3 *db = rec_connection(r, "save"), *to = NULL;
+    sqlite3_backup *b;
+    int rc;
+
+    if (!db)
+        return -1;
+    /* The backup API rather than VACUUM INTO: VACUUM INTO writes through
+     * the source's VFS, which for a scratch database is memory. The
+     * target's own commit syncs it. */
+    rc = sqlite3_open_v2(path, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc == SQLITE_OK) {
+        b = sqlite3_backup_init(to, "main", db, "main");
+        if (b) {
+            rc = sqlite3_backup_step(b, -1);
+            sqlite3_backup_finish(b);
+            if (rc == SQLITE_DONE)
+                rc = SQLITE_OK;
         } else {
-            id = copy_in_txn(&c, want_id);
-            if (id > 0 && sqlite3_exec(c.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-                copy_fail(&c, "commit");
-                id = -1;
-            }
+            rc = sqlite3_errcode(to);
         }
-        if (!sqlite3_get_autocommit(c.db))
-            sqlite3_exec(c.db, "ROLLBACK", NULL, NULL, NULL);
     }
-    /* Every statement on the source is finalized, so DETACH cannot find
-     * it busy; if it failed anyway, the next ATTACH would report it. */
-    if (sqlite3_exec(c.db, "DETACH DATABASE " SRC, NULL, NULL, NULL) != SQLITE_OK && id >= 0) {
-        copy_fail(&c, "detaching");
-        /* The copy itself is committed: report the id all the same. */
+    if (rc != SQLITE_OK)
+        rec_set_error(r, "saving to %s: %s", path, to ? sqlite3_errstr(rc) : "out of memory");
+    if (sqlite3_close(to) != SQLITE_OK && rc == SQLITE_OK) {
+        rec_set_error(r, "saving to %s: closing it failed", path);
+        rc = SQLITE_ERROR;
     }
-    return id;
+    if (rc != SQLITE_OK) {
+        char journal[4200];
+        snprintf(journal, sizeof journal, "%s-journal", path);
+        unlink(journal);
+        unlink(path);
+        return -1;
+    }
+    return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * runner.c - one run, start to finish (see runner.h).
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,14 +42,16 @@ static double wall(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int record_begin(struct rec *rec, struct cfg *cfg, const struct run_opts *o, struct sim *s)
+/* The run's row and parameters; returns the run id or -1. */
+static int64_t record_begin(struct rec *rec, struct cfg *cfg, const struct run_opts *o, struct sim *s)
 {
     char hash[17];
     runner_file_hash(o->scenario_path, hash);
     struct rec_run_info info = { .scenario = o->scenario, .variant_label = o->variant_label ? o->variant_label : "",
                                   .seed = s->seed, .rep = o->rep, .scenario_hash = hash,
                                   .id = o->run_id };
-    if (rec_run_begin(rec, &info) < 0)
+    int64_t id = rec_run_begin(rec, &info);
+    if (id < 0)
         return -1;
     for (int i = 0; i < cfg_param_count(cfg); i++) {
         const char *k, *v;
@@ -59,7 +62,7 @@ static int record_begin(struct rec *rec, struct cfg *cfg, const struct run_opts 
     for (const char *const *p = o->extra_params; p && p[0] && p[1]; p += 2)
         if (rec_param(rec, p[0], p[1]) < 0)
             return -1;
-    return 0;
+    return id;
 }
 
 int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
@@ -82,7 +85,14 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
         s = sim_build(cfg, seed, true);
         s->rep = o->rep;
     }
-    if (rec && record_begin(rec, cfg, o, s) < 0) {
+    if (o->claim && (record_begin(o->claim, cfg, o, s) < 0 ||
+                     rec_run_end(o->claim, "failed", 0, 0, NAN, o->claim_error) < 0)) {
+        fprintf(stderr, "netsim: %s; nothing was run\n", rec_errmsg(o->claim));
+        sim_free(s);
+        return 1;
+    }
+    int64_t id = rec ? record_begin(rec, cfg, o, s) : 0;
+    if (id < 0) {
         fprintf(stderr, "netsim: %s\n", rec_errmsg(rec));
         sim_free(s);
         return 1;
@@ -99,14 +109,24 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     double w = wall() - t0;
     running = NULL;
     const char *status = s->interrupted ? "interrupted" : "complete";
-    if (rep) {
-        report_end(rep, time_to_s(s->q.now), w, s->q.executed, status);
-        report_free(rep);
-    }
     int rc = s->interrupted ? 130 : 0;
     if (rec && rec_run_end(rec, status, w, s->q.executed, time_to_s(s->q.now), NULL) < 0) {
         fprintf(stderr, "netsim: writing results: %s\n", rec_errmsg(rec));
         rc = 1;
+        id = -1;
+    }
+    /* Delivered before the summary, so that the summary can say where
+     * the run is (or is not). */
+    char msg[2048] = "";
+    if (o->deliver && o->deliver(o->deliver_arg, id, msg, sizeof msg) < 0)
+        rc = 1;
+    if (rep) {
+        if (msg[0] && o->json)
+            report_line(rep, "%s", msg);
+        report_end(rep, time_to_s(s->q.now), w, s->q.executed, status);
+        report_free(rep);
+        if (msg[0] && !o->json)
+            fprintf(o->out, "%s\n", msg);
     }
     sim_free(s);
     return rc;

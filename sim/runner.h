@@ -24,11 +24,22 @@ struct run_opts {
     FILE *out;                   /* report destination; NULL: no report */
     bool json, quiet, profile, progress;
     int64_t run_id;              /* > 0: record the run under this id (a sweep's run number) */
+    /* Not NULL: before simulating, the run's row and parameters are
+     * committed here as 'failed' with claim_error, so that the run is on
+     * disk even if everything after fails (run_record.h). */
+    struct rec *claim;
+    const char *claim_error;
+    /* Not NULL: called once the run is committed to rec, with its id, or
+     * with -1 when it could not be; returns 0, or -1 with a line for the
+     * report in msg (the run did not reach its database: exit status 1). */
+    int (*deliver)(void *arg, int64_t run_id, char *msg, size_t n);
+    void *deliver_arg;
 };
 
 /* Returns 0 complete, 1 simulation or database error, 2 scenario errors
  * (printed to stderr; nothing was written), 130 interrupted (recorded as
- * 'interrupted'). rec may be NULL (no database). */
+ * 'interrupted'). rec may be NULL (no database). A failing claim is an
+ * error before anything runs (1). */
 int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec);
 
 /* Ask the running simulation to stop (signal handlers). */

@@ -15,6 +15,12 @@
  * that crashes leaves a temp file that is simply discarded, and the parent
  * records the run as 'failed' with the reason.
  *
+ * A parent killed outright (kill -9) takes its workers with it (they have
+ * PR_SET_PDEATHSIG), and leaves only temp files and logs. The parent holds
+ * an flock on each temp file (orphans.h), so the next sweep of OUT can tell
+ * them from those of a sweep still running; --resume copies in the runs
+ * they hold finished and removes the rest (take_leftovers).
+ *
  * Why processes and not threads: a run is single-threaded and keeps global
  * state (the skb pool, the interrupt flag), and a crash (a model bug, an
  * assert) must cost one run, not the sweep.
@@ -34,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -47,6 +54,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "config.h"
+#include "orphans.h"
 #include "record.h"
 #include "runner.h"
 #include "sim.h"
@@ -73,7 +81,8 @@ static const char usage_sweep[] =
     "  -s, --set S.K=V     override a key, as for `netsim run` (the value may be an axis)\n"
     "      --dry-run       list the runs (number, replication, seed, label); run nothing\n"
     "      --resume        keep the runs DB already holds complete (same scenario\n"
-    "                      version); re-run the interrupted, failed and missing ones\n"
+    "                      version), and those that workers of a killed sweep had\n"
+    "                      finished; re-run the interrupted, failed and missing ones\n"
     "      --shard I/N     run only the runs whose number is I modulo N (I in 1..N)\n"
     "      --only K        run only run K\n"
     "      --emit-jobs     print one self-contained command per run, for GNU\n"
@@ -85,6 +94,7 @@ static const char usage_sweep[] =
     "Ctrl-C stops launching, interrupts the running runs (recorded as\n"
     "'interrupted') and exits 130; --resume later completes the sweep. A run\n"
     "whose worker crashes is recorded as 'failed' and the sweep goes on.\n"
+    "Workers die with the sweep, also with kill -9.\n"
     "\n"
     "examples:\n"
     "  netsim sweep scenarios/frag_evict.ini --dry-run\n"
@@ -121,6 +131,7 @@ struct slot {
     pid_t pid;                   /* 0: free */
     int run;
     char *tmp, *log;             /* its temporary database and stderr log */
+    int lock_fd;                 /* holds tmp's lock (orphans.h) */
     double t0;
 };
 
@@ -444,7 +455,7 @@ static int prepare_output(struct sweep_ctx *x, bool resume, int *kept)
         sqlite3_close(db);
         return 0;                            /* rec_open says why */
     }
-    sqlite3_busy_timeout(db, 10000);
+    sqlite3_busy_timeout(db, rec_busy_timeout_ms());
     if (sqlite3_prepare_v2(db, "SELECT scenario_hash FROM run WHERE scenario = ?1 AND status = 'complete'"
                                " AND scenario_hash IS NOT ?2 LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
         sqlite3_close(db);
@@ -532,6 +543,69 @@ out:
     return rc;
 }
 
+/*
+ * The temporary databases an earlier sweep of OUT left when its parent was
+ * killed (orphans.h; its workers died with it). A selected run that one
+ * holds complete, with this sweep's label, seed, replication, version and
+ * parameters, is copied into OUT with --resume, as that parent would have,
+ * and kept (unselected); without --resume it counts as present in OUT
+ * (exit 2, as in prepare_output). Everything else they hold is removed:
+ * those runs run again, or OUT holds them complete already. Runs outside
+ * this sweep's slice (wanted: --shard, --only) are left alone. Returns 0,
+ * or the exit status with the message printed.
+ */
+static int take_leftovers(struct sweep_ctx *x, const char *wanted, bool resume, int *kept)
+{
+    struct orphan *list;
+    struct rec *dst = NULL;
+    int n = orphans_find(x->out, ORPHAN_SWEEP, &list), taken = 0, first = 0, rc = 0;
+    char *err = NULL;
+
+    for (int i = 0; i < n && !rc; i++) {
+        struct orphan *o = &list[i];
+        struct orphan_run r;
+        char why[1024] = "";
+        sqlite3 *db = NULL;
+        if (o->run < 1 || o->run > x->nruns || !wanted[o->run])
+            continue;
+        bool same = x->selected[o->run] && orphan_read_run(o->path, o->run, &r, why, sizeof why) > 0 && !strcmp(r.status, "complete") &&
+                    !strcmp(r.hash, x->hash) && !strcmp(r.label, sweep_label(x->sw, o->run)) &&
+                    r.seed == sweep_seed(x->sw, o->run) && r.rep == sweep_rep(x->sw, o->run) &&
+                    sqlite3_open_v2(o->path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+                    same_params(x, db, o->run, why, sizeof why);
+        sqlite3_close(db);
+        if (!same) {
+            orphan_remove(o);
+        } else if (!resume) {
+            if (!taken++)
+                first = o->run;
+        } else if (!dst && !(dst = rec_open(x->out, &err))) {
+            fprintf(stderr, "netsim sweep: %s\n", err ? err : "cannot open the results database");
+            rc = 1;
+        } else if (rec_copy_run(dst, o->path, o->run, o->run) < 0) {
+            fprintf(stderr, "netsim sweep: %s\n", rec_errmsg(dst));
+            rc = 1;
+        } else {
+            if (!x->quiet)
+                fprintf(stderr, "sweep: run %d: complete in %s, which an earlier sweep left; kept\n", o->run,
+                        o->path);
+            orphan_remove(o);
+            x->selected[o->run] = 0;
+            ++*kept;
+        }
+    }
+    if (taken) {
+        fprintf(stderr, "netsim sweep: an earlier sweep of %s left %d of the runs of this sweep complete beside it "
+                "(the first: run %d, %s.run%d.*.tmp); --resume completes that sweep, or choose another -o\n",
+                x->out, taken, first, x->out, first);
+        rc = 2;
+    }
+    free(err);
+    rec_close(dst);
+    orphans_free(list, n > 0 ? n : 0);
+    return rc;
+}
+
 /* ---- the child ------------------------------------------------------------ */
 
 static volatile sig_atomic_t child_stop;
@@ -544,8 +618,9 @@ static void child_on_signal(int sig)
 }
 
 /* In the forked child: run `run` into tmp, stderr into log. Never returns. */
-static void child_main(const struct sweep_ctx *x, int run, const char *tmp, const char *log)
+static void child_main(const struct sweep_ctx *x, int run, const char *tmp, const char *log, pid_t parent)
 {
+    orphans_die_with_parent(parent);
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd >= 0) {
         dup2(fd, 2);
@@ -678,13 +753,16 @@ static int record_lost_run(const struct sweep_ctx *x, struct rec *dst, int run, 
     return rec_run_end(dst, status, wall, 0, 0, error);
 }
 
-static void remove_temps(const struct slot *sl)
+static void remove_temps(const struct slot *sl, bool keep_tmp)
 {
     char journal[4096];
     snprintf(journal, sizeof journal, "%s-journal", sl->tmp);
-    unlink(sl->tmp);
-    unlink(journal);
+    if (!keep_tmp) {
+        unlink(sl->tmp);
+        unlink(journal);
+    }
     unlink(sl->log);
+    close(sl->lock_fd);
 }
 
 /*
@@ -699,14 +777,18 @@ static int reap(const struct sweep_ctx *x, struct rec *dst, struct slot *sl, int
     char status[32], why[512] = "";
     char *last = forward_log(x, t, run, sl->log);
     const char *final = "failed";
+    bool keep = false;
 
     tmp_status(sl->tmp, run, status, sizeof status);
     if (WIFEXITED(wstatus) && (WEXITSTATUS(wstatus) == 0 || WEXITSTATUS(wstatus) == 130) && status[0]) {
         int64_t id = rec_copy_run(dst, sl->tmp, run, run);
         final = status;
         if (id < 0) {
-            snprintf(why, sizeof why, "%s", rec_errmsg(dst));
+            /* Its results stay for --resume (take_leftovers). */
+            snprintf(why, sizeof why, "%.300s; its results are kept in %.150s for --resume", rec_errmsg(dst),
+                     sl->tmp);
             final = "failed";
+            keep = true;
             rc = -1;
         } else if (id > 0 && id != run) {
             progress_clear(x, t);
@@ -735,7 +817,7 @@ static int reap(const struct sweep_ctx *x, struct rec *dst, struct slot *sl, int
         }
     }
     free(last);
-    remove_temps(sl);
+    remove_temps(sl, keep);
 
     t->finished++;
     t->wall_sum += wall;
@@ -760,22 +842,23 @@ static int reap(const struct sweep_ctx *x, struct rec *dst, struct slot *sl, int
 static int launch(const struct sweep_ctx *x, struct slot *sl, int run)
 {
     char *tmpl = xasprintf("%s.run%d.XXXXXX.tmp", x->out, run);
-    int fd = mkstemps(tmpl, 4);
-    if (fd < 0) {
+    /* The child inherits the lock: the file is taken while either lives. */
+    sl->lock_fd = orphans_create(tmpl, 4, &sl->tmp);
+    if (sl->lock_fd < 0) {
         fprintf(stderr, "netsim sweep: creating %s: %s\n", tmpl, strerror(errno));
         free(tmpl);
         return -1;
     }
-    close(fd);
-    sl->tmp = tmpl;
-    sl->log = xasprintf("%s.log", tmpl);
+    free(tmpl);
+    sl->log = xasprintf("%s.log", sl->tmp);
     sl->run = run;
     sl->t0 = now_s();
     fflush(stdout);
     fflush(stderr);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         fprintf(stderr, "netsim sweep: fork: %s\n", strerror(errno));
+        close(sl->lock_fd);
         unlink(sl->tmp);
         free(sl->tmp);
         free(sl->log);
@@ -783,7 +866,7 @@ static int launch(const struct sweep_ctx *x, struct slot *sl, int run)
         return -1;
     }
     if (pid == 0)
-        child_main(x, run, sl->tmp, sl->log);
+        child_main(x, run, sl->tmp, sl->log, parent);
     sl->pid = pid;
     return 0;
 }
@@ -978,13 +1061,16 @@ int cmd_sweep(int argc, char **argv)
                 return 2;
             }
             break;
-        case 'O':
-            only = (int)strtol(optarg, &end, 10);
-            if (*end || end == optarg || only < 1) {
-                fprintf(stderr, "netsim sweep: --only takes a run number (1 or more), got '%s'\n", optarg);
+        case 'O': {
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || errno || v < 1 || v > INT_MAX) {
+                fprintf(stderr, "netsim sweep: --only takes a run number 1 to %d, got '%s'\n", INT_MAX, optarg);
                 return 2;
             }
+            only = (int)v;
             break;
+        }
         case 'E': emit = true; break;
         case 'q': x.quiet = true; break;
         case 'h': fputs(usage_sweep, stdout); return 0;
@@ -1053,7 +1139,16 @@ int cmd_sweep(int argc, char **argv)
     if (dry)
         goto done;
     int kept = 0;
+    char *wanted = malloc((size_t)x.nruns + 1);     /* before prepare_output unselects kept runs */
+    if (!wanted) {
+        rc = 1;
+        goto done;
+    }
+    memcpy(wanted, x.selected, (size_t)x.nruns + 1);
     rc = prepare_output(&x, resume, &kept);
+    if (!rc)
+        rc = take_leftovers(&x, wanted, resume, &kept);
+    free(wanted);
     if (rc)
         goto done;
     char *err = NULL;
