@@ -5,7 +5,8 @@
 # stopped on an error (exit 3, set -u, a signal), else non-zero if a test
 # failed, so prove fails a script that passes its checks and then dies.
 # A scratch directory $tmp is removed at exit. Do not replace the EXIT trap
-# (without the plan prove fails the script); add to _tap_end if needed.
+# (without the plan prove fails the script): a script that needs more
+# cleaning up defines tap_cleanup, which runs before $tmp is removed.
 set -u
 NETSIM=${NETSIM:-./netsim}
 tmp=$(mktemp -d)
@@ -47,6 +48,7 @@ _tap_end() {
     fi
     echo "1..$n"
     [ "$rc" -eq 0 ] || echo "# $(basename "$0") exited with status $rc after $n tests"
+    ! declare -F tap_cleanup > /dev/null || tap_cleanup
     rm -rf "$tmp" "$_tap"
     [ "$rc" -ne 0 ] && exit "$rc"
     [ "$failed" -eq 0 ] || exit 1

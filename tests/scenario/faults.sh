@@ -8,16 +8,16 @@
 source "$(dirname "$0")/common.bash"
 
 sc=scenarios/udp_line_rate.ini
-short=(--set sim.duration=0.1s -q)
+short=(--set sim.duration=0.1s --set sim.interval=0.1s -q)
 # 1000 interval rows: about 65 KB of results.
-big=(--set sim.duration=0.5s --set sim.interval=0.5ms -q)
+big=(--set sim.duration=1s --set sim.interval=1ms -q)
 pending() { ls "$1".pending.* 2>/dev/null | wc -l; }
 
 # ---- a full disk --------------------------------------------------------
 mnt=$tmp/tmpfs
 mkdir -p "$mnt"
 if mount -t tmpfs -o size=1m netsim-faults "$mnt" 2>"$tmp/mount.err"; then
-    trap 'umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
+    tap_cleanup() { umount "$mnt" 2>/dev/null; }
     # fill KB: leaves about KB kilobytes free on the tmpfs
     fill() {
         rm -f "$mnt/fill"
@@ -110,7 +110,7 @@ check locked_next_start_copies_it_in test "$(q "$out" "SELECT count(*) || ' ' ||
 # ---- kill -9 of a sweep's parent ----------------------------------------------
 # 4 runs of 0.5 s or more each, two at a time.
 ksc=$tmp/kill.ini
-sed -e 's/^duration = 10s/duration = 3s\nrepeat = 2/' -e 's/^delay = 25us/delay = ${25us, 50us}/' "$sc" >"$ksc"
+sed -e 's/^duration = 10s/duration = 3s\nrepeat = 2/' -e 's/^propagation = 25us/propagation = ${25us, 50us}/' "$sc" >"$ksc"
 out=$tmp/kill.db
 "$NETSIM" sweep "$ksc" -j 2 -o "$out" -q 2>/dev/null &
 parent=$!
@@ -143,7 +143,7 @@ check kill9_resume_leaves_no_temp_files test -z "$(ls "$tmp" | grep -E '^kill\.d
 
 # A worker that finished its run before the parent died: --resume takes
 # the run from its temporary database instead of running it again.
-fast=(--set sim.duration=0.2s -q)
+fast=(--set sim.duration=0.2s --set sim.interval=0.1s -q)
 "$NETSIM" sweep "$ksc" "${fast[@]}" --only 3 -o "$tmp/one.db" 2>/dev/null
 out=$tmp/left.db
 cp "$tmp/one.db" "$out.run3.AbC123.tmp"
