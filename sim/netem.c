@@ -3,11 +3,13 @@
  * watchdog that hands packets to the device when they are due (see
  * netem.h for the order of the steps, taken from sch_netem.c).
  *
- * The tfifo is a binary heap keyed by (time_to_send, arrival number), so
- * equal times leave in arrival order as tfifo_enqueue's "after equal"
- * rule has them. With a constant delay every insert lands at the end and
- * the heap costs one comparison; with jitter it is log n, where netem's
- * rb-tree is too. The heap grows by doubling and never past `limit`.
+ * The tfifo is what Linux's is: a FIFO for the packets whose time_to_send
+ * is not earlier than the last one appended (with a constant delay, all
+ * of them: O(1) each), and for the others a binary heap keyed by
+ * (time_to_send, arrival number), where netem has an rb-tree, so equal
+ * times leave in arrival order as tfifo_enqueue's "after equal" rule has
+ * them. The next packet is the earlier of the two heads, the FIFO's on a
+ * tie (netem_peek). The heap grows by doubling and never past `limit`.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@ void netem_init(struct netem *n, const struct netem_opts *o, struct evq *q, stru
     n->xmit = xmit;
     n->dev = dev;
     skbq_init(&n->front);
+    skbq_init(&n->tfifo);
     event_init(&n->watchdog, netem_watchdog, n);
 }
 
@@ -38,6 +41,7 @@ void netem_free(struct netem *n)
     for (uint32_t i = 0; i < n->hlen; i++)
         skb_free(n->heap[i].skb);
     free(n->heap);
+    skbq_purge(&n->tfifo);
     skbq_purge(&n->front);
     if (n->requeued)
         skb_free(n->requeued);
@@ -160,6 +164,14 @@ static struct skb *heap_pop(struct netem *n)
 
 /* ---- dequeue ---- */
 
+/* The earliest time_to_send held in the tfifo, or SIMTIME_NEVER. */
+static simtime_t next_tts(const struct netem *n)
+{
+    simtime_t a = n->tfifo.head ? n->tfifo.head->t_due : SIMTIME_NEVER;
+    simtime_t b = n->hlen ? n->heap[0].tts : SIMTIME_NEVER;
+    return a < b ? a : b;
+}
+
 /* The packet to go next if it is due at t, else NULL: one the device
  * refused, then the reordered ones, then the tfifo's head. Each held
  * packet keeps its time_to_send in t_due. */
@@ -172,9 +184,12 @@ static struct skb *next_due(struct netem *n, simtime_t t)
     }
     if (n->front.head)
         return skbq_pop(&n->front);
-    if (n->hlen && n->heap[0].tts <= t)
-        return heap_pop(n);
-    return NULL;
+    simtime_t next = next_tts(n);
+    if (next > t)
+        return NULL;
+    if (n->tfifo.head && n->tfifo.head->t_due == next)
+        return skbq_pop(&n->tfifo);
+    return heap_pop(n);
 }
 
 /* qdisc_run: hand every packet due by t to the device until it stops,
@@ -202,11 +217,12 @@ static void netem_run(struct netem *n, simtime_t t, simtime_t floor)
         else
             n->max_out = seq;
     }
-    if (!n->hlen) {
+    simtime_t next = next_tts(n);
+    if (next == SIMTIME_NEVER) {
         evq_cancel(n->q, &n->watchdog);
         return;
     }
-    simtime_t at = n->heap[0].tts > n->q->now ? n->heap[0].tts : n->q->now;
+    simtime_t at = next > n->q->now ? next : n->q->now;
     if (!event_pending(&n->watchdog) || n->watchdog.time != at)
         evq_move(n->q, &n->watchdog, at);
 }
@@ -291,7 +307,10 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
     if (n->qlen == 1 || tts > n->last_tts)
         n->last_tts = tts;
     skb->t_due = tts;
-    heap_push(n, skb, tts);
+    if (!n->tfifo.tail || tts >= n->tfifo.tail->t_due)
+        skbq_push(&n->tfifo, skb);
+    else
+        heap_push(n, skb, tts);
     return 0;
 }
 

@@ -96,12 +96,13 @@ struct netem {
     netem_xmit_fn xmit;
     void *dev;
     bool bad;                    /* GE state */
-    struct netem_slot *heap;     /* tfifo: min-heap, grows to at most `limit` */
+    struct skb_queue tfifo;      /* tfifo, in order: t_due not below the tail's */
+    struct netem_slot *heap;     /* tfifo, out of order: min-heap, at most `limit` */
     uint32_t hlen, hcap;
     uint64_t seq;
     struct skb_queue front;      /* reordered packets: out before the tfifo */
     struct skb *requeued;        /* refused by a stopped device: out first */
-    uint32_t qlen;               /* held: heap + front + requeued */
+    uint32_t qlen;               /* held: tfifo + heap + front + requeued */
     simtime_t last_tts;          /* latest time_to_send held (for the rate) */
     struct event watchdog;
     uint32_t next_seq, max_out;  /* arrival numbers: given, and the highest sent */
