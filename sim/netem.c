@@ -272,7 +272,6 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
         skb->destructor = NULL;
         skb->sk = NULL;
     }
-    skb->netem_seq = n->next_seq++;
     struct skb *dup = count > 1 ? duplicate_of(skb) : NULL;
     if (o->corrupt > 0 && rng_uniform(n->rng) < o->corrupt) {
         skb->corrupt = true;
@@ -290,6 +289,7 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
         enqueue_one(n, dup, now, true);
     }
     n->qlen++;
+    skb->netem_seq = n->next_seq++;   /* after its duplicate's: the order they are queued in */
     if (o->reorder > 0 && rng_uniform(n->rng) < o->reorder) {
         n->reordered++;
         skb->t_due = now;
