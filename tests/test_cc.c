@@ -259,6 +259,26 @@ static void test_bbr_full_pipe(void **state)
     ctx_clock = NULL;
 }
 
+/* A GSO packet caps the TSO goal: at P(96, high) >> 10 = 95 671 bytes a
+ * millisecond, 4.15's tcp_tso_autosize allows (65536 - 1 - MAX_TCP_HEADER
+ * 320) / 1448 = 45 segments, so filling the pipe at D = 96 (BDP 240) sets
+ * ssthresh to 240 + 3 x 45 = 375, even 376 (a cap of 44 gives 372). */
+static void test_bbr_tso_goal_is_one_gso_packet(void **state)
+{
+    (void)state;
+    struct tcp_sock *tp = bare_sock("bbr", 1);
+    tp->packets_out = 100000;                 /* stay in DRAIN */
+    round_of(tp, 64);
+    round_of(tp, 80);                         /* 25 %: growth */
+    round_of(tp, 96);
+    round_of(tp, 96);
+    assert_false(pipe_full(tp));
+    round_of(tp, 96);                         /* the 3rd round below 25 % */
+    assert_true(pipe_full(tp));
+    assert_int_equal(tp->snd_ssthresh, 376);
+    ctx_clock = NULL;
+}
+
 /* The max filter holds a sample for its own round and 10 more
  * (bbr_bw_rtts = 10): H at round R is the max through R + 10; M at R + 5
  * takes over at R + 11 through R + 15; L from R + 16. Watched in DRAIN,
@@ -414,6 +434,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cubic_root),     cmocka_unit_test(test_cubic_curve),
         cmocka_unit_test(test_cubic_epochs),   cmocka_unit_test(test_bbr_full_pipe),
+        cmocka_unit_test(test_bbr_tso_goal_is_one_gso_packet),
         cmocka_unit_test(test_bbr_max_filter), cmocka_unit_test(test_bbr_gain_cycle),
         cmocka_unit_test(test_bbr_phase_ends),
     };

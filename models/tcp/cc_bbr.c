@@ -114,16 +114,21 @@ static void set_pacing_rate(struct tcp_sock *tp, uint64_t bw, int gain)
         tp->pacing_rate = rate;
 }
 
+/* bbr_set_tso_segs_goal -> tcp_tso_autosize (4.15): a millisecond of the
+ * pacing rate, at most a GSO packet (the port's gso_max_size, 65536 for
+ * ixgbe, less one byte and MAX_TCP_HEADER: 45 segments of 1448 bytes),
+ * and at least 2 segments (1 below bbr_min_tso_rate, 1.2 Mbit/s). */
+#define BBR_GSO_MAX_SIZE 65536
 static void set_tso_goal(struct tcp_sock *tp)
 {
-    uint64_t segs = tp->pacing_rate >> 10;
-    segs /= tp->mss;
+    uint64_t bytes = tp->pacing_rate >> 10;
+    if (bytes > BBR_GSO_MAX_SIZE - 1 - MAX_TCP_HEADER)
+        bytes = BBR_GSO_MAX_SIZE - 1 - MAX_TCP_HEADER;
+    uint64_t segs = bytes / tp->mss;
     if (tp->pacing_rate * 8 < 1200000)
         segs = 1;
     else if (segs < 2)
         segs = 2;
-    if (segs > 44)
-        segs = 44;
     B(tp)->tso_goal = (uint32_t)segs;
 }
 
