@@ -1,0 +1,101 @@
+/*
+ * fuzz_run.c - libFuzzer harness: load, build and run a scenario for at
+ * most 2 simulated milliseconds, as `netsim run --no-db` would, with
+ * nothing written anywhere.
+ *
+ * Input: a scenario with optional "--set " lines (fuzz.h). A scenario with
+ * sweep axes is expanded and one of its runs built, as `netsim sweep`
+ * builds each run; which one is picked from the input's bytes, so the
+ * fuzzer can reach every combination.
+ *
+ * The duration is clamped after the overrides, so that no input can ask
+ * for a long run: 2 ms of a 10 Gbit/s world is a few thousand packets per
+ * link. The interval is clamped with it, to stay a valid one.
+ *
+ * Besides crashes and leaks it checks that every packet went back to the
+ * pool once the world is freed (the pool is process-wide, so LeakSanitizer
+ * would not see a packet that was never freed), and it releases the pool
+ * each time, so that memory stays what one input needs.
+ */
+#include <stdint.h>
+#include <string.h>
+#include "sim/config.h"
+#include "sim/sim.h"
+#include "sim/skb.h"
+#include "sim/sweep.h"
+#include "sim/units.h"
+#include "tests/fuzz/fuzz.h"
+
+#define FUZZ_DURATION (2 * PS_PER_MS)
+
+static void clamp_time(struct cfg_section *sim, const char *key, simtime_t max, const char *max_text)
+{
+    const char *why;
+    simtime_t t;
+    for (int i = 0; i < cfg_key_count(sim); i++) {
+        const char *k, *v;
+        cfg_key_at(sim, i, &k, &v, NULL);
+        if (!strcmp(k, key)) {
+            if (!parse_time(v, &t, &why) && t > max)
+                cfg_set_value(sim, key, max_text);
+            return;
+        }
+    }
+    if (!strcmp(key, "duration"))   /* the default is 10 s */
+        cfg_set_value(sim, key, max_text);
+}
+
+/* The run of a sweep to build: from the input's bytes, so that a change
+ * anywhere can move it. */
+static int pick_run(const uint8_t *data, size_t size, int nruns)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 16777619u;
+    return 1 + (int)(h % (uint32_t)nruns);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct fuzz_input in;
+    fuzz_split(&in, data, size);
+    struct cfg *c = fuzz_load(&in);
+    if (!c)
+        goto out;
+    fuzz_override(c, &in);
+    if (!cfg_errors(c) && cfg_has_axes(c, NULL, NULL)) {
+        struct sweep *sw = sweep_expand(c);
+        cfg_free(c);
+        c = NULL;
+        if (!sw)
+            goto out;
+        c = fuzz_load(&in);
+        if (c) {
+            fuzz_override(c, &in);
+            sweep_apply(c, sw, pick_run(data, size, sweep_count(sw)));
+        }
+        sweep_free(sw);
+        if (!c)
+            goto out;
+    }
+    if (cfg_errors(c))
+        goto out;
+    struct cfg_section *sim = cfg_find(c, "sim", NULL);
+    if (sim) {
+        clamp_time(sim, "duration", FUZZ_DURATION, "2ms");
+        clamp_time(sim, "interval", FUZZ_DURATION, "2ms");
+    }
+    struct sim *s = sim_build(c, 0, false);
+    if (!cfg_errors(c)) {
+        FUZZ_CHECK(s && s->duration <= FUZZ_DURATION);
+        sim_run(s, false);
+    }
+    cfg_print_errors(c, fuzz_devnull());
+    sim_free(s);
+    FUZZ_CHECK(skb_in_use() == 0);
+    skb_pool_release();
+out:
+    cfg_free(c);
+    fuzz_input_free(&in);
+    return 0;
+}
