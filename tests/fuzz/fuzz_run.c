@@ -16,10 +16,22 @@
  * pool once the world is freed (the pool is process-wide, so LeakSanitizer
  * would not see a packet that was never freed), and it releases the pool
  * each time, so that memory stays what one input needs.
+ *
+ * Wall time. A task that costs nothing and never blocks (cpu = ideal and
+ * an unpaced udp_stream behind a netem delay, which returns the send
+ * buffer at once) runs forever at one instant; cpu.c stops the process
+ * after 10 million such slices, with a message and exit(1). That is the
+ * scenario's mistake, not a crash, and it takes 25 s in this build. So the
+ * harness is linked with --wrap=evq_push and stops a run (as Ctrl-C does,
+ * through q->stop) after FUZZ_MAX_AT_ONE_INSTANT events scheduled without
+ * the clock moving, or FUZZ_MAX_EVENTS in all. A stop at one instant with
+ * no core spinning on zero-cost slices is an engine livelock: a crash.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include "sim/config.h"
+#include "sim/event.h"
 #include "sim/sim.h"
 #include "sim/skb.h"
 #include "sim/sweep.h"
@@ -27,6 +39,44 @@
 #include "tests/fuzz/fuzz.h"
 
 #define FUZZ_DURATION (2 * PS_PER_MS)
+/* A world of 64 hosts of 64 cores starts with a few thousand events at
+ * t = 0; a UDP sender with a 2 GB send buffer on an ideal CPU fills it in
+ * about a million zero-cost sends, which this cuts short, as it should. */
+#define FUZZ_MAX_AT_ONE_INSTANT 100000
+#define FUZZ_MAX_EVENTS 5000000
+
+static struct {
+    simtime_t now;               /* the clock at the last push */
+    uint64_t pushes;             /* pushes since it moved */
+    bool stuck;                  /* stopped with the clock standing still */
+} guard;
+
+void __real_evq_push(struct evq *q, struct event *ev, simtime_t t);
+void __wrap_evq_push(struct evq *q, struct event *ev, simtime_t t);
+void __wrap_evq_push(struct evq *q, struct event *ev, simtime_t t)
+{
+    if (q->now != guard.now) {
+        guard.now = q->now;
+        guard.pushes = 0;
+    }
+    if (++guard.pushes > FUZZ_MAX_AT_ONE_INSTANT && !q->stop) {
+        q->stop = true;
+        guard.stuck = true;
+    }
+    if (q->executed > FUZZ_MAX_EVENTS)
+        q->stop = true;
+    __real_evq_push(q, ev, t);
+}
+
+/* Is some core running zero-cost slices back to back (cpu.c's guard)? */
+static bool spinning(const struct sim *s)
+{
+    for (int i = 0; i < s->nhosts; i++)
+        for (int k = 0; k < s->hosts[i]->ncores; k++)
+            if (s->hosts[i]->cores[k].spins > 1000)
+                return true;
+    return false;
+}
 
 static void clamp_time(struct cfg_section *sim, const char *key, simtime_t max, const char *max_text)
 {
@@ -88,7 +138,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct sim *s = sim_build(c, 0, false);
     if (!cfg_errors(c)) {
         FUZZ_CHECK(s && s->duration <= FUZZ_DURATION);
+        guard.now = -1;
+        guard.stuck = false;
         sim_run(s, false);
+        if (guard.stuck)
+            FUZZ_CHECK(spinning(s));
     }
     cfg_print_errors(c, fuzz_devnull());
     sim_free(s);
