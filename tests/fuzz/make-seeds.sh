@@ -15,9 +15,11 @@
 # It also rewrites tests/fuzz/scenario.dict from the string literals the
 # library asks for (keys, choices, application and profile names).
 #
-# The raw seeds are large and redundant; the committed corpora are them
-# minimised (README: Fuzzing):
-#   build-fuzz/fuzz_load -merge=1 tests/fuzz/corpus/load OUT/scenario
+# The raw seeds are large and redundant; the committed corpora are them and
+# what the fuzzers found, minimised to the smallest inputs that reach every
+# edge (without -use_counters=0, hit counts keep thousands of inputs):
+#   build-fuzz/fuzz_load -merge=1 -use_counters=0 -max_len=8192 NEW OUT/scenario build-fuzz/corpus/load
+# into an empty NEW, which then replaces tests/fuzz/corpus/load.
 # Needs a built ./netsim (`make`), perl, and a few minutes for the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
