@@ -1,6 +1,8 @@
 # netsim - packet-level discrete-event network simulator.
 # `make` builds ./netsim; `make test` runs every test; `make run` runs the
-# bundled scenario; `make deps` installs the Debian packages it needs.
+# bundled scenario; `make deps` installs the Debian packages it needs;
+# `make fuzz` builds the libFuzzer harnesses (clang), `make fuzz-smoke`
+# runs each for FUZZ_TIME seconds.
 
 PKGS     := gsl sqlite3 inih
 CC       ?= cc
@@ -17,7 +19,7 @@ NETSIM   ?= netsim
 
 DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel perl
 
-.PHONY: all deps run test unit check-asan bench plots clean
+.PHONY: all deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke
 all: $(NETSIM)
 
 $(NETSIM): $(BUILD)/sim/main.o $(BUILD)/libnetsim.a
@@ -68,9 +70,34 @@ $(BUILD)/tests/bench_evq: tests/bench_evq.c $(BUILD)/libnetsim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnetsim.a $(LDLIBS)
 
+# libFuzzer harnesses (tests/fuzz/): the library is built again in its own
+# directory with coverage and sanitizer instrumentation; only the harnesses
+# link libFuzzer's main.
+FUZZ_CC      ?= clang
+FUZZ_TIME    ?= 60
+FUZZ_NAMES   := load run units netem
+FUZZ_OPT     := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) OPT="$(FUZZ_OPT)" fuzz-bin
+
+fuzz-bin: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libnetsim.a
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(BUILD)/libnetsim.a $(FUZZ_LDFLAGS) $(LDLIBS)
+
+# fuzz_run bounds a run's events (tests/fuzz/fuzz_run.c)
+$(BUILD)/fuzz_run: FUZZ_LDFLAGS = -Wl,--wrap=evq_push
+
+-include $(FUZZ_NAMES:%=$(BUILD)/fuzz_%.d)
+
+# every regression input, then each harness for FUZZ_TIME seconds
+fuzz-smoke: fuzz
+	tests/fuzz/fuzz.sh build-fuzz $(FUZZ_TIME) $(FUZZ_NAMES)
+
 plots: all
 	tools/run-bundled.sh ./$(NETSIM)
 	tools/plot-all.sh
 
 clean:
-	rm -rf build build-asan netsim netsim-asan
+	rm -rf build build-asan build-fuzz netsim netsim-asan
