@@ -11,7 +11,7 @@ CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE -I. $(shell p
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcblas -lm -lsqlite3 -linih) -lm
 BUILD    ?= build
 
-LIB_SRC  := $(filter-out sim/main.c,$(wildcard sim/*.c models/*.c models/*/*.c))
+LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*.c sim/*/*.c models/*.c models/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -22,7 +22,7 @@ DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-
 .PHONY: all deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke
 all: $(NETSIM)
 
-$(NETSIM): $(BUILD)/sim/main.o $(BUILD)/libnetsim.a
+$(NETSIM): $(BUILD)/sim/cli/main.o $(BUILD)/libnetsim.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libnetsim.a: $(LIB_OBJ)
@@ -36,7 +36,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libnetsim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnetsim.a $(LDLIBS) -lcmocka
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/sim/main.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/sim/cli/main.d
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -34,7 +34,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "time.h"
+#include "sim/time.h"
 
 struct cfg;
 struct cfg_section;
@@ -103,6 +103,10 @@ const char *cfg_str(struct cfg_section *s, const char *key, const char *def);
 /* One of `choices` (NULL-terminated); returns its index. The error lists
  * them: "expected one of: reno, cubic, bbr". */
 int         cfg_choice(struct cfg_section *s, const char *key, const char *def, const char *const *choices);
+/* A sysctl vector such as tcp_rmem's "4096 87380 6291456": exactly n
+ * whitespace-separated sizes (units as cfg_size) into out; 0, or -1 when
+ * text is anything else (the caller says what it expected). */
+int         cfg_split_sizes(const char *text, uint64_t *out, int n);
 
 /* Errors. cfg_error() formats "file:line: [kind name] key: msg" using the
  * key's line (or the section's when key is absent), and "file:line: [kind

@@ -10,8 +10,8 @@
  * (for latency tests that must come out exactly).
  */
 #include <string.h>
-#include "costs.h"
-#include "cpu.h"
+#include "sim/costs.h"
+#include "sim/cpu.h"
 
 static const struct cost_row xeon_2012[] = {
     { "ixgbe_msix_clean_rings", 1500, false, "[spec] nic.md 4.1 C_irq: hard IRQ, schedule NAPI, softirq entry" },

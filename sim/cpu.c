@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cpu.h"
+#include "sim/cpu.h"
 
 struct core *cpu_current;
 

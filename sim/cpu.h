@@ -20,8 +20,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "event.h"
-#include "rng.h"
+#include "sim/event.h"
+#include "sim/rng.h"
 
 struct core;
 struct cpu_task;

@@ -4,7 +4,7 @@
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "event.h"
+#include "sim/event.h"
 
 struct evq *evq_current;
 simtime_t *ctx_clock;

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "time.h"
+#include "sim/time.h"
 
 struct event;
 typedef void (*event_fn)(struct event *ev);

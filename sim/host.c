@@ -3,8 +3,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "host.h"
-#include "sim.h"
+#include "sim/host.h"
+#include "sim/sim.h"
 
 struct host *host_find(struct sim *s, const char *name)
 {

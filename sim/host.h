@@ -6,11 +6,11 @@
 #define NETSIM_HOST_H
 
 #include <stdint.h>
-#include "cpu.h"
-#include "nic.h"
-#include "rng.h"
-#include "skb.h"
-#include "sock.h"
+#include "sim/cpu.h"
+#include "sim/nic.h"
+#include "sim/rng.h"
+#include "sim/skb.h"
+#include "sim/sock.h"
 
 #define HOST_MAX_PEERS 64   /* = SIM_MAX_HOSTS (sim.h checks) */
 

@@ -5,7 +5,7 @@
  * packet, and turned into a path MTU by its source.
  */
 #include <string.h>
-#include "host.h"
+#include "sim/host.h"
 
 enum { ICMP_DEST_UNREACH = 3, ICMP_FRAG_NEEDED = 4, ICMPV6_PKT_TOOBIG = 2 };
 #define IP_RT_MIN_PMTU 552       /* ip_rt_min_pmtu: 512 + 20 + 20 */

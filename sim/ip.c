@@ -3,9 +3,9 @@
  * fragmentation (ip_fragment for IPv4, the fragment header for IPv6).
  */
 #include <string.h>
-#include "host.h"
-#include "link.h"
-#include "sim.h"
+#include "sim/host.h"
+#include "sim/link.h"
+#include "sim/sim.h"
 
 uint32_t ip_hdr_len(uint8_t family)
 {

@@ -2,7 +2,7 @@
  * link.c - serialisation and propagation (see link.h).
  */
 #include <stdio.h>
-#include "link.h"
+#include "sim/link.h"
 
 static void link_arrive(struct event *ev);
 

@@ -25,10 +25,10 @@
 #define NETSIM_LINK_H
 
 #include <stdint.h>
-#include "event.h"
-#include "netem.h"
-#include "rng.h"
-#include "skb.h"
+#include "sim/event.h"
+#include "sim/netem.h"
+#include "sim/rng.h"
+#include "sim/skb.h"
 
 struct nic;
 

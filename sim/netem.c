@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "netem.h"
+#include "sim/netem.h"
 
 static void netem_watchdog(struct event *ev);
 
@@ -322,4 +322,26 @@ int netem_enqueue(struct netem *n, struct skb *skb, simtime_t now)
     if (!n->requeued)
         netem_run(n, now, n->q->now);
     return rc;
+}
+
+void netem_opts_init(struct netem_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->limit = NETEM_DEFAULT_LIMIT;
+}
+
+double netem_loss_rate(const struct netem_opts *o)
+{
+    switch (o->loss) {
+    case NETEM_LOSS_RANDOM:
+        return o->p;
+    case NETEM_LOSS_GEMODEL: {
+        if (o->p + o->r <= 0)
+            return o->loss_good;
+        double pi_bad = o->p / (o->p + o->r);
+        return pi_bad * o->loss_bad + (1 - pi_bad) * o->loss_good;
+    }
+    default:
+        return 0;
+    }
 }

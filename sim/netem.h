@@ -47,10 +47,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "event.h"
-#include "rng.h"
-#include "skb.h"
-#include "time.h"
+#include "sim/event.h"
+#include "sim/rng.h"
+#include "sim/skb.h"
+#include "sim/time.h"
 
 enum netem_dist { NETEM_UNIFORM, NETEM_NORMAL };
 enum netem_loss { NETEM_LOSS_NONE, NETEM_LOSS_RANDOM, NETEM_LOSS_GEMODEL };
@@ -111,14 +111,6 @@ struct netem {
 };
 
 void netem_opts_init(struct netem_opts *o);
-/* Parsers, each for one option's value (see above): 0, or -1 with *why
- * completing "expected ...". *bare_fraction (may be NULL) is set when a
- * percentage was written as a bare number in (0, 1], which older netsim
- * read as a fraction: the caller warns. */
-int netem_parse_delay(struct netem_opts *o, const char *s, const char **why);
-int netem_parse_loss(struct netem_opts *o, const char *s, const char **why, bool *bare_fraction);
-int netem_parse_prob(double *out, const char *what, const char *s, const char **why, bool *bare_fraction);
-int netem_parse_rate(struct netem_opts *o, const char *s, const char **why);
 /* Long-run loss rate the loss options imply. */
 double netem_loss_rate(const struct netem_opts *o);
 

@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
-#include "host.h"
-#include "link.h"
-#include "nic.h"
-#include "sim.h"
-#include "sock.h"
+#include "sim/config.h"
+#include "sim/host.h"
+#include "sim/link.h"
+#include "sim/nic.h"
+#include "sim/sim.h"
+#include "sim/sock.h"
 
 /* ixgbe constants (3.7 ixgbe.h) */
 #define DESC_NEEDED 21           /* MAX_SKB_FRAGS + 4: stop the queue below this */

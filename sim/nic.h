@@ -13,9 +13,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cpu.h"
-#include "event.h"
-#include "skb.h"
+#include "sim/cpu.h"
+#include "sim/event.h"
+#include "sim/skb.h"
 
 struct host;
 struct link_dir;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <gsl/gsl_randist.h>
-#include "rng.h"
+#include "sim/rng.h"
 
 static uint64_t splitmix64(uint64_t x)
 {

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "config.h"
-#include "record.h"
-#include "report.h"
-#include "sim.h"
+#include "sim/config.h"
+#include "sim/out/record.h"
+#include "sim/out/report.h"
+#include "sim/sim.h"
 
 void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop)
 {

@@ -7,9 +7,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "event.h"
-#include "host.h"
-#include "link.h"
+#include "sim/event.h"
+#include "sim/host.h"
+#include "sim/link.h"
 
 struct cfg;
 struct cfg_section;
@@ -72,9 +72,7 @@ struct sim {
     bool interrupted;
 };
 
-/* Build the world from a loaded scenario. Returns NULL when the scenario
- * has errors (already recorded in cfg). */
-struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_override);
+/* A world is built by the scenario loader (sim/load/scenario.h). */
 void sim_free(struct sim *s);
 /* Run to the end (or interruption); records and reports through s->rec
  * and s->report when set. */

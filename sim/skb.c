@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "skb.h"
+#include "sim/skb.h"
 
 #define SLAB 1024
 

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "time.h"
+#include "sim/time.h"
 
 enum { NET_IPV4 = 4, NET_IPV6 = 6 };
 enum { IPPROTO_ICMP_ = 1, IPPROTO_TCP_ = 6, IPPROTO_UDP_ = 17, IPPROTO_SCTP_ = 132 };

@@ -2,8 +2,8 @@
  * sock.c - socket memory accounting and wake-ups (see sock.h).
  */
 #include <string.h>
-#include "host.h"
-#include "sock.h"
+#include "sim/host.h"
+#include "sim/sock.h"
 
 static void wake(struct cpu_task **slot, struct core *target);
 

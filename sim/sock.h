@@ -13,8 +13,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cpu.h"
-#include "skb.h"
+#include "sim/cpu.h"
+#include "sim/skb.h"
 
 struct host;
 

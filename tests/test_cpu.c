@@ -12,6 +12,7 @@
 #include "sim/config.h"
 #include "sim/cpu.h"
 #include "sim/sim.h"
+#include "sim/load/scenario.h"
 
 static struct cpu_sample prof[CPU_MAX_SYMS];
 static int sym;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/load/scenario.h"
 #include "tests/world.h"
 
 static uint32_t nfr, lens[128], offs[128], mf[128], ids[128];

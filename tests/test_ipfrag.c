@@ -17,6 +17,7 @@
 #include "models/ipfrag/frag.h"
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/load/scenario.h"
 #include "tests/world.h"
 
 extern int frag_module_slot;

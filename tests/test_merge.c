@@ -23,8 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/commands.h"
-#include "sim/record.h"
+#include "sim/cli/commands.h"
+#include "sim/out/record.h"
 
 /* ------------------------------------------------------------------ */
 /* Fixture: a temporary directory with paths a.db, b.db, out.db         */

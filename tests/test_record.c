@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/record.h"
+#include "sim/out/record.h"
 
 /* ------------------------------------------------------------------ */
 /* Fixture: a temporary directory, removed afterwards                  */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/report.h"
+#include "sim/out/report.h"
 
 #define SEP "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
 #define HDR "[ ID] Interval           Transfer     Bitrate\n"

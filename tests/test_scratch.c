@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/record.h"
+#include "sim/out/record.h"
 
 struct tmp {
     char dir[64];

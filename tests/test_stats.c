@@ -15,7 +15,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 
-#include "sim/stats.h"
+#include "sim/cli/stats.h"
 
 #define TOL 1e-6
 

@@ -1,5 +1,5 @@
 /*
- * test_sweep.c - exact tests of sim/sweep.c: axis syntax and names,
+ * test_sweep.c - exact tests of sim/load/sweep.c: axis syntax and names,
  * lockstep axes, the order of the cartesian product, repeats with paired
  * seeds, labels and params, applying a run to a fresh load, and the text
  * of every axis error (with file:line).
@@ -16,7 +16,7 @@
 
 #include "sim/config.h"
 #include "sim/rng.h"
-#include "sim/sweep.h"
+#include "sim/load/sweep.h"
 
 static char *errors_text(const struct cfg *c)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/load/scenario.h"
 
 static struct cfg *world_cfg;
 

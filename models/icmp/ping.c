@@ -11,7 +11,7 @@
 #include <string.h>
 #include "sim/config.h"
 #include "sim/sim.h"
-#include "sim/report.h"
+#include "sim/out/report.h"
 
 #define PING_STAMP_OFF 16      /* l4 bytes 0-15: type, code, id, seq; then the time */
 

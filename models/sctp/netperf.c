@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include "models/sctp/sctp.h"
 #include "sim/config.h"
-#include "sim/record.h"
-#include "sim/report.h"
+#include "sim/out/record.h"
+#include "sim/out/report.h"
 #include "sim/sim.h"
 
 struct netperf {

@@ -21,7 +21,6 @@
 #include "models/tcp/tcp.h"
 #include "sim/config.h"
 #include "sim/sim.h"
-#include "sim/units.h"
 
 extern const struct app_ops tcp_stream_app, tcp_iperf3_app;
 static const struct app_ops *const apps[] = { &tcp_stream_app, &tcp_iperf3_app, NULL };
@@ -32,19 +31,7 @@ void tcp_sock_free(struct tcp_sock *tp);
 static void read_triple(struct cfg_section *sec, const char *key, const char *def, uint64_t out[3])
 {
     const char *v = cfg_str(sec, key, def);
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", v);
-    int n = 0;
-    for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
-        const char *why = NULL;
-        uint64_t x;
-        if (n == 3 || parse_size(tok, &x, &why)) {
-            n = -1;
-            break;
-        }
-        out[n++] = x;
-    }
-    if (n != 3 || out[0] > out[1] || out[1] > out[2] || out[2] > (1ULL << 31) || out[1] < 256) {
+    if (cfg_split_sizes(v, out, 3) || out[0] > out[1] || out[1] > out[2] || out[2] > (1ULL << 31) || out[1] < 256) {
         cfg_error(sec, key, "got '%s', expected three sizes 'min default max' such as '%s' (max at most 2G)", v, def);
         sscanf(def, "%llu %llu %llu", (unsigned long long *)&out[0], (unsigned long long *)&out[1],
                (unsigned long long *)&out[2]);

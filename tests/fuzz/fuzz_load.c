@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "sim/config.h"
-#include "sim/sweep.h"
+#include "sim/load/sweep.h"
 #include "tests/fuzz/fuzz.h"
 
 /* A typed getter on every key, picked by the key's name (so that the

@@ -35,9 +35,10 @@
 #include "sim/config.h"
 #include "sim/event.h"
 #include "sim/sim.h"
+#include "sim/load/scenario.h"
 #include "sim/skb.h"
-#include "sim/sweep.h"
-#include "sim/units.h"
+#include "sim/load/sweep.h"
+#include "sim/load/units.h"
 #include "tests/fuzz/fuzz.h"
 
 #define FUZZ_DURATION (2 * PS_PER_MS)

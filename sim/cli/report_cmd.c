@@ -35,10 +35,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "commands.h"
-#include "json.h"
-#include "record.h"
-#include "stats.h"
+#include "sim/cli/commands.h"
+#include "sim/out/json.h"
+#include "sim/out/record.h"
+#include "sim/cli/stats.h"
 
 #define LEVEL 0.95
 

@@ -18,7 +18,7 @@
  * source, which fails on a read-only file and waits for a sweep still
  * writing it, although the source is only read.
  */
-#include "record.h"
+#include "sim/out/record.h"
 
 #include <errno.h>
 #include <sqlite3.h>

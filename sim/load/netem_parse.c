@@ -1,18 +1,12 @@
 /*
- * netem_parse.c - netem's options in tc's syntax (see netem.h), read the
+ * netem_parse.c - netem's options in tc's syntax (see netem_parse.h), read the
  * way iproute2's q_netem.c reads them, with the parts netsim does not
  * model refused by name rather than ignored.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "netem.h"
-#include "units.h"
-
-void netem_opts_init(struct netem_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->limit = NETEM_DEFAULT_LIMIT;
-}
+#include "sim/load/netem_parse.h"
+#include "sim/load/units.h"
 
 /* Split s into at most max whitespace-separated words in buf; -1 if there
  * are more words, or more text than buf holds (a value is one line of at
@@ -165,20 +159,4 @@ int netem_parse_rate(struct netem_opts *o, const char *s, const char **why)
     o->cell_size = (uint32_t)v[1];
     o->cell_overhead = (int32_t)v[2];
     return 0;
-}
-
-double netem_loss_rate(const struct netem_opts *o)
-{
-    switch (o->loss) {
-    case NETEM_LOSS_RANDOM:
-        return o->p;
-    case NETEM_LOSS_GEMODEL: {
-        if (o->p + o->r <= 0)
-            return o->loss_good;
-        double pi_bad = o->p / (o->p + o->r);
-        return pi_bad * o->loss_bad + (1 - pi_bad) * o->loss_good;
-    }
-    default:
-        return 0;
-    }
 }

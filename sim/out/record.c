@@ -13,7 +13,7 @@
  * would cost more than the insert itself. Inside the run's transaction an
  * insert touches only the page cache; the disk is written at COMMIT.
  */
-#include "record.h"
+#include "sim/out/record.h"
 
 #include <errno.h>
 #include <math.h>

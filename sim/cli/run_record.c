@@ -2,7 +2,7 @@
  * run_record.c - `netsim run`'s way into its results database: a claim
  * beside it, a scratch database in memory, one short copy (run_record.h).
  */
-#include "run_record.h"
+#include "sim/cli/run_record.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "orphans.h"
-#include "record.h"
-#include "runner.h"
+#include "sim/cli/orphans.h"
+#include "sim/out/record.h"
+#include "sim/cli/runner.h"
 
 struct run_record {
     char *out;

@@ -6,7 +6,7 @@
  * quantile with 0 degrees of freedom, say); every call here is guarded so
  * that those cases return NaN instead, and the handler is left alone.
  */
-#include "stats.h"
+#include "sim/cli/stats.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>

@@ -2,7 +2,7 @@
  * record_schema.c - the results schema (version 1, documented in
  * record.h): creating it in a new file and checking an existing one.
  */
-#include "record.h"
+#include "sim/out/record.h"
 
 #include <sqlite3.h>
 #include <stdarg.h>

@@ -6,11 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "config.h"
-#include "record.h"
-#include "report.h"
-#include "runner.h"
-#include "sim.h"
+#include "sim/config.h"
+#include "sim/out/record.h"
+#include "sim/out/report.h"
+#include "sim/cli/runner.h"
+#include "sim/sim.h"
+#include "sim/load/scenario.h"
 
 static struct sim *volatile running;
 

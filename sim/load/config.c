@@ -28,9 +28,9 @@
  * table would cost more code than it saves time. Sections are allocated
  * one by one because callers keep struct cfg_section pointers.
  */
-#include "config.h"
-#include "strindex.h"
-#include "units.h"
+#include "sim/config.h"
+#include "sim/load/strindex.h"
+#include "sim/load/units.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1163,6 +1163,23 @@ uint64_t cfg_size(struct cfg_section *s, const char *key, const char *def, uint6
 {
     struct cfg_limits lim = { .umin = min, .umax = max };
     return cfg_get(s, key, def, cfg_parse_size, &lim).u;
+}
+
+int cfg_split_sizes(const char *text, uint64_t *out, int n)
+{
+    char buf[CFG_MAX_LINE + 1];
+    if (strlen(text) >= sizeof buf)
+        return -1;
+    memcpy(buf, text, strlen(text) + 1);
+    int k = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        const char *why = NULL;
+        if (k == n || parse_size(tok, &out[k], &why))
+            return -1;
+        k++;
+    }
+    return k == n ? 0 : -1;
 }
 
 double cfg_percent(struct cfg_section *s, const char *key, const char *def)

@@ -25,8 +25,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "commands.h"
-#include "record.h"
+#include "sim/cli/commands.h"
+#include "sim/out/record.h"
 
 static const char usage_merge[] =
     "usage: netsim merge OUT.db IN.db...\n"

@@ -3,7 +3,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include "json.h"
+#include "sim/out/json.h"
 
 void json_str(FILE *f, const char *s)
 {

@@ -13,12 +13,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "commands.h"
-#include "config.h"
-#include "report.h"
-#include "run_record.h"
-#include "runner.h"
-#include "sim.h"
+#include "sim/cli/commands.h"
+#include "sim/config.h"
+#include "sim/out/report.h"
+#include "sim/cli/run_record.h"
+#include "sim/cli/runner.h"
+#include "sim/sim.h"
+#include "sim/load/scenario.h"
 
 static const char usage_main[] =
     "usage: netsim <command> [options]\n"

@@ -9,10 +9,10 @@
  * capped at SWEEP_MAX_RUNS; a sweep of that size would run for weeks
  * anyway.
  */
-#include "sweep.h"
-#include "config.h"
-#include "rng.h"
-#include "units.h"
+#include "sim/load/sweep.h"
+#include "sim/config.h"
+#include "sim/rng.h"
+#include "sim/load/units.h"
 
 #include <ctype.h>
 #include <stdio.h>

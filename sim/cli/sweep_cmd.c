@@ -52,14 +52,15 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "commands.h"
-#include "config.h"
-#include "orphans.h"
-#include "record.h"
-#include "runner.h"
-#include "sim.h"
-#include "skb.h"
-#include "sweep.h"
+#include "sim/cli/commands.h"
+#include "sim/config.h"
+#include "sim/cli/orphans.h"
+#include "sim/out/record.h"
+#include "sim/cli/runner.h"
+#include "sim/sim.h"
+#include "sim/load/scenario.h"
+#include "sim/skb.h"
+#include "sim/load/sweep.h"
 
 static const char usage_sweep[] =
     "usage: netsim sweep FILE [options]\n"

@@ -28,7 +28,7 @@
 #define NETSIM_UNITS_H
 
 #include <stdint.h>
-#include "time.h"
+#include "sim/time.h"
 
 int parse_time(const char *s, simtime_t *out, const char **why);
 int parse_rate(const char *s, uint64_t *bits_per_s, const char **why);

@@ -12,8 +12,8 @@
  * Transfer and 1000-based units for Bitrate. It is repeated here, not taken
  * from units.h, so that this file depends on nothing else in the engine.
  */
-#include "report.h"
-#include "json.h"
+#include "sim/out/report.h"
+#include "sim/out/json.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * files of a results database that outlive the process that made them
  * (orphans.h).
  */
-#include "orphans.h"
+#include "sim/cli/orphans.h"
 
 #include <ctype.h>
 #include <dirent.h>

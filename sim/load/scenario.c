@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
-#include "costs.h"
-#include "sim.h"
-#include "units.h"
+#include "sim/config.h"
+#include "sim/costs.h"
+#include "sim/sim.h"
+#include "sim/load/netem_parse.h"
+#include "sim/load/scenario.h"
+#include "sim/load/units.h"
 
 static struct host *host_new(struct sim *s, const char *name)
 {

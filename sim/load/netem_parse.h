@@ -1,0 +1,20 @@
+/*
+ * netem_parse.h - netem's options written as tc-netem(8) writes them, read
+ * into struct netem_opts (sim/netem.h) for the scenario loader.
+ */
+#ifndef NETSIM_LOAD_NETEM_PARSE_H
+#define NETSIM_LOAD_NETEM_PARSE_H
+
+#include <stdbool.h>
+#include "sim/netem.h"
+
+/* Parsers, each for one option's value (see sim/netem.h): 0, or -1 with *why
+ * completing "expected ...". *bare_fraction (may be NULL) is set when a
+ * percentage was written as a bare number in (0, 1], which older netsim
+ * read as a fraction: the caller warns. */
+int netem_parse_delay(struct netem_opts *o, const char *s, const char **why);
+int netem_parse_loss(struct netem_opts *o, const char *s, const char **why, bool *bare_fraction);
+int netem_parse_prob(double *out, const char *what, const char *s, const char **why, bool *bare_fraction);
+int netem_parse_rate(struct netem_opts *o, const char *s, const char **why);
+
+#endif
