@@ -8,8 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "sim/config.h"
-#include "sim/out/record.h"
-#include "sim/out/report.h"
 #include "sim/sim.h"
 
 void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop)
@@ -26,12 +24,6 @@ void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is
     c->is_drop = is_drop;
 }
 
-void sim_series(struct sim *s, const char *name, double value)
-{
-    if (s->rec)
-        rec_series(s->rec, name, time_to_s(ctx_now()), value);
-}
-
 /* Interval rows for every goodput flow, for [t0, t1]. */
 static void emit_intervals(struct sim *s, simtime_t t0, simtime_t t1)
 {
@@ -41,11 +33,7 @@ static void emit_intervals(struct sim *s, simtime_t t0, simtime_t t1)
             continue;
         uint64_t bytes = f->bytes - f->bytes_mark;
         f->bytes_mark = f->bytes;
-        double secs = time_to_s(t1 - t0);
-        if (s->rec)
-            rec_interval(s->rec, f->id, time_to_s(t0), time_to_s(t1), bytes, secs > 0 ? (double)bytes * 8 / secs : 0);
-        if (s->report)
-            report_interval(s->report, f->id, time_to_s(t0), time_to_s(t1), bytes);
+        sim_emit_interval(s, f->id, t0, t1, bytes);
     }
 }
 
@@ -70,15 +58,13 @@ void sim_run(struct sim *s, bool progress)
 {
     for (int i = 0; i < s->nflows; i++) {
         struct flow *f = s->flows[i];
-        if (s->report && f->counts_goodput)
-            report_flow(s->report, f->id, f->desc);
-        if (s->rec) {
-            char key[32];
-            /* "label." params describe, they are not inputs (sweep --resume
-             * ignores them); tools/plot --by-flow names lines with it */
-            snprintf(key, sizeof key, "label.flow.%d", f->id);
-            rec_param(s->rec, key, f->desc);
-        }
+        if (f->counts_goodput)
+            sim_emit_flow(s, f->id, f->desc);
+        char key[32];
+        /* "label." params describe, they are not inputs (sweep --resume
+         * ignores them); tools/plot --by-flow names lines with it */
+        snprintf(key, sizeof key, "label.flow.%d", f->id);
+        sim_emit_param(s, key, f->desc);
         f->ops->start(s, f);
     }
     event_init(&s->tick, sim_tick, s);
@@ -120,20 +106,14 @@ void sim_run(struct sim *s, bool progress)
             s->flows[i]->ops->finish(s, s->flows[i]);
     for (int i = 0; i < s->ncounters; i++) {
         struct sim_counter *c = &s->counters[i];
-        if (s->rec)
-            rec_counter(s->rec, c->name, (double)*c->value);
-        if (s->report)
-            report_counter(s->report, c->name, (double)*c->value, c->is_drop);
+        sim_emit_counter(s, c->name, (double)*c->value, c->is_drop);
     }
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
         for (int k = 0; k < cpu_sym_count(); k++) {
             if (!h->prof[k].calls)
                 continue;
-            if (s->rec)
-                rec_profile(s->rec, h->name, cpu_sym_name(k), h->prof[k].ps / 1000.0, h->prof[k].calls);
-            if (s->report)
-                report_profile(s->report, h->name, cpu_sym_name(k), h->prof[k].ps / 1000.0, h->prof[k].calls);
+            sim_emit_profile(s, h->name, cpu_sym_name(k), h->prof[k].ps / 1000.0, h->prof[k].calls);
         }
     }
 }

@@ -10,6 +10,7 @@
 #include "sim/event.h"
 #include "sim/host.h"
 #include "sim/link.h"
+#include "sim/sink.h"
 
 struct cfg;
 struct cfg_section;
@@ -52,6 +53,7 @@ struct sim_counter {
 _Static_assert(SIM_MAX_HOSTS <= HOST_MAX_PEERS, "per-destination IP state in struct host");
 #define SIM_MAX_LINKS 64
 #define SIM_MAX_FLOWS 256
+#define SIM_MAX_SINKS 8
 
 struct sim {
     struct evq q;
@@ -67,19 +69,30 @@ struct sim {
     int ncounters, counters_cap;
     struct event tick;           /* interval boundary */
     simtime_t next_tick;
-    struct rec *rec;             /* NULL when not recording */
-    struct report *report;
+    struct sink sinks[SIM_MAX_SINKS];   /* where results go, in this order */
+    int nsinks;
     bool interrupted;
 };
 
 /* A world is built by the scenario loader (sim/load/scenario.h). */
 void sim_free(struct sim *s);
-/* Run to the end (or interruption); records and reports through s->rec
- * and s->report when set. */
+/* Run to the end (or interruption), emitting to the run's sinks. */
 void sim_run(struct sim *s, bool progress);
 
+/* Add a sink (sink.h) before sim_run; 0, or -1 when its ops break the
+ * contract or SIM_MAX_SINKS are added already. */
+int sim_add_sink(struct sim *s, const struct sink_ops *ops, void *ctx);
+
+/* A counter, read at the end of the run and emitted under name. */
 void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop);
-void sim_series(struct sim *s, const char *name, double value);
+/* Emissions to every sink (sink.h has what each row means). */
+void sim_series(struct sim *s, const char *name, double value);       /* at the current time */
+void sim_emit_param(struct sim *s, const char *key, const char *value);
+void sim_emit_flow(struct sim *s, int id, const char *desc);
+void sim_emit_counter(struct sim *s, const char *name, double value, bool is_drop);
+void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint64_t bytes);
+void sim_emit_profile(struct sim *s, const char *host, const char *symbol, double cpu_ns, uint64_t calls);
+void sim_emit_line(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += bytes; }
 
 /*

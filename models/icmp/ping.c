@@ -11,7 +11,6 @@
 #include <string.h>
 #include "sim/config.h"
 #include "sim/sim.h"
-#include "sim/out/report.h"
 
 #define PING_STAMP_OFF 16      /* l4 bytes 0-15: type, code, id, seq; then the time */
 
@@ -119,15 +118,13 @@ static void start(struct sim *s, struct flow *f)
 static void finish(struct sim *s, struct flow *f)
 {
     struct ping *p = f->priv;
-    if (!s->report)
-        return;
     if (!p->received) {
-        report_line(s->report, "[%3d] %s: %llu sent, 0 received", f->id, f->desc, (unsigned long long)p->sent);
+        sim_emit_line(s, "[%3d] %s: %llu sent, 0 received", f->id, f->desc, (unsigned long long)p->sent);
         return;
     }
     double n = (double)p->received, avg = p->sum_us / n;
     double var = p->sumsq_us / n - avg * avg;
-    report_line(s->report, "[%3d] %s: %llu sent, %llu received, rtt min/avg/max/mdev = %.4f/%.4f/%.4f/%.4f us",
+    sim_emit_line(s, "[%3d] %s: %llu sent, %llu received, rtt min/avg/max/mdev = %.4f/%.4f/%.4f/%.4f us",
                 f->id, f->desc, (unsigned long long)p->sent, (unsigned long long)p->received, p->min_us, avg,
                 p->max_us, var > 0 ? sqrt(var) : 0.0);
 }

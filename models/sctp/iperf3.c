@@ -20,8 +20,6 @@
 #include "models/sctp/iperf3.h"
 #include "models/sctp/sctp.h"
 #include "sim/config.h"
-#include "sim/out/record.h"
-#include "sim/out/report.h"
 #include "sim/sim.h"
 
 struct iperf3 {
@@ -51,14 +49,10 @@ void iperf3_tick(struct iperf3_ticker *k, simtime_t now, iperf3_emit_fn emit, vo
 static void emit(void *ctx, simtime_t t0, simtime_t t1, uint64_t bytes)
 {
     struct iperf3 *p = ctx;
-    double secs = time_to_s(t1 - t0);
     p->intervals++;
     if (t1 == t0)
         p->zero_intervals++;
-    if (p->s->rec)
-        rec_interval(p->s->rec, p->f->id, time_to_s(t0), time_to_s(t1), bytes, secs > 0 ? (double)bytes * 8 / secs : 0);
-    if (p->s->report)
-        report_interval(p->s->report, p->f->id, time_to_s(t0), time_to_s(t1), bytes);
+    sim_emit_interval(p->s, p->f->id, t0, t1, bytes);
 }
 
 static void written(struct sctp_assoc *a, uint32_t bytes, struct core *c)
@@ -131,8 +125,7 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 static void start(struct sim *s, struct flow *f)
 {
     struct iperf3 *p = f->priv;
-    if (s->report)
-        report_flow(s->report, f->id, f->desc);
+    sim_emit_flow(s, f->id, f->desc);
     iperf3_ticker_init(&p->k, f->start, s->interval);
     sctp_procs_start(&p->cli, &p->srv, f->start);
     if (p->trace_iv)

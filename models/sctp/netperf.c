@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include "models/sctp/sctp.h"
 #include "sim/config.h"
-#include "sim/out/record.h"
-#include "sim/out/report.h"
 #include "sim/sim.h"
 
 struct netperf {
@@ -88,10 +86,7 @@ static void finish(struct sim *s, struct flow *f)
     for (int k = 0; k < cpu_sym_count(); k++) {
         if (!p->core_prof[k].calls)
             continue;
-        if (s->rec)
-            rec_profile(s->rec, host, cpu_sym_name(k), p->core_prof[k].ps / 1000.0, p->core_prof[k].calls);
-        if (s->report)
-            report_profile(s->report, host, cpu_sym_name(k), p->core_prof[k].ps / 1000.0, p->core_prof[k].calls);
+        sim_emit_profile(s, host, cpu_sym_name(k), p->core_prof[k].ps / 1000.0, p->core_prof[k].calls);
     }
     p->cli.writer_core->core_prof = NULL;
 }

@@ -43,25 +43,26 @@ static double wall(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The run's row and parameters; returns the run id or -1. */
+/* The run's row and parameters, into a database through its sink;
+ * returns the run id or -1. */
 static int64_t record_begin(struct rec *rec, struct cfg *cfg, const struct run_opts *o, struct sim *s)
 {
+    const struct sink_ops *k = &record_sink_ops;
     char hash[17];
     runner_file_hash(o->scenario_path, hash);
-    struct rec_run_info info = { .scenario = o->scenario, .variant_label = o->variant_label ? o->variant_label : "",
-                                  .seed = s->seed, .rep = o->rep, .scenario_hash = hash,
-                                  .id = o->run_id };
-    int64_t id = rec_run_begin(rec, &info);
+    struct sink_run run = { .scenario = o->scenario, .variant_label = o->variant_label ? o->variant_label : "",
+                            .seed = s->seed, .rep = o->rep, .scenario_hash = hash, .id = o->run_id };
+    int64_t id = k->run_begin(rec, &run);
     if (id < 0)
         return -1;
     for (int i = 0; i < cfg_param_count(cfg); i++) {
-        const char *k, *v;
-        cfg_param_at(cfg, i, &k, &v);
-        if (rec_param(rec, k, v) < 0)
+        const char *key, *v;
+        cfg_param_at(cfg, i, &key, &v);
+        if (k->param(rec, key, v) < 0)
             return -1;
     }
     for (const char *const *p = o->extra_params; p && p[0] && p[1]; p += 2)
-        if (rec_param(rec, p[0], p[1]) < 0)
+        if (k->param(rec, p[0], p[1]) < 0)
             return -1;
     return id;
 }
@@ -86,8 +87,8 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
         s = sim_build(cfg, seed, true);
         s->rep = o->rep;
     }
-    if (o->claim && (record_begin(o->claim, cfg, o, s) < 0 ||
-                     rec_run_end(o->claim, "failed", 0, 0, NAN, o->claim_error) < 0)) {
+    struct sink_end claimed = { .status = "failed", .sim_s = NAN, .error = o->claim_error };
+    if (o->claim && (record_begin(o->claim, cfg, o, s) < 0 || record_sink_ops.run_end(o->claim, &claimed) < 0)) {
         fprintf(stderr, "netsim: %s; nothing was run\n", rec_errmsg(o->claim));
         sim_free(s);
         return 1;
@@ -101,8 +102,10 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     struct report *rep = o->out ? report_new(o->out, o->json ? REPORT_JSON : REPORT_TEXT, o->quiet) : NULL;
     if (rep)
         report_show_profile(rep, o->profile);
-    s->rec = rec;
-    s->report = rep;
+    if (rec)
+        sim_add_sink(s, &record_sink_ops, rec);
+    if (rep)
+        sim_add_sink(s, &report_sink_ops, rep);
 
     running = s;
     double t0 = wall();
@@ -111,7 +114,8 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     running = NULL;
     const char *status = s->interrupted ? "interrupted" : "complete";
     int rc = s->interrupted ? 130 : 0;
-    if (rec && rec_run_end(rec, status, w, s->q.executed, time_to_s(s->q.now), NULL) < 0) {
+    struct sink_end end = { .status = status, .wall_s = w, .sim_s = time_to_s(s->q.now), .events = s->q.executed };
+    if (rec && record_sink_ops.run_end(rec, &end) < 0) {
         fprintf(stderr, "netsim: writing results: %s\n", rec_errmsg(rec));
         rc = 1;
         id = -1;
@@ -124,7 +128,7 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     if (rep) {
         if (msg[0] && o->json)
             report_line(rep, "%s", msg);
-        report_end(rep, time_to_s(s->q.now), w, s->q.executed, status);
+        report_sink_ops.run_end(rep, &end);
         report_free(rep);
         if (msg[0] && !o->json)
             fprintf(o->out, "%s\n", msg);

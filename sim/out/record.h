@@ -33,6 +33,7 @@
 #define NETSIM_RECORD_H
 
 #include <stdint.h>
+#include "sim/sink.h"
 
 #define RECORD_SCHEMA_VERSION 1
 
@@ -58,6 +59,11 @@ struct rec_run_info {
  * schema (a full disk) is removed again. Returns NULL and writes a message starting with the
  * path to *err (malloc'ed, the caller frees it) on failure. */
 struct rec *rec_open(const char *path, char **err);
+
+/* The database as a sink (sim/sink.h), ctx a struct rec: run_begin and
+ * run_end are rec_run_begin and rec_run_end, each row an insert
+ * (record_sink.c). */
+extern const struct sink_ops record_sink_ops;
 void rec_close(struct rec *r);
 
 /* A private database in memory with the same schema and API, for one

@@ -22,10 +22,15 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "sim/sink.h"
 
 struct report;
 
 enum report_mode { REPORT_TEXT, REPORT_JSON };
+
+/* The report as a sink (sim/sink.h), ctx a struct report: flows,
+ * intervals, counters, profile rows, lines; run_end is report_end. */
+extern const struct sink_ops report_sink_ops;
 
 struct report *report_new(FILE *out, enum report_mode mode, int quiet);
 void report_free(struct report *r);

@@ -1,0 +1,68 @@
+/*
+ * sink.h - where a run's results go. The engine and the models emit
+ * through sim_emit_*() (sim.h); each emission goes to every sink added to
+ * the run, in the order they were added. The results database
+ * (sim/out/record_sink.c), the console table and the JSON document
+ * (sim/out/report.c) are sinks; a new output (a trace file, a capture) is
+ * one more ops table, and nothing in the engine changes.
+ *
+ * The contract, after Redis's ae and the kernel's ops tables: `name` is
+ * required; every other member is optional, NULL meaning "this sink
+ * ignores that kind of row"; sim_add_sink() refuses an ops table without
+ * a name or with no member at all. Members are called only between
+ * run_begin and run_end, from one thread. Times are simulated time
+ * (simtime_t, exact), so that every sink derives seconds and rates the
+ * same way. A sink keeps its own error state: the emission calls return
+ * nothing (a failed insert is reported when the run ends, by run_end's
+ * result), so that a sink cannot stop a run for the others.
+ */
+#ifndef NETSIM_SINK_H
+#define NETSIM_SINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sim/time.h"
+
+/* What identifies a run: the run row of the database. */
+struct sink_run {
+    const char *scenario;        /* scenario name (file stem) */
+    const char *variant_label;   /* e.g. "tcp.drs=continuous", "" if none */
+    const char *scenario_hash;   /* hex digest of the scenario file */
+    uint64_t seed;
+    int rep;
+    int64_t id;                  /* > 0: the run's number (a sweep's); 0: the sink's next */
+};
+
+/* How a run ended. */
+struct sink_end {
+    const char *status;          /* "complete", "interrupted" or "failed" */
+    double wall_s, sim_s;
+    uint64_t events;
+    const char *error;           /* NULL unless failed */
+};
+
+struct sink_ops {
+    const char *name;                                                       /* required */
+    /* Returns the run's id (> 0), 0 when the sink numbers nothing, or -1. */
+    int64_t (*run_begin)(void *ctx, const struct sink_run *run);            /* optional */
+    int (*param)(void *ctx, const char *key, const char *value);           /* optional: 0 or -1 */
+    /* A flow with an interval table, before its first interval. */
+    void (*flow)(void *ctx, int id, const char *desc);                     /* optional */
+    void (*interval)(void *ctx, int flow, simtime_t t0, simtime_t t1, uint64_t bytes); /* optional */
+    void (*series)(void *ctx, const char *name, simtime_t t, double value); /* optional */
+    void (*counter)(void *ctx, const char *name, double value, bool is_drop); /* optional */
+    void (*profile)(void *ctx, const char *host, const char *symbol, double cpu_ns, uint64_t calls); /* optional */
+    /* A probe's result line, e.g. ping's summary. */
+    void (*line)(void *ctx, const char *text);                             /* optional */
+    int (*run_end)(void *ctx, const struct sink_end *end);                 /* optional: 0 or -1 */
+};
+
+struct sink {
+    const struct sink_ops *ops;
+    void *ctx;
+};
+
+/* 0 when ops keeps the contract above; -1 otherwise. */
+int sink_ops_check(const struct sink_ops *ops);
+
+#endif
