@@ -54,7 +54,9 @@ run: deps
 
 unit: $(TEST_BIN) $(NETSIM)
 
+# the walls of the tree first: an include across one fails the build
 test: deps
+	tools/check-includes . $(EXTRA_MODELS)
 	$(MAKE) unit
 	tests/run.sh $(BUILD) ./$(NETSIM)
 
