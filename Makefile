@@ -12,14 +12,23 @@ LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcbl
 BUILD    ?= build
 
 LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*.c sim/*/*.c models/*.c models/*/*.c))
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# Variants kept out of the tree: every .c of each folder in EXTRA_MODELS
+# is built into netsim (docs: README, "Adding a variant").
+EXTRA_MODELS ?=
+EXTRA_SRC := $(foreach d,$(EXTRA_MODELS),$(sort $(wildcard $(d)/*.c)))
+EXTRA_OBJ := $(patsubst %.c,$(BUILD)/extra/%.o,$(notdir $(EXTRA_SRC)))
+# The files that register a variant (sim/variant.h), in this order in
+# the generated table.
+VARIANT_RE  := ^VARIANT *[(]
+VARIANT_SRC := $(shell grep -l '$(VARIANT_RE)' $(sort $(wildcard models/*/*.c)) $(EXTRA_SRC) /dev/null)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(EXTRA_OBJ) $(BUILD)/gen/variants.o
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 NETSIM   ?= netsim
 
 DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel perl
 
-.PHONY: all deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke
+.PHONY: all deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke FORCE
 all: $(NETSIM)
 
 $(NETSIM): $(BUILD)/sim/cli/main.o $(BUILD)/libnetsim.a
@@ -31,6 +40,24 @@ $(BUILD)/libnetsim.a: $(LIB_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The variant table, written again on every make and replaced only when
+# it changed, so that a variant file added or removed (or EXTRA_MODELS
+# changed) rebuilds it and nothing else.
+$(BUILD)/gen/variants.c: FORCE
+	@mkdir -p $(dir $@)
+	@tools/gen-variants $(VARIANT_SRC) > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+
+$(BUILD)/gen/variants.o: $(BUILD)/gen/variants.c
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+vpath %.c $(EXTRA_MODELS)
+$(BUILD)/extra/%.o: %.c
+	@mkdir -p $(dir $@)
+	@tools/check-includes . $(EXTRA_MODELS)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+FORCE:
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libnetsim.a
 	@mkdir -p $(dir $@)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "sim/costs.h"
 #include "sim/sim.h"
+#include "sim/variant.h"
 
 extern const struct model_module udp_module;
 extern const struct model_module icmp_module;
@@ -89,8 +90,6 @@ void models_list(void)
     printf("\nCPU profiles ([host X] cpu = ...):\n");
     for (int i = 0; cpu_profile_at(i); i++)
         printf("  %-14s %s\n", cpu_profile_at(i)->name, cpu_profile_at(i)->doc);
-    printf("\nmodel families and their variants:\n");
-    for (int m = 0; m < NMODULES; m++)
-        if (modules[m]->list)
-            modules[m]->list();
+    printf("\nmodel families and their variants ([host X] KEY = VARIANT):\n");
+    variants_list(stdout);
 }

@@ -98,10 +98,11 @@ static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += by
 /*
  * A model module: one protocol family with its applications, variants and
  * costs (models/udp, models/tcp, models/ipfrag, models/sctp). The registry
- * (models/registry.c) lists the modules; each module lists its own variants
- * in its own directory, so a new variant touches only its family.
+ * (models/registry.c) lists the modules; a variant registers itself in its
+ * own file (sim/variant.h), so a new variant touches nothing else.
  */
 struct cost_row;
+struct variant_family;
 struct model_module {
     const char *name;
     const struct app_ops *const *apps;          /* NULL-terminated, or NULL */
@@ -111,8 +112,9 @@ struct model_module {
     void (*detach_host)(struct sim *s, struct host *h, int slot);
     /* Extra cost rows for a CPU profile (NULL-terminated), or NULL. */
     const struct cost_row *(*costs)(const char *profile);
-    /* `netsim models`: print this family's variants and docs. */
-    void (*list)(void);
+    /* The variant families this module reads (sim/variant.h),
+     * NULL-terminated, or NULL. */
+    const struct variant_family *const *families;
 };
 
 const struct app_ops *app_find(const char *name);

@@ -37,3 +37,4 @@ const struct frag_evict_ops frag_evict_drop_new = {
     .on_enter = dn_enter,
     .on_create = dn_create,
 };
+VARIANT("ipfrag.evictor", frag_evict_drop_new);

@@ -22,3 +22,4 @@ const struct frag_evict_ops frag_evict_lru = {
     .uses_lru = true,
     .on_enter = lru_enter,
 };
+VARIANT("ipfrag.evictor", frag_evict_lru);

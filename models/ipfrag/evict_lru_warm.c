@@ -41,3 +41,4 @@ const struct frag_evict_ops frag_evict_lru_warm = {
     .uses_lru = true,
     .on_enter = warm_enter,
 };
+VARIANT("ipfrag.evictor", frag_evict_lru_warm);

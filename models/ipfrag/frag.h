@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include "sim/host.h"
 #include "sim/sim.h"
+#include "sim/variant.h"
 
 #define FRAG_QSIZE 200           /* sizeof(struct ipq) on 3.7 x86_64, charged per queue */
 #define FRAG_MAX_BUCKETS 65536
@@ -68,15 +69,17 @@ struct frag_ctx {
     struct skb *skb;
 };
 
+/* An evictor: VARIANT("ipfrag.evictor", ops) (sim/variant.h). */
 struct frag_evict_ops {
-    const char *name;
-    const char *doc;
+    const char *name;            /* required */
+    const char *doc;             /* required */
     bool uses_lru;               /* LRU maintenance and its lock cost */
     bool rhash;                  /* per-netns rhashtable: about one entry per bucket */
     /* ip_defrag entry, before lookup: may evict (charging its cost) or
-     * return FRAG_DROP */
+     * return FRAG_DROP; required */
     int (*on_enter)(struct frag_ns *ns, struct frag_ctx *c);
-    /* lookup missed, a queue would be created: FRAG_OK or FRAG_DROP */
+    /* lookup missed, a queue would be created: FRAG_OK or FRAG_DROP;
+     * optional (NULL: always FRAG_OK) */
     int (*on_create)(struct frag_ns *ns, struct frag_ctx *c);
 };
 
@@ -182,8 +185,8 @@ int frag_evictor(struct frag_ns *ns, struct frag_ctx *c, frag_pick_fn pick, bool
 struct fq *frag_pick_lru_head(struct frag_ns *ns, struct frag_ctx *c, bool *drop);
 
 /* evictors.c: the variants, by name. */
+/* The registered evictor of that name, or NULL (module.c). */
 const struct frag_evict_ops *frag_evictor_find(const char *name);
-const struct frag_evict_ops *frag_evictor_at(int i);
 
 /* frag_stats.c: sockstat samples, series and counters. */
 void frag_stats_start(struct frag_ns *ns, struct cfg_section *sec);

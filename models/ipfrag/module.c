@@ -6,7 +6,7 @@
  * Host keys (defaults are the 3.7 sysctl defaults, ipfrag.md 2):
  *   ipfrag_high_thresh 256K, ipfrag_low_thresh 192K, ipfrag_time 30s,
  *   ipfrag_secret_interval 600s, ipfrag_max_dist 64,
- *   ipfrag.evictor lru | lru-warm | drop-new,
+ *   ipfrag.evictor (lru; evict_*.c register the variants, sim/variant.h),
  *   ipfrag.race_model progressive | atomic (ablation: mem drops at T),
  *   ipfrag.taildrop_mode evict_tail | drop_incoming, ipfrag.warm_jiffies 1 (lru-warm),
  *   ipfrag.scope all | new (drop-new),
@@ -34,15 +34,7 @@ static void attach(struct sim *s, struct host *h, int slot)
     }
     ns->h = h;
     ns->s = s;
-    const char *name = cfg_str(sec, "ipfrag.evictor", "lru");
-    ns->ops = frag_evictor_find(name);
-    if (!ns->ops) {
-        char list[128] = "";
-        for (int i = 0; frag_evictor_at(i); i++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", frag_evictor_at(i)->name);
-        cfg_error(sec, "ipfrag.evictor", "got '%s', expected one of: %s", name, list);
-        ns->ops = frag_evictor_find("lru");
-    }
+    ns->ops = variant_choose(sec, "ipfrag.evictor");
     ns->high = cfg_size(sec, "ipfrag_high_thresh", "256K", 0, 1ULL << 40);
     ns->low = cfg_size(sec, "ipfrag_low_thresh", "192K", 0, 1ULL << 40);
     ns->timeout = cfg_time(sec, "ipfrag_time", "30s", PS_PER_MS, 1000000 * PS_PER_S);
@@ -105,16 +97,26 @@ static void detach(struct sim *s, struct host *h, int slot)
     h->mod[slot] = NULL;
 }
 
-static void list(void)
+const struct frag_evict_ops *frag_evictor_find(const char *name)
 {
-    for (int i = 0; frag_evictor_at(i); i++)
-        printf("  %-16s %-10s %s\n", i ? "" : "ipfrag.evictor", frag_evictor_at(i)->name, frag_evictor_at(i)->doc);
+    return variant_find("ipfrag.evictor", name);
 }
+
+static const char *evictor_missing(const void *ops)
+{
+    return ((const struct frag_evict_ops *)ops)->on_enter ? NULL : "on_enter";
+}
+
+static const struct variant_family evictor_family = {
+    .key = "ipfrag.evictor", .def = "lru", .missing = evictor_missing,
+    .doc = "[host] what IPv4 reassembly does when fragment memory passes ipfrag_high_thresh",
+};
+static const struct variant_family *const families[] = { &evictor_family, NULL };
 
 const struct model_module ipfrag_module = {
     .name = "ipfrag",
     .attach_host = attach,
     .detach_host = detach,
     .costs = frag_costs,
-    .list = list,
+    .families = families,
 };

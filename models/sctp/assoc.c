@@ -37,10 +37,9 @@ struct sctp_host *sctp_host_of(struct host *h)
         exit(1);
     h->mod[slot] = sh;
     struct cfg_section *sec = h->sec;
-    static const char *rw[] = { "old", "new", NULL }, *hb[] = { "jitter", "lazy", NULL };
     static const char *irq[] = { "restore", "self", NULL };
-    sh->rwnd = sctp_rwnd_find(rw[cfg_choice(sec, "sctp.rwnd", "old", rw)]);
-    sh->hb = sctp_hb_find(hb[cfg_choice(sec, "sctp.hb", "jitter", hb)]);
+    sh->rwnd = variant_choose(sec, "sctp.rwnd");
+    sh->hb = variant_choose(sec, "sctp.hb");
     sh->rto_initial = jiffies_key(sec, "net.sctp.rto_initial", "3s");
     sh->rto_min = jiffies_key(sec, "net.sctp.rto_min", "1s");
     sh->rto_max = jiffies_key(sec, "net.sctp.rto_max", "60s");

@@ -37,3 +37,4 @@ const struct sctp_hb_ops sctp_hb_jitter = {
     .timeout = timeout,
     .on_data_sent = on_data_sent,
 };
+VARIANT("sctp.hb", sctp_hb_jitter);

@@ -1,7 +1,7 @@
 /*
  * module.c - the sctp family: protocol handler, applications (sctp_iperf3,
- * sctp_stream), cost rows, and the variants of sctp.rwnd and sctp.hb
- * (shared/models/sctp.md).
+ * sctp_stream), cost rows, and the variant families sctp.rwnd and sctp.hb
+ * (rwnd_*.c, hb_*.c register themselves, sim/variant.h).
  */
 #include <stdio.h>
 #include "models/sctp/sctp.h"
@@ -30,15 +30,37 @@ static void detach(struct sim *s, struct host *h, int slot)
     sctp_host_free(h, slot);
 }
 
-static void list(void)
+const struct sctp_rwnd_ops *sctp_rwnd_find(const char *name)
 {
-    printf("  sctp.rwnd ([host] key; the receiver's matters):\n");
-    for (int i = 0; sctp_rwnd_variants[i]; i++)
-        printf("    %-12s %s\n", sctp_rwnd_variants[i]->name, sctp_rwnd_variants[i]->doc);
-    printf("  sctp.hb ([host] key; the sender's matters):\n");
-    for (int i = 0; sctp_hb_variants[i]; i++)
-        printf("    %-12s %s\n", sctp_hb_variants[i]->name, sctp_hb_variants[i]->doc);
+    return variant_find("sctp.rwnd", name);
 }
+
+const struct sctp_hb_ops *sctp_hb_find(const char *name)
+{
+    return variant_find("sctp.hb", name);
+}
+
+static const char *rwnd_missing(const void *ops)
+{
+    const struct sctp_rwnd_ops *o = ops;
+    return !o->on_receive ? "on_receive" : !o->on_release ? "on_release" : !o->reject ? "reject" : NULL;
+}
+
+static const char *hb_missing(const void *ops)
+{
+    const struct sctp_hb_ops *o = ops;
+    return !o->timeout ? "timeout" : !o->on_data_sent ? "on_data_sent" : NULL;
+}
+
+static const struct variant_family rwnd_family = {
+    .key = "sctp.rwnd", .def = "old", .missing = rwnd_missing,
+    .doc = "[host] the receive window an association advertises (the receiver's matters)",
+};
+static const struct variant_family hb_family = {
+    .key = "sctp.hb", .def = "jitter", .missing = hb_missing,
+    .doc = "[host] how the heartbeat timer is re-armed on each DATA chunk (the sender's matters)",
+};
+static const struct variant_family *const families[] = { &rwnd_family, &hb_family, NULL };
 
 const struct model_module sctp_module = {
     .name = "sctp",
@@ -46,5 +68,5 @@ const struct model_module sctp_module = {
     .attach_host = attach,
     .detach_host = detach,
     .costs = sctp_costs,
-    .list = list,
+    .families = families,
 };

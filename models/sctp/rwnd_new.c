@@ -45,3 +45,4 @@ const struct sctp_rwnd_ops sctp_rwnd_new = {
     .on_release = on_release,
     .reject = reject,
 };
+VARIANT("sctp.rwnd", sctp_rwnd_new);

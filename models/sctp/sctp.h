@@ -23,6 +23,7 @@
 #include <string.h>
 #include "models/sctp/ktimer.h"
 #include "sim/host.h"
+#include "sim/variant.h"
 
 struct sim;
 struct sctp_assoc;
@@ -64,7 +65,8 @@ struct sctp_wire {
 };
 _Static_assert(sizeof(struct sctp_wire) <= 64, "sctp header must fit skb->l4");
 
-/* Variants of the receive window (sctp.rwnd), sctp.md A.6. */
+/* A variant of the receive window: VARIANT("sctp.rwnd", ops) (sim/variant.h);
+ * every member required. */
 struct sctp_rwnd_ops {
     const char *name;
     const char *doc;
@@ -73,7 +75,8 @@ struct sctp_rwnd_ops {
     bool (*reject)(const struct sctp_assoc *a, uint32_t datalen);
 };
 
-/* Variants of the heartbeat re-arm (sctp.hb), sctp.md B.2. */
+/* A variant of the heartbeat re-arm: VARIANT("sctp.hb", ops); every member
+ * required. */
 struct sctp_hb_ops {
     const char *name;
     const char *doc;
@@ -81,10 +84,9 @@ struct sctp_hb_ops {
     void (*on_data_sent)(struct sctp_transport *t, struct core *c);
 };
 
+/* The registered variant of that name, or NULL (module.c). */
 const struct sctp_rwnd_ops *sctp_rwnd_find(const char *name);
 const struct sctp_hb_ops *sctp_hb_find(const char *name);
-extern const struct sctp_rwnd_ops *const sctp_rwnd_variants[];
-extern const struct sctp_hb_ops *const sctp_hb_variants[];
 
 /* Host keys (sctp.md A.9; net.sctp.* sysctls) and the variants chosen. */
 struct sctp_host {

@@ -405,3 +405,4 @@ const struct tcp_cc_ops tcp_bbr = {
     .set_state = bbr_set_state,
     .trace = bbr_trace,
 };
+VARIANT("tcp.cc", tcp_bbr);

@@ -211,3 +211,4 @@ const struct tcp_cc_ops tcp_cubic = {
     .set_state = cubic_state,
     .pkts_acked = cubic_acked,
 };
+VARIANT("tcp.cc", tcp_cubic);

@@ -32,3 +32,4 @@ const struct tcp_cc_ops tcp_reno = {
     .cong_avoid = reno_cong_avoid,
     .undo_cwnd = reno_undo,
 };
+VARIANT("tcp.cc", tcp_reno);

@@ -12,18 +12,6 @@
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
 
-extern const struct tcp_drs_ops tcp_drs_trimodal, tcp_drs_continuous;
-
-const struct tcp_drs_ops *const tcp_drs_table[] = { &tcp_drs_trimodal, &tcp_drs_continuous, NULL };
-
-const struct tcp_drs_ops *tcp_drs_find(const char *name)
-{
-    for (int i = 0; tcp_drs_table[i]; i++)
-        if (!strcmp(tcp_drs_table[i]->name, name))
-            return tcp_drs_table[i];
-    return NULL;
-}
-
 /* rcvmem = SKB_TRUESIZE(advmss + MAX_TCP_HEADER), raised by 128 until half
  * of it (adv_win_scale 1) holds an advmss: 2996 for advmss 1460. */
 uint64_t tcp_drs_rcvmem(const struct tcp_sock *tp)

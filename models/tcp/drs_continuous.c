@@ -18,3 +18,4 @@ const struct tcp_drs_ops tcp_drs_continuous = {
     .doc = "4.16 tcp_rcv_space_adjust: rcvwin grows by 2 x rcvwin x (copied - space) / space (seed 003's patch)",
     .grow = grow,
 };
+VARIANT("tcp.drs", tcp_drs_continuous);

@@ -23,3 +23,4 @@ const struct tcp_drs_ops tcp_drs_trimodal = {
     .doc = "4.15 tcp_rcv_space_adjust: x1, x1.5 or x2 when copied grew 25 % / 50 % (before seed 003's patch)",
     .grow = grow,
 };
+VARIANT("tcp.drs", tcp_drs_trimodal);

@@ -1,8 +1,9 @@
 /*
  * module.c - the tcp family: per-host sysctls and variant choice, the
  * protocol handler, the applications (tcp_stream, tcp_iperf3) and the
- * `netsim models` listing. The engine is tcp_*.c, congestion control
- * cc_*.c (tcp.cc), receive autotuning drs_*.c (tcp.drs).
+ * variant families. The engine is tcp_*.c, congestion control
+ * cc_*.c (tcp.cc), receive autotuning drs_*.c (tcp.drs), each variant
+ * registering itself (sim/variant.h).
  *
  * Host keys (kernel names; defaults are Linux 4.15's):
  *   net.ipv4.tcp_rmem = "4096 87380 6291456"   min, default, max (bytes)
@@ -11,8 +12,8 @@
  *   tcp_timestamps (1), tcp_sack (1), tcp_window_scaling (1),
  *   tcp_reordering (3), tcp_fack (1), tcp_recovery (1 = RACK),
  *   tcp_early_retrans (3 = TLP)
- *   tcp.cc = cubic | reno | bbr (cubic, the 4.15 default)
- *   tcp.drs = trimodal | continuous (trimodal: 4.15 before seed 003)
+ *   tcp.cc (cubic, the 4.15 default), tcp.drs (trimodal: 4.15 before
+ *   seed 003): the registered variants, `netsim models`
  *   tcp.init_cwnd (10), tcp.fq_pacing (off: pace CUBIC/Reno as with sch_fq)
  */
 #include <stdio.h>
@@ -61,10 +62,8 @@ static void attach(struct sim *s, struct host *h, int slot)
     th->tlp = cfg_int(sec, "net.ipv4.tcp_early_retrans", "3", 0, 4) >= 3;
     th->init_cwnd = (uint32_t)cfg_int(sec, "tcp.init_cwnd", "10", 1, 1000);
     th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off");
-    static const char *const ccs[] = { "cubic", "reno", "bbr", NULL };
-    th->cc = tcp_cc_find(ccs[cfg_choice(sec, "tcp.cc", "cubic", ccs)]);
-    static const char *const drs[] = { "trimodal", "continuous", NULL };
-    th->drs = tcp_drs_find(drs[cfg_choice(sec, "tcp.drs", "trimodal", drs)]);
+    th->cc = variant_choose(sec, "tcp.cc");
+    th->drs = variant_choose(sec, "tcp.drs");
     h->mod[slot] = th;
     h->proto[IPPROTO_TCP_] = tcp_rcv;
 }
@@ -83,20 +82,41 @@ static void detach(struct sim *s, struct host *h, int slot)
     h->mod[slot] = NULL;
 }
 
-static void list(void)
+const struct tcp_cc_ops *tcp_cc_find(const char *name)
 {
-    printf("  tcp.cc (models/tcp.md §5):\n");
-    for (int i = 0; tcp_cc_table[i]; i++)
-        printf("    %-14s %s\n", tcp_cc_table[i]->name, tcp_cc_table[i]->doc);
-    printf("  tcp.drs (models/tcp.md §3.8):\n");
-    for (int i = 0; tcp_drs_table[i]; i++)
-        printf("    %-14s %s\n", tcp_drs_table[i]->name, tcp_drs_table[i]->doc);
+    return variant_find("tcp.cc", name);
 }
+
+const struct tcp_drs_ops *tcp_drs_find(const char *name)
+{
+    return variant_find("tcp.drs", name);
+}
+
+static const char *cc_missing(const void *ops)
+{
+    const struct tcp_cc_ops *o = ops;
+    return !o->ssthresh ? "ssthresh" : !o->cong_avoid && !o->cong_control ? "cong_avoid or cong_control" : NULL;
+}
+
+static const char *drs_missing(const void *ops)
+{
+    return ((const struct tcp_drs_ops *)ops)->grow ? NULL : "grow";
+}
+
+static const struct variant_family cc_family = {
+    .key = "tcp.cc", .def = "cubic", .missing = cc_missing,
+    .doc = "[host] congestion control of the host's senders (net.ipv4.tcp_congestion_control)",
+};
+static const struct variant_family drs_family = {
+    .key = "tcp.drs", .def = "trimodal", .missing = drs_missing,
+    .doc = "[host] receive-buffer autotuning of the host's receivers (tcp_rcv_space_adjust)",
+};
+static const struct variant_family *const families[] = { &cc_family, &drs_family, NULL };
 
 const struct model_module tcp_module = {
     .name = "tcp",
     .apps = apps,
     .attach_host = attach,
     .detach_host = detach,
-    .list = list,
+    .families = families,
 };

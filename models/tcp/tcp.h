@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include "sim/event.h"
 #include "sim/host.h"
+#include "sim/variant.h"
 
 struct sim;
 struct tcp_sock;
@@ -69,31 +70,32 @@ struct tcp_rate_sample {
 enum tcp_ca_state { TCP_CA_Open, TCP_CA_Disorder, TCP_CA_CWR, TCP_CA_Recovery, TCP_CA_Loss };
 enum tcp_ca_event { CA_EVENT_TX_START, CA_EVENT_CWND_RESTART, CA_EVENT_LOSS };
 
+/* A tcp.cc variant (sim/variant.h: register it with VARIANT("tcp.cc", ops)).
+ * As tcp_register_congestion_control requires: ssthresh, and cong_avoid
+ * or cong_control; the rest optional (NULL: not called). */
 struct tcp_cc_ops {
-    const char *name;
-    const char *doc;
-    void (*init)(struct tcp_sock *tp);
-    uint32_t (*ssthresh)(struct tcp_sock *tp);
-    void (*cong_avoid)(struct tcp_sock *tp, uint32_t acked);      /* or: */
+    const char *name;                                             /* required */
+    const char *doc;                                              /* required */
+    void (*init)(struct tcp_sock *tp);                            /* optional */
+    uint32_t (*ssthresh)(struct tcp_sock *tp);                    /* required */
+    void (*cong_avoid)(struct tcp_sock *tp, uint32_t acked);      /* required, or: */
     void (*cong_control)(struct tcp_sock *tp, const struct tcp_rate_sample *rs);
-    uint32_t (*undo_cwnd)(struct tcp_sock *tp);
-    void (*set_state)(struct tcp_sock *tp, int new_state);
-    void (*cwnd_event)(struct tcp_sock *tp, int ev);
-    void (*pkts_acked)(struct tcp_sock *tp, uint32_t acked, int64_t rtt_us);
-    /* series to record every 10 ms (NULL: none) */
-    void (*trace)(struct tcp_sock *tp, const char *prefix);
+    uint32_t (*undo_cwnd)(struct tcp_sock *tp);                   /* optional, unused */
+    void (*set_state)(struct tcp_sock *tp, int new_state);        /* optional */
+    void (*cwnd_event)(struct tcp_sock *tp, int ev);              /* optional */
+    void (*pkts_acked)(struct tcp_sock *tp, uint32_t acked, int64_t rtt_us); /* optional */
+    /* series to record every 10 ms */
+    void (*trace)(struct tcp_sock *tp, const char *prefix);       /* optional */
 };
 
 /* ---- receive autotuning: the growth step only (tcp.md §3.8) ---- */
+/* A tcp.drs variant (VARIANT("tcp.drs", ops)); every member required. */
 struct tcp_drs_ops {
     const char *name;
     const char *doc;
     /* rcvwin = 2*copied + 16*advmss on entry; return the grown window */
     uint64_t (*grow)(uint64_t rcvwin, uint64_t copied, uint64_t space);
 };
-
-extern const struct tcp_cc_ops *const tcp_cc_table[];
-extern const struct tcp_drs_ops *const tcp_drs_table[];
 
 /* ---- sender scoreboard entry (one per MSS segment) ---- */
 enum { SEG_SACKED = 1, SEG_LOST = 2, SEG_RETRANS = 4, SEG_EVER_RETRANS = 8, SEG_APP_LIMITED = 16 };
@@ -317,6 +319,7 @@ simtime_t tcp_min_rtt(const struct tcp_sock *tp);
 uint32_t tcp_cubic_k(uint32_t below);
 uint32_t tcp_cubic_target(uint32_t origin, uint32_t k, uint64_t t);
 
+/* The registered variant of that name, or NULL (module.c). */
 const struct tcp_cc_ops *tcp_cc_find(const char *name);
 /* Recount the scoreboard from the per-segment flags and compare with the
  * counters (tests): 0 when consistent, else a code saying which differs. */

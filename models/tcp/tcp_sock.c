@@ -22,17 +22,6 @@ void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c);
 void tcp_rearm_rto(struct tcp_sock *tp, simtime_t now);
 void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m);
 
-extern const struct tcp_cc_ops tcp_reno, tcp_cubic, tcp_bbr;
-const struct tcp_cc_ops *const tcp_cc_table[] = { &tcp_reno, &tcp_cubic, &tcp_bbr, NULL };
-
-const struct tcp_cc_ops *tcp_cc_find(const char *name)
-{
-    for (int i = 0; tcp_cc_table[i]; i++)
-        if (!strcmp(tcp_cc_table[i]->name, name))
-            return tcp_cc_table[i];
-    return NULL;
-}
-
 /* ---- tcp_cong.c helpers ---- */
 
 uint32_t tcp_slow_start(struct tcp_sock *tp, uint32_t acked)

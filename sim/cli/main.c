@@ -19,6 +19,7 @@
 #include "sim/cli/run_record.h"
 #include "sim/cli/runner.h"
 #include "sim/sim.h"
+#include "sim/variant.h"
 #include "sim/load/scenario.h"
 
 static const char usage_main[] =
@@ -184,6 +185,11 @@ static int cmd_run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* a variant that breaks its family's contract stops every command */
+    if (variants_check(stderr) < 0) {
+        fprintf(stderr, "netsim: the model variants break their contract (sim/variant.h)\n");
+        return 1;
+    }
     if (argc < 2) {
         fputs(usage_main, stderr);
         return 2;

@@ -60,7 +60,7 @@ check "reno 1% loss 100 ms: 0.7 to 2.8 Mbit/s (Mathis 1.4; got $r)" between "$r"
 out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal --set receiver.tcp.cc=vegas 2>&1)
 rc=$?
 check "unknown tcp.cc is exit 2" test "$rc" -eq 2
-check "unknown tcp.cc names the choices" grep -q "cubic, reno, bbr" <<< "$out"
+check "unknown tcp.cc names the registered variants, the default first" grep -q "expected one of: cubic, bbr, reno" <<< "$out"
 out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal \
       --set "receiver.net.ipv4.tcp_rmem=4096 87380" 2>&1)
 check "tcp_rmem needs three sizes" grep -q "three sizes" <<< "$out"

@@ -1,0 +1,179 @@
+/*
+ * variant.c - the registry of model variants (see variant.h): the table
+ * the build generates from the VARIANT lines, checked once, and read by
+ * name or in order.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/config.h"
+#include "sim/sim.h"
+#include "sim/variant.h"
+
+/* BUILD/gen/variants.c (tools/gen-variants), NULL-terminated */
+extern const struct variant *const variant_table[];
+
+#define MAX_FAMILIES 32
+#define MAX_PER_FAMILY 64
+
+/* A family and its variants in listing order, built by the check. */
+struct family_entry {
+    const struct variant_family *fam;
+    const struct variant_head *v[MAX_PER_FAMILY + 1];   /* NULL-terminated */
+    const char *names[MAX_PER_FAMILY + 1];              /* the same, for cfg_choice */
+    int n;
+};
+
+static struct family_entry families[MAX_FAMILIES];
+static int nfamilies;
+static int checked;              /* 0 not yet, 1 good, -1 broken */
+
+static const struct variant_head *head(const struct variant *v)
+{
+    return v->ops;
+}
+
+static struct family_entry *family(const char *key)
+{
+    for (int i = 0; i < nfamilies; i++)
+        if (!strcmp(families[i].fam->key, key))
+            return &families[i];
+    return NULL;
+}
+
+/* The families the modules declare. */
+static int collect_families(FILE *err)
+{
+    int bad = 0;
+    for (int m = 0; model_at(m); m++) {
+        for (const struct variant_family *const *f = model_at(m)->families; f && *f; f++) {
+            if (!(*f)->key || !(*f)->def || !(*f)->doc) {
+                fprintf(err, "netsim: model %s: a variant family without key, default or doc\n", model_at(m)->name);
+                bad = 1;
+            } else if (family((*f)->key)) {
+                fprintf(err, "netsim: variant family %s is declared twice\n", (*f)->key);
+                bad = 1;
+            } else if (nfamilies == MAX_FAMILIES) {
+                fprintf(err, "netsim: more than %d variant families\n", MAX_FAMILIES);
+                return 1;
+            } else {
+                families[nfamilies++].fam = *f;
+            }
+        }
+    }
+    return bad;
+}
+
+/* One registered variant against the contract; added to its family. */
+static int check_one(const struct variant *v, FILE *err)
+{
+    const struct variant_head *h = head(v);
+    struct family_entry *fe = v->key ? family(v->key) : NULL;
+    const char *file = v->file ? v->file : "?";
+    if (!fe) {
+        fprintf(err, "netsim: %s: variant of '%s': no model family has that key\n", file, v->key ? v->key : "");
+        return 1;
+    }
+    if (!h || !h->name || !h->name[0] || !h->doc || !h->doc[0]) {
+        fprintf(err, "netsim: %s: a %s variant needs a name and a doc\n", file, v->key);
+        return 1;
+    }
+    const char *miss = fe->fam->missing ? fe->fam->missing(v->ops) : NULL;
+    if (miss) {
+        fprintf(err, "netsim: %s: %s variant '%s' lacks its required member '%s'\n", file, v->key, h->name, miss);
+        return 1;
+    }
+    for (const struct variant *const *w = variant_table; *w != v; w++) {
+        if ((*w)->key && head(*w) && head(*w)->name && !strcmp((*w)->key, v->key) &&
+            !strcmp(head(*w)->name, h->name)) {
+            fprintf(err, "netsim: %s: %s variant '%s' is registered twice (first in %s)\n", file, v->key, h->name,
+                    (*w)->file ? (*w)->file : "?");
+            return 1;
+        }
+    }
+    if (fe->n == MAX_PER_FAMILY) {
+        fprintf(err, "netsim: %s: more than %d %s variants\n", file, MAX_PER_FAMILY, v->key);
+        return 1;
+    }
+    fe->v[fe->n++] = h;
+    return 0;
+}
+
+int variants_check(FILE *err)
+{
+    if (checked)
+        return checked > 0 ? 0 : -1;
+    int bad = collect_families(err);
+    for (const struct variant *const *v = variant_table; *v; v++)
+        bad |= check_one(*v, err);
+    for (int i = 0; i < nfamilies; i++) {
+        struct family_entry *fe = &families[i];
+        int d = -1;
+        for (int k = 0; k < fe->n && d < 0; k++)
+            if (!strcmp(fe->v[k]->name, fe->fam->def))
+                d = k;
+        if (d < 0) {
+            fprintf(err, "netsim: variant family %s: its default '%s' is not registered\n", fe->fam->key,
+                    fe->fam->def);
+            bad = 1;
+            continue;
+        }
+        const struct variant_head *def = fe->v[d];          /* the default first, the rest in file order */
+        memmove(&fe->v[1], &fe->v[0], (size_t)d * sizeof fe->v[0]);
+        fe->v[0] = def;
+        for (int k = 0; k < fe->n; k++)
+            fe->names[k] = fe->v[k]->name;
+        fe->v[fe->n] = NULL;
+        fe->names[fe->n] = NULL;
+    }
+    checked = bad ? -1 : 1;
+    return bad ? -1 : 0;
+}
+
+/* The registry must be whole before anything reads it. */
+static void must_be_checked(void)
+{
+    if (variants_check(stderr) < 0) {
+        fprintf(stderr, "netsim: the model variants break their contract (sim/variant.h)\n");
+        exit(1);
+    }
+}
+
+const struct variant_head *variant_at(const char *key, int i)
+{
+    must_be_checked();
+    struct family_entry *fe = family(key);
+    return fe && i >= 0 && i < fe->n ? fe->v[i] : NULL;
+}
+
+const void *variant_find(const char *key, const char *name)
+{
+    must_be_checked();
+    for (const struct variant *const *v = variant_table; *v; v++)
+        if (!strcmp((*v)->key, key) && !strcmp(head(*v)->name, name))
+            return (*v)->ops;
+    return NULL;
+}
+
+const void *variant_choose(struct cfg_section *sec, const char *key)
+{
+    must_be_checked();
+    struct family_entry *fe = family(key);
+    if (!fe) {
+        fprintf(stderr, "netsim: no model family '%s'\n", key);
+        exit(1);
+    }
+    int i = cfg_choice(sec, key, fe->fam->def, fe->names);
+    return variant_find(key, fe->names[i]);
+}
+
+void variants_list(FILE *out)
+{
+    must_be_checked();
+    for (int i = 0; i < nfamilies; i++) {
+        const struct family_entry *fe = &families[i];
+        fprintf(out, "  %s: %s\n", fe->fam->key, fe->fam->doc);
+        for (int k = 0; k < fe->n; k++)
+            fprintf(out, "    %-14s %s%s\n", fe->v[k]->name, fe->v[k]->doc, k ? "" : " (default)");
+    }
+}

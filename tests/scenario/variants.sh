@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# A variant is one file (sim/variant.h): variants kept out of the tree
+# build in through EXTRA_MODELS (tests/extra_models: a tcp.drs, an
+# ipfrag.evictor and an sctp.rwnd) and do what their code says; a file
+# dropped into models/FAMILY/ is all an in-tree variant takes; a variant
+# that breaks the contract (a duplicate name, a required member missing)
+# stops netsim with a message naming its file.
+. "$(dirname "$0")/common.bash"
+
+counter() { q "$1" "select value from counter where name = '$2'"; }
+
+xb=$tmp/xb
+make -s BUILD="$xb" NETSIM="$xb/netsim" EXTRA_MODELS=tests/extra_models "$xb/netsim" > "$tmp/make.out" 2>&1
+check "make EXTRA_MODELS=tests/extra_models builds" test $? -eq 0 -a -x "$xb/netsim"
+x=$xb/netsim
+"$x" models > "$tmp/models.out" 2>&1
+for v in triple never new-copy; do
+    check "netsim models lists the out-of-tree variant $v" grep -qE "^    $v +test variant" "$tmp/models.out"
+done
+"$NETSIM" models > "$tmp/models0.out" 2>&1
+check "netsim without EXTRA_MODELS does not" test "$(grep -cE '^    (triple|never|new-copy) ' "$tmp/models0.out")" -eq 0
+
+# tcp.drs = triple grows the receive buffer faster than continuous
+drs() {    # drs VARIANT DB
+    "$x" run scenarios/tcp_drs.ini --set receiver.tcp.drs="$1" --set sim.repeat=1 --set sim.duration=1.1s \
+        --set 1.length=1s --set path.fwd.loss=0 --set 1.trace_interval=100ms -o "$2" -q > /dev/null 2>"$tmp/drs.err"
+}
+drs triple "$tmp/t.db"; rc=$?
+drs continuous "$tmp/c.db"
+check "tcp.drs = triple runs" test $rc -eq 0
+bt=$(q "$tmp/t.db" "select max(value) from series where name = 'flow.1.rcv.rcvbuf' and t <= 0.8")
+bc=$(q "$tmp/c.db" "select max(value) from series where name = 'flow.1.rcv.rcvbuf' and t <= 0.8")
+check "triple's rcvbuf by 0.8 s ($bt) is larger than continuous' ($bc)" awk -v a="$bt" -v b="$bc" 'BEGIN { exit !(b > 0 && a > b) }'
+"$x" run scenarios/tcp_drs.ini --set receiver.tcp.drs=quadruple --set sim.repeat=1 --no-db > /dev/null 2> "$tmp/bad.err"
+check "an unknown tcp.drs lists the registered ones, triple among them" \
+    grep -q "tcp.drs: got 'quadruple', expected one of: trimodal, continuous, triple" "$tmp/bad.err"
+
+# ipfrag.evictor = never: nothing evicted, memory past high_thresh
+frag() {    # frag EVICTOR DB
+    "$x" run scenarios/frag_evict.ini --set receiver.ipfrag.evictor="$1" --set receiver.ipfrag_high_thresh=256K \
+        --set receiver.ipfrag_low_thresh=192K --set sim.repeat=1 --set sim.duration=0.3s --set sim.interval=100ms \
+        -o "$2" -q > /dev/null 2>&1
+}
+frag never "$tmp/n.db"; rc=$?
+frag lru "$tmp/l.db"
+check "ipfrag.evictor = never runs" test $rc -eq 0
+check "never evicts nothing" test "$(counter "$tmp/n.db" receiver.ipfrag.evicted)" = 0.0
+check "lru evicts on the same load" awk -v e="$(counter "$tmp/l.db" receiver.ipfrag.evicted)" 'BEGIN { exit !(e > 0) }'
+check "never's memory passes high_thresh" awk -v m="$(counter "$tmp/n.db" receiver.ipfrag.mem_peak)" 'BEGIN { exit !(m > 262144 * 2) }'
+
+# sctp.rwnd = new-copy: rwnd_new.c's rule, so exactly new's rows
+rows() { q "$1" "select flow, t_start, bytes from interval order by flow, t_start" | md5sum; }
+sctp() {    # sctp RWND DB
+    "$x" run scenarios/sctp_rwnd.ini --set receiver.sctp.rwnd="$1" --set 1.ip=4 --set 1.len=1452 --set 1.paths=2 \
+        --set sim.duration=3s -o "$2" -q \
+        > /dev/null 2>"$tmp/sctp.err"
+}
+sctp new-copy "$tmp/s1.db"; rc=$?
+sctp new "$tmp/s2.db"
+sctp old "$tmp/s3.db"
+check "sctp.rwnd = new-copy runs" test $rc -eq 0
+check "new-copy gives new's interval rows" test "$(q "$tmp/s1.db" "select count(*) from interval")" -gt 0 \
+    -a "$(rows "$tmp/s1.db")" = "$(rows "$tmp/s2.db")"
+check "... which are not old's" test "$(rows "$tmp/s1.db")" != "$(rows "$tmp/s3.db")"
+
+# In the tree: a copy of the tree with drs_triple.c dropped into models/tcp/
+tree=$tmp/tree
+mkdir -p "$tree"
+cp -a Makefile sim models tools "$tree/"
+cp -a "$xb" "$tmp/xb2"                          # its objects are up to date for the copied sources
+cp tests/extra_models/drs_triple.c "$tree/models/tcp/"
+make -s -C "$tree" BUILD="$tmp/xb2" NETSIM="$tmp/xb2/netsim" "$tmp/xb2/netsim" > "$tmp/make2.out" 2>&1
+check "a variant file dropped into models/tcp/ builds with plain make" test $? -eq 0
+"$tmp/xb2/netsim" models > "$tmp/models2.out" 2>&1
+check "... netsim models lists it" grep -qE "^    triple +test variant" "$tmp/models2.out"
+check "... and no out-of-tree one" test "$(grep -cE '^    (never|new-copy) ' "$tmp/models2.out")" -eq 0
+"$tmp/xb2/netsim" run scenarios/tcp_drs.ini --set receiver.tcp.drs=triple --set sim.repeat=1 --set sim.duration=0.3s \
+    --set 1.length=0.2s --no-db -q > /dev/null 2>&1
+check "... and a scenario selects it" test $? -eq 0
+
+# The contract, checked at start-up
+bad() {    # bad NAME FILE-TEXT WHY: an EXTRA_MODELS folder with that file stops netsim with WHY
+    mkdir -p "$tmp/bad_$1"
+    printf '%s\n' "$2" > "$tmp/bad_$1/$1.c"
+    make -s BUILD="$xb" NETSIM="$xb/netsim_$1" EXTRA_MODELS="$tmp/bad_$1" "$xb/netsim_$1" > "$tmp/make_$1.out" 2>&1
+    "$xb/netsim_$1" models > "$tmp/$1.out" 2>&1
+    local rc=$?
+    check "$1: netsim exits 1" test $rc -eq 1
+    check "$1: and says so" grep -qF "$3" "$tmp/$1.out"
+}
+bad dup '#include "models/tcp/tcp.h"
+static uint64_t g(uint64_t w, uint64_t c, uint64_t s) { (void)c; (void)s; return w; }
+const struct tcp_drs_ops dup_drs = { .name = "continuous", .doc = "again", .grow = g };
+VARIANT("tcp.drs", dup_drs);' "/bad_dup/dup.c: tcp.drs variant 'continuous' is registered twice (first in models/tcp/drs_continuous.c)"
+bad nogrow '#include "models/tcp/tcp.h"
+const struct tcp_drs_ops nogrow_drs = { .name = "nogrow", .doc = "no grow member" };
+VARIANT("tcp.drs", nogrow_drs);' "tcp.drs variant 'nogrow' lacks its required member 'grow'"
+bad nokey '#include "models/tcp/tcp.h"
+static uint64_t g(uint64_t w, uint64_t c, uint64_t s) { (void)c; (void)s; return w; }
+const struct tcp_drs_ops nokey_drs = { .name = "x", .doc = "y", .grow = g };
+VARIANT("tcp.nosuch", nokey_drs);' "variant of 'tcp.nosuch': no model family has that key"
