@@ -7,7 +7,7 @@
 PKGS     := gsl sqlite3 inih
 CC       ?= cc
 OPT      ?= -O2
-CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Wmissing-prototypes -Werror -D_GNU_SOURCE -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcblas -lm -lsqlite3 -linih) -lm
 BUILD    ?= build
 

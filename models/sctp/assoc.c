@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "models/sctp/internal.h"
 #include "models/sctp/sctp.h"
 #include "sim/config.h"
 #include "sim/sim.h"

@@ -15,6 +15,7 @@
  * C_ip_rx + C_sctp_rcv = 550 = ip_rcv 350 + sctp_rcv 200.
  */
 #include <string.h>
+#include "models/sctp/internal.h"
 #include "models/sctp/sctp.h"
 #include "sim/costs.h"
 

@@ -4,14 +4,12 @@
  * (rwnd_*.c, hb_*.c register themselves, sim/variant.h).
  */
 #include <stdio.h>
+#include "models/sctp/internal.h"
 #include "models/sctp/sctp.h"
 #include "sim/costs.h"
 #include "sim/sim.h"
 
 extern const struct app_ops sctp_iperf3_app, sctp_stream_app;
-const struct cost_row *sctp_costs(const char *profile);
-void sctp_set_slot(int s);
-void sctp_host_free(struct host *h, int slot);
 
 static const struct app_ops *const apps[] = { &sctp_iperf3_app, &sctp_stream_app, NULL };
 

@@ -19,14 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
 #include "sim/config.h"
 #include "sim/sim.h"
 
 extern const struct app_ops tcp_stream_app, tcp_iperf3_app;
 static const struct app_ops *const apps[] = { &tcp_stream_app, &tcp_iperf3_app, NULL };
-
-void tcp_sock_free(struct tcp_sock *tp);
 
 /* "4096 87380 6291456": three sizes, non-decreasing */
 static void read_triple(struct cfg_section *sec, const char *key, const char *def, uint64_t out[3])

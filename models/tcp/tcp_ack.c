@@ -14,12 +14,9 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
-
-void tcp_ts_unlink(struct tcp_sock *tp, uint64_t idx);
-void tcp_rearm_rto(struct tcp_sock *tp, simtime_t now);
-void tcp_schedule_loss_probe(struct tcp_sock *tp, simtime_t now);
 
 struct ack_ctx {
     simtime_t now;

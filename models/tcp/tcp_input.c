@@ -16,12 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
-
-void tcp_send_ack(struct tcp_sock *tp, struct core *c);
-void tcp_send_delayed_ack(struct tcp_sock *tp, struct core *c);
-uint64_t tcp_new_window(struct tcp_sock *tp);
 
 /* ---- skb record arrays ---- */
 
@@ -544,9 +541,4 @@ uint64_t tcp_recvmsg(struct tcp_sock *tp, uint64_t len, struct core *c)
     }
     cleanup_rbuf(tp, copied, c);
     return copied;
-}
-
-uint64_t tcp_rq_bytes(struct tcp_sock *tp)
-{
-    return tp->rcv_nxt - tp->copied_seq;
 }

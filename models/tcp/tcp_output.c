@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
 

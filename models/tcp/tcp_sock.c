@@ -9,18 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
-
-void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c);
-void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, struct core *c);
-void tcp_send_ack(struct tcp_sock *tp, struct core *c);
-void tcp_send_syn(struct tcp_sock *tp, struct core *c, bool ack);
-void tcp_enter_loss(struct tcp_sock *tp, simtime_t now);
-void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now);
-void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c);
-void tcp_rearm_rto(struct tcp_sock *tp, simtime_t now);
-void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m);
 
 /* ---- tcp_cong.c helpers ---- */
 
@@ -160,7 +151,6 @@ struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
 
 void tcp_sock_free(struct tcp_sock *tp)
 {
-    void tcp_rskb_vec_free(struct tcp_rskb_vec *v);
     free(tp->ring);
     tcp_rskb_vec_free(&tp->rq);
     tcp_rskb_vec_free(&tp->ofo);

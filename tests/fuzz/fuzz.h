@@ -116,4 +116,7 @@ static inline FILE *fuzz_devnull(void)
     return f;
 }
 
+/* libFuzzer's entry point, which each harness defines */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 #endif

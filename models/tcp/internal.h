@@ -1,0 +1,36 @@
+/*
+ * internal.h - what the files of the tcp engine call in each other
+ * (tcp_ack.c, tcp_input.c, tcp_output.c, tcp_sock.c, module.c); not for
+ * variants, which see only tcp.h.
+ */
+#ifndef NETSIM_MODELS_TCP_INTERNAL_H
+#define NETSIM_MODELS_TCP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "models/tcp/tcp.h"
+
+/* tcp_ack.c: an ACK in, the loss and RTT machinery */
+void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c);
+void tcp_enter_loss(struct tcp_sock *tp, simtime_t now);
+void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now);
+void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m);
+
+/* tcp_input.c: data in */
+void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, struct core *c);
+void tcp_rskb_vec_free(struct tcp_rskb_vec *v);
+
+/* tcp_output.c: segments and ACKs out, the timers that send */
+void tcp_send_ack(struct tcp_sock *tp, struct core *c);
+void tcp_send_syn(struct tcp_sock *tp, struct core *c, bool ack);
+void tcp_send_delayed_ack(struct tcp_sock *tp, struct core *c);
+void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c);
+void tcp_schedule_loss_probe(struct tcp_sock *tp, simtime_t now);
+void tcp_rearm_rto(struct tcp_sock *tp, simtime_t now);
+void tcp_ts_unlink(struct tcp_sock *tp, uint64_t idx);
+uint64_t tcp_new_window(struct tcp_sock *tp);
+
+/* tcp_sock.c */
+void tcp_sock_free(struct tcp_sock *tp);
+
+#endif
