@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "sim/event.h"
+#include "sim/xalloc.h"
 
 struct evq *evq_current;
 simtime_t *ctx_clock;
@@ -13,11 +14,7 @@ void evq_init(struct evq *q)
 {
     q->len = 0;
     q->cap = 1024;
-    q->heap = malloc(sizeof *q->heap * q->cap);
-    if (!q->heap) {
-        perror("evq_init");
-        abort();
-    }
+    q->heap = xmalloc(sizeof *q->heap * q->cap);
     q->seq = 0;
     q->now = 0;
     q->executed = 0;
@@ -80,11 +77,7 @@ void evq_push(struct evq *q, struct event *ev, simtime_t t)
     assert(t >= q->now);
     if (q->len == q->cap) {
         q->cap *= 2;
-        q->heap = realloc(q->heap, sizeof *q->heap * q->cap);
-        if (!q->heap) {
-            perror("evq_push");
-            abort();
-        }
+        q->heap = xrealloc(q->heap, sizeof *q->heap * q->cap);
     }
     ev->time = t;
     struct evq_entry e = { t, q->seq++, ev };

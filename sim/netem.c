@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/netem.h"
+#include "sim/xalloc.h"
 
 static void netem_watchdog(struct event *ev);
 
@@ -121,11 +122,7 @@ static void heap_push(struct netem *n, struct skb *skb, simtime_t tts)
 {
     if (n->hlen == n->hcap) {
         uint32_t cap = n->hcap ? n->hcap * 2 : 64;
-        struct netem_slot *h = realloc(n->heap, (size_t)cap * sizeof *h);
-        if (!h) {
-            fprintf(stderr, "netsim: out of memory for a netem queue of %u packets\n", cap);
-            exit(1);
-        }
+        struct netem_slot *h = xrealloc(n->heap, (size_t)cap * sizeof *h);
         n->heap = h;
         n->hcap = cap;
     }

@@ -11,6 +11,7 @@
 #include "sim/nic.h"
 #include "sim/sim.h"
 #include "sim/sock.h"
+#include "sim/xalloc.h"
 
 /* ixgbe constants (3.7 ixgbe.h) */
 #define DESC_NEEDED 21           /* MAX_SKB_FRAGS + 4: stop the queue below this */
@@ -97,14 +98,10 @@ void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_
         v->nic = n;
         v->idx = (int)i;
         v->core = &h->cores[p->queue_cpu[i]];
-        v->fifo = calloc(p->rx_ring, sizeof *v->fifo);
-        v->fifo_slot = calloc(p->rx_ring, sizeof *v->fifo_slot);
-        v->slots = calloc(p->rx_ring, sizeof *v->slots);
-        v->tx = calloc(p->tx_ring, sizeof *v->tx);
-        if (!v->fifo || !v->fifo_slot || !v->slots || !v->tx) {
-            fprintf(stderr, "netsim: out of memory for NIC rings\n");
-            exit(1);
-        }
+        v->fifo = xcalloc(p->rx_ring, sizeof *v->fifo);
+        v->fifo_slot = xcalloc(p->rx_ring, sizeof *v->fifo_slot);
+        v->slots = xcalloc(p->rx_ring, sizeof *v->slots);
+        v->tx = xcalloc(p->tx_ring, sizeof *v->tx);
         v->hw_free = p->rx_ring - 1;   /* one slot stays empty: head != tail */
         skbq_init(&v->qdisc);
         event_init(&v->irq, nic_irq, v);

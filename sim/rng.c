@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <gsl/gsl_randist.h>
 #include "sim/rng.h"
+#include "sim/xalloc.h"
 
 static uint64_t splitmix64(uint64_t x)
 {
@@ -28,10 +29,8 @@ uint64_t rng_derive_seed(uint64_t run_seed, const char *name)
 void rng_init(struct rng *r, uint64_t run_seed, const char *name)
 {
     r->g = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!r->g) {
-        fprintf(stderr, "netsim: out of memory for a random stream\n");
-        exit(1);
-    }
+    if (!r->g)      /* GSL's allocator, not ours: the same message */
+        xmalloc(SIZE_MAX);
     /* mt19937 takes 32 bits of seed; fold the 64 so no half is lost. */
     uint64_t s = rng_derive_seed(run_seed, name);
     gsl_rng_set(r->g, (unsigned long)((s ^ (s >> 32)) & 0xffffffffUL));

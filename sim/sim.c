@@ -2,6 +2,7 @@
  * sim.c - running a built world: flows start, the interval clock ticks,
  * events run, and at the end counters and the CPU profile are emitted.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,14 +10,13 @@
 #include <unistd.h>
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop)
 {
     if (s->ncounters == s->counters_cap) {
         s->counters_cap = s->counters_cap ? 2 * s->counters_cap : 64;
-        s->counters = realloc(s->counters, sizeof *s->counters * (size_t)s->counters_cap);
-        if (!s->counters)
-            exit(1);
+        s->counters = xrealloc(s->counters, sizeof *s->counters * (size_t)s->counters_cap);
     }
     struct sim_counter *c = &s->counters[s->ncounters++];
     snprintf(c->name, sizeof c->name, "%s", name);
@@ -125,8 +125,12 @@ void sim_free(struct sim *s)
     /* Packets first, while everything they point at (sockets, NIC buffer
      * slots) still exists; then the objects. */
     for (int i = 0; i < s->nhosts; i++)
-        for (struct sock *sk = s->hosts[i]->socks; sk; sk = sk->next)
+        for (struct sock *sk = s->hosts[i]->socks; sk; sk = sk->next) {
+            /* sk_rmem_alloc is the truesize of what the queue holds (TCP
+             * and SCTP keep their own queues and check their own) */
+            assert(sk->rmem_alloc == sock_rq_truesize(sk));
             skbq_purge(&sk->rq);
+        }
     evq_free(&s->q);             /* forgets pending events before their owners go */
     for (int i = 0; i < s->nhosts; i++)
         models_detach_host(s, s->hosts[i]);
@@ -157,5 +161,7 @@ void sim_free(struct sim *s)
     for (int i = 0; i < s->nhosts; i++)
         free(s->hosts[i]);
     free(s->counters);
+    /* every packet the run allocated is back in the pool */
+    assert(skb_in_use() == s->skbs_at_build);
     free(s);
 }

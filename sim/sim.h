@@ -71,6 +71,7 @@ struct sim {
     simtime_t next_tick;
     struct sink sinks[SIM_MAX_SINKS];   /* where results go, in this order */
     int nsinks;
+    uint64_t skbs_at_build;      /* skb_in_use() before this world existed */
     bool interrupted;
 };
 

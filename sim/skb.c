@@ -1,10 +1,12 @@
 /*
  * skb.c - the packet pool (see skb.h).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sim/skb.h"
+#include "sim/xalloc.h"
 
 #define SLAB 1024
 
@@ -15,12 +17,8 @@ static size_t nslabs;
 
 static void grow(void)
 {
-    struct skb *slab = calloc(SLAB, sizeof *slab);
-    void **ns = realloc(slabs, (nslabs + 1) * sizeof *ns);
-    if (!slab || !ns) {
-        fprintf(stderr, "netsim: out of memory for packets\n");
-        exit(1);
-    }
+    struct skb *slab = xcalloc(SLAB, sizeof *slab);
+    void **ns = xrealloc(slabs, (nslabs + 1) * sizeof *ns);
     slabs = ns;
     slabs[nslabs++] = slab;
     for (int i = SLAB - 1; i >= 0; i--) {
@@ -47,6 +45,7 @@ void skb_free(struct skb *skb)
     if (skb->rx_page)
         nic_page_release(skb);
     skb_drop_frag_list(skb);     /* the datagram's pages go back with it */
+    assert(in_use > 0);          /* more frees than allocations: a double free */
     skb->next = free_list;
     free_list = skb;
     in_use--;

@@ -1,6 +1,7 @@
 /*
  * sock.c - socket memory accounting and wake-ups (see sock.h).
  */
+#include <assert.h>
 #include <string.h>
 #include "sim/host.h"
 #include "sim/sock.h"
@@ -78,6 +79,7 @@ static void wake(struct cpu_task **slot, struct core *target)
 
 void sock_wfree_bytes(struct sock *sk, uint32_t truesize)
 {
+    assert(sk->wmem_alloc >= truesize);
     sk->wmem_alloc -= truesize;
     /* sock_def_write_space wakes a writer once half the buffer is free */
     if (sk->writer && sk->wmem_alloc * 2 <= sk->sndbuf)
@@ -86,6 +88,7 @@ void sock_wfree_bytes(struct sock *sk, uint32_t truesize)
 
 static void sock_rfree(struct skb *skb)
 {
+    assert(skb->sk->rmem_alloc >= skb->truesize);     /* charged on queueing, freed once */
     skb->sk->rmem_alloc -= skb->truesize;
 }
 
@@ -119,4 +122,12 @@ void sock_wait_space(struct sock *sk, struct cpu_task *t, struct core *c)
 {
     sk->writer = t;
     sk->writer_core = c;
+}
+
+uint64_t sock_rq_truesize(const struct sock *sk)
+{
+    uint64_t sum = 0;
+    for (const struct skb *skb = sk->rq.head; skb; skb = skb->next)
+        sum += skb->truesize;
+    return sum;
 }

@@ -52,6 +52,10 @@ void sock_charge_w(struct sock *sk, struct skb *skb);
 void sock_wfree_bytes(struct sock *sk, uint32_t truesize);
 /* Queue a received skb: false (and nothing done) if it does not fit. */
 bool sock_queue_rcv(struct sock *sk, struct skb *skb, struct core *c);
+/* The truesize of what waits in the receive queue: what rmem_alloc must
+ * equal for a socket that only queues skbs (the accounting check). */
+uint64_t sock_rq_truesize(const struct sock *sk);
+
 static inline bool sock_writable(const struct sock *sk) { return sk->wmem_alloc < sk->sndbuf; }
 
 /* Park the running task; it is woken by data or send space. */

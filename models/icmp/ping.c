@@ -11,6 +11,7 @@
 #include <string.h>
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 #define PING_STAMP_OFF 16      /* l4 bytes 0-15: type, code, id, seq; then the time */
 
@@ -83,9 +84,7 @@ static void ping_reply(struct sock *sk)
 
 static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 {
-    struct ping *p = calloc(1, sizeof *p);
-    if (!p)
-        exit(1);
+    struct ping *p = xcalloc(1, sizeof *p);
     f->priv = p;
     p->f = f;
     p->s = s;

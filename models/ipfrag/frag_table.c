@@ -11,11 +11,13 @@
  * on purpose: its cost at 400M (73 entries per chain) is part of the result.
  * Queues come from a slab pool, so nothing is allocated per fragment.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "models/ipfrag/frag.h"
+#include "sim/xalloc.h"
 
 #define FQ_SLAB 256
 
@@ -30,11 +32,7 @@ void frag_pend(struct frag_ns *ns, int core, simtime_t t, uint32_t bytes)
     struct frag_pendq *p = &ns->pend[core];
     if (p->len == p->cap) {
         uint32_t cap = p->cap ? 2 * p->cap : 512;
-        struct frag_pend *a = malloc(sizeof *a * cap);
-        if (!a) {
-            fprintf(stderr, "netsim: out of memory (ipfrag)\n");
-            exit(1);
-        }
+        struct frag_pend *a = xmalloc(sizeof *a * cap);
         for (uint32_t i = 0; i < p->len; i++)
             a[i] = p->a[(p->head + i) % p->cap];
         free(p->a);
@@ -64,12 +62,8 @@ int64_t frag_mem(struct frag_ns *ns, simtime_t now)
 struct fq *frag_alloc(struct frag_ns *ns)
 {
     if (!ns->pool) {
-        struct fq *slab = calloc(FQ_SLAB, sizeof *slab);
-        void **sl = realloc(ns->slabs, sizeof *sl * (ns->nslabs + 1));
-        if (!slab || !sl) {
-            fprintf(stderr, "netsim: out of memory (ipfrag)\n");
-            exit(1);
-        }
+        struct fq *slab = xcalloc(FQ_SLAB, sizeof *slab);
+        void **sl = xrealloc(ns->slabs, sizeof *sl * (ns->nslabs + 1));
         ns->slabs = sl;
         ns->slabs[ns->nslabs++] = slab;
         for (int i = FQ_SLAB - 1; i >= 0; i--) {
@@ -242,11 +236,7 @@ void frag_secret_rebuild(struct frag_ns *ns)
 
 void frag_ns_init(struct frag_ns *ns)
 {
-    ns->hash = calloc(ns->nbuckets, sizeof *ns->hash);
-    if (!ns->hash) {
-        fprintf(stderr, "netsim: out of memory (ipfrag)\n");
-        exit(1);
-    }
+    ns->hash = xcalloc(ns->nbuckets, sizeof *ns->hash);
     char name[96];
     snprintf(name, sizeof name, "ipfrag.%s", ns->h->name);
     rng_init(&ns->rng, ns->s->seed, name);
@@ -255,8 +245,26 @@ void frag_ns_init(struct frag_ns *ns)
     timer_mod(&ns->rebuild, ns->secret_interval);
 }
 
+/* mem is 200 bytes per queue in the table plus its fragments' truesize,
+ * plus what evictions took out of the table but have not yet taken out of
+ * mem (the pending decrements of each core). */
+static int64_t frag_mem_accounted(const struct frag_ns *ns)
+{
+    int64_t sum = 0;
+    for (uint32_t b = 0; b < ns->nbuckets; b++)
+        for (const struct fq *q = ns->hash[b]; q; q = q->hnext)
+            sum += (int64_t)q->truesize + FRAG_QSIZE;
+    for (int k = 0; k < HOST_MAX_CORES; k++) {
+        const struct frag_pendq *p = &ns->pend[k];
+        for (uint32_t i = 0; i < p->len; i++)
+            sum += p->a[(p->head + i) % p->cap].bytes;
+    }
+    return sum;
+}
+
 void frag_ns_free(struct frag_ns *ns)
 {
+    assert(ns->mem == frag_mem_accounted(ns));
     /* the event queue is gone by now: no timer is touched */
     for (uint32_t b = 0; b < ns->nbuckets; b++)
         for (struct fq *q = ns->hash[b]; q; q = q->hnext)

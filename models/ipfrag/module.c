@@ -20,6 +20,7 @@
 #include "models/ipfrag/frag.h"
 #include "sim/config.h"
 #include "sim/costs.h"
+#include "sim/xalloc.h"
 
 int frag_module_slot = -1;
 
@@ -27,11 +28,7 @@ static void attach(struct sim *s, struct host *h, int slot)
 {
     struct cfg_section *sec = h->sec;
     frag_module_slot = slot;
-    struct frag_ns *ns = calloc(1, sizeof *ns);
-    if (!ns) {
-        fprintf(stderr, "netsim: out of memory (ipfrag)\n");
-        exit(1);
-    }
+    struct frag_ns *ns = xcalloc(1, sizeof *ns);
     ns->h = h;
     ns->s = s;
     ns->ops = variant_choose(sec, "ipfrag.evictor");

@@ -8,6 +8,7 @@
 #include "models/sctp/sctp.h"
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 static int slot = -1;
 
@@ -33,9 +34,7 @@ struct sctp_host *sctp_host_of(struct host *h)
     if (h->mod[slot])
         return h->mod[slot];
     sctp_syms_init();
-    struct sctp_host *sh = calloc(1, sizeof *sh);
-    if (!sh)
-        exit(1);
+    struct sctp_host *sh = xcalloc(1, sizeof *sh);
     h->mod[slot] = sh;
     struct cfg_section *sec = h->sec;
     static const char *irq[] = { "restore", "self", NULL };

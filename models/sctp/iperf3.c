@@ -21,6 +21,7 @@
 #include "models/sctp/sctp.h"
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 struct iperf3 {
     struct sctp_assoc cli, srv;
@@ -95,9 +96,7 @@ static void trace(struct event *ev)
 
 static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 {
-    struct iperf3 *p = calloc(1, sizeof *p);
-    if (!p)
-        exit(1);
+    struct iperf3 *p = xcalloc(1, sizeof *p);
     f->priv = p;
     p->f = f;
     p->s = s;

@@ -17,6 +17,7 @@
 #include "models/sctp/sctp.h"
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 struct netperf {
     struct sctp_assoc cli, srv;
@@ -47,9 +48,7 @@ static void hb_sample(struct event *ev)
 
 static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 {
-    struct netperf *p = calloc(1, sizeof *p);
-    if (!p)
-        exit(1);
+    struct netperf *p = xcalloc(1, sizeof *p);
     f->priv = p;
     p->f = f;
     p->s = s;

@@ -23,6 +23,7 @@
 #include "models/tcp/tcp.h"
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 extern const struct app_ops tcp_stream_app, tcp_iperf3_app;
 static const struct app_ops *const apps[] = { &tcp_stream_app, &tcp_iperf3_app, NULL };
@@ -42,9 +43,7 @@ static void attach(struct sim *s, struct host *h, int slot)
 {
     (void)s;
     struct cfg_section *sec = h->sec;
-    struct tcp_host *th = calloc(1, sizeof *th);
-    if (!th)
-        exit(1);
+    struct tcp_host *th = xcalloc(1, sizeof *th);
     read_triple(sec, "net.ipv4.tcp_rmem", "4096 87380 6291456", th->rmem);
     read_triple(sec, "net.ipv4.tcp_wmem", "4096 16384 4194304", th->wmem);
     th->adv_win_scale = (int)cfg_int(sec, "net.ipv4.tcp_adv_win_scale", "1", -31, 31);

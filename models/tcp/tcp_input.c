@@ -19,6 +19,7 @@
 #include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 /* ---- skb record arrays ---- */
 
@@ -36,11 +37,7 @@ static void vec_reserve(struct tcp_rskb_vec *v, uint32_t extra)
     uint32_t cap = v->cap ? v->cap * 2 : 256;
     while (cap < n + extra)
         cap *= 2;
-    struct tcp_rskb *nv = malloc(cap * sizeof *nv);
-    if (!nv) {
-        fprintf(stderr, "netsim: out of memory for TCP receive queues\n");
-        exit(1);
-    }
+    struct tcp_rskb *nv = xmalloc(cap * sizeof *nv);
     if (n)
         memcpy(nv, v->v + v->lo, n * sizeof *nv);
     free(v->v);
@@ -541,4 +538,14 @@ uint64_t tcp_recvmsg(struct tcp_sock *tp, uint64_t len, struct core *c)
     }
     cleanup_rbuf(tp, copied, c);
     return copied;
+}
+
+uint64_t tcp_queued_truesize(const struct tcp_sock *tp)
+{
+    uint64_t sum = 0;
+    for (uint32_t i = tp->rq.lo; i < tp->rq.hi; i++)
+        sum += tp->rq.v[i].truesize;
+    for (uint32_t i = tp->ofo.lo; i < tp->ofo.hi; i++)
+        sum += tp->ofo.v[i].truesize;
+    return sum;
 }

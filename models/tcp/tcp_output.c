@@ -12,6 +12,7 @@
 #include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 static int sym_xmit = -1;
 
@@ -285,11 +286,7 @@ static void ts_append(struct tcp_sock *tp, uint64_t idx)
 static void ring_grow(struct tcp_sock *tp)
 {
     uint64_t cap = tp->ring_cap * 2;
-    struct tcp_seg *r = calloc(cap, sizeof *r);
-    if (!r) {
-        fprintf(stderr, "netsim: out of memory for the TCP scoreboard\n");
-        exit(1);
-    }
+    struct tcp_seg *r = xcalloc(cap, sizeof *r);
     for (uint64_t i = tp->una_idx; i < tp->nxt_idx; i++)
         r[i & (cap - 1)] = *tcp_seg_at(tp, i);
     free(tp->ring);

@@ -6,12 +6,14 @@
  * connection's core), traces and counters, and the helpers congestion
  * control modules share (tcp_cong.c).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 /* ---- tcp_cong.c helpers ---- */
 
@@ -105,11 +107,7 @@ struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
             th = h->mod[m];
     if (!th)
         return NULL;
-    struct tcp_sock *tp = calloc(1, sizeof *tp);
-    if (!tp) {
-        fprintf(stderr, "netsim: out of memory\n");
-        exit(1);
-    }
+    struct tcp_sock *tp = xcalloc(1, sizeof *tp);
     if (port) {
         sock_init(&tp->sk, h, IPPROTO_TCP_, port);
     } else {
@@ -151,6 +149,8 @@ struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
 
 void tcp_sock_free(struct tcp_sock *tp)
 {
+    /* receive memory is the truesize of the records queued, in order or not */
+    assert(tp->rmem_alloc == tcp_queued_truesize(tp));
     free(tp->ring);
     tcp_rskb_vec_free(&tp->rq);
     tcp_rskb_vec_free(&tp->ofo);
@@ -170,9 +170,7 @@ static void setup_mss(struct tcp_sock *tp)
     uint32_t mtu = tp->h->route && tp->h->route[tp->daddr] ? tp->h->route[tp->daddr]->tx_link->mtu : 1500;
     tp->advmss = mtu - IPV4_HDR_LEN - TCP_HDR_LEN;
     tp->ring_cap = 1 << 14;
-    tp->ring = calloc(tp->ring_cap, sizeof *tp->ring);
-    if (!tp->ring)
-        exit(1);
+    tp->ring = xcalloc(tp->ring_cap, sizeof *tp->ring);
 }
 
 /* The window we offer in our SYN or SYN-ACK (tcp_select_initial_window

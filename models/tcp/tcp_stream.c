@@ -23,6 +23,7 @@
 #include "models/tcp/tcp.h"
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 struct tcp_app {
     struct flow *f;
@@ -122,9 +123,7 @@ static bool starter(struct cpu_task *t, struct core *c)
 
 static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec, bool bulk)
 {
-    struct tcp_app *a = calloc(1, sizeof *a);
-    if (!a)
-        exit(1);
+    struct tcp_app *a = xcalloc(1, sizeof *a);
     f->priv = a;
     a->f = f;
     a->s = s;

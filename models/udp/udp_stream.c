@@ -23,6 +23,7 @@
 #include "models/udp/udp.h"
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 struct udp_stream {
     struct flow *f;
@@ -112,9 +113,7 @@ static bool reader_slice(struct cpu_task *t, struct core *c)
 
 static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 {
-    struct udp_stream *u = calloc(1, sizeof *u);
-    if (!u)
-        exit(1);
+    struct udp_stream *u = xcalloc(1, sizeof *u);
     f->priv = u;
     u->f = f;
     u->s = s;

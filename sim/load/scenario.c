@@ -12,16 +12,13 @@
 #include "sim/load/netem_parse.h"
 #include "sim/load/scenario.h"
 #include "sim/load/units.h"
+#include "sim/xalloc.h"
 
 static struct host *host_new(struct sim *s, const char *name)
 {
     if (s->nhosts == SIM_MAX_HOSTS)
         return NULL;
-    struct host *h = calloc(1, sizeof *h);
-    if (!h) {
-        fprintf(stderr, "netsim: out of memory\n");
-        exit(1);
-    }
+    struct host *h = xcalloc(1, sizeof *h);
     snprintf(h->name, sizeof h->name, "%s", name);
     h->sim = s;
     h->q = &s->q;
@@ -244,9 +241,7 @@ static struct nic *nic_new(struct host *h, const char *port, struct cfg_section 
         cfg_error(sec, "ends", "host %s has more than %d ports", h->name, HOST_MAX_NICS);
         return NULL;
     }
-    struct nic *n = malloc(sizeof *n);
-    if (!n)
-        exit(1);
+    struct nic *n = xmalloc(sizeof *n);
     nic_init(n, h, port, &h->nicp);
     h->nics[h->nnics++] = n;
     return n;
@@ -256,9 +251,7 @@ static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (
 {
     for (int i = 0; i < nl; i++) {
         struct cfg_section *sec = lsec[i];
-        struct link *l = calloc(1, sizeof *l);
-        if (!l)
-            exit(1);
+        struct link *l = xcalloc(1, sizeof *l);
         snprintf(l->name, sizeof l->name, "%s", cfg_name(sec));
         s->links[s->nlinks++] = l;
         uint64_t rate = cfg_rate(sec, "rate", "10gbit");
@@ -315,12 +308,10 @@ static void routes_build(struct sim *s)
     int n = s->nhosts;
     for (int src = 0; src < n; src++) {
         struct host *h = s->hosts[src];
-        h->route = calloc((size_t)n, sizeof *h->route);
-        int *queue = calloc((size_t)n, sizeof *queue);
-        struct nic **first = calloc((size_t)n, sizeof *first);
-        char *seen = calloc((size_t)n, 1);
-        if (!h->route || !queue || !first || !seen)
-            exit(1);
+        h->route = xcalloc((size_t)n, sizeof *h->route);
+        int *queue = xcalloc((size_t)n, sizeof *queue);
+        struct nic **first = xcalloc((size_t)n, sizeof *first);
+        char *seen = xcalloc((size_t)n, 1);
         int qh = 0, qt = 0;
         queue[qt++] = src;
         seen[src] = 1;
@@ -381,9 +372,7 @@ static void flows_build(struct sim *s)
         }
         const char *from = cfg_str(sec, "from", NULL);
         const char *to = cfg_str(sec, "to", NULL);
-        struct flow *f = calloc(1, sizeof *f);
-        if (!f)
-            exit(1);
+        struct flow *f = xcalloc(1, sizeof *f);
         f->id = (int)id;
         f->ops = ops;
         f->from = from ? host_find(s, from) : NULL;
@@ -416,10 +405,9 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
 {
     cpu_profiles_register_symbols();
     models_register_symbols();
-    struct sim *s = calloc(1, sizeof *s);
-    if (!s)
-        exit(1);
+    struct sim *s = xcalloc(1, sizeof *s);
     s->cfg = cfg;
+    s->skbs_at_build = skb_in_use();
     evq_init(&s->q);
     const struct cfg_section *axis_sec;
     const char *axis_key;

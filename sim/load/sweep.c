@@ -13,6 +13,7 @@
 #include "sim/config.h"
 #include "sim/rng.h"
 #include "sim/load/units.h"
+#include "sim/xalloc.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -468,11 +469,7 @@ const char *sweep_label(const struct sweep *sw, int run)
     for (int i = 0; i < sw->naxes; i++)
         len += strlen(sw->axes[i].name) + strlen(axis_value(sw, i)) + 2;
     if (len > m->label_cap) {
-        char *b = realloc(m->label, len);
-        if (!b) {
-            fprintf(stderr, "netsim: out of memory for a sweep label\n");
-            exit(1);
-        }
+        char *b = xrealloc(m->label, len);
         m->label = b;
         m->label_cap = len;
     }
