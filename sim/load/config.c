@@ -934,17 +934,17 @@ union cfg_val {
     double d;
 };
 
-/* Bounds for the getter at hand; each parser reads the fields of its type. */
+/* The getters' types: each is one row of cfg_types[] below. */
+enum cfg_type { CFG_TIME, CFG_RATE, CFG_SIZE, CFG_PERCENT, CFG_INT, CFG_DOUBLE, CFG_BOOL, CFG_CHOICE };
+
+/* Which member of union cfg_val a type's values and bounds live in. */
+enum cfg_field { CFG_I, CFG_U, CFG_D };
+
+/* The bounds a getter was given, in its type's member; cfg_choice's list. */
 struct cfg_limits {
-    int64_t imin, imax;
-    uint64_t umin, umax;
-    double dmin, dmax;
+    union cfg_val lo, hi;
     const char *const *choices;
 };
-
-/* Parses text into *v, or returns -1 with why, the phrase after "expected". */
-typedef int (*cfg_parse_fn)(const char *text, const struct cfg_limits *lim,
-                            union cfg_val *v, struct cfg_text *why);
 
 /* "64 to 4096", or "at least"/"at most" when one side is open. */
 static int cfg_why_range(struct cfg_text *why, const char *lo, const char *hi, int has_lo, int has_hi)
@@ -959,27 +959,28 @@ static int cfg_why_range(struct cfg_text *why, const char *lo, const char *hi, i
 }
 
 /* A time as a user would write it: the largest unit that divides it. */
-static const char *cfg_fmt_time(char *buf, size_t n, simtime_t t)
+static void cfg_fmt_time(char *buf, size_t n, union cfg_val v)
 {
     static const struct { const char *unit; int64_t ps; } u[] = {
         { "s", PS_PER_S }, { "ms", PS_PER_MS }, { "us", PS_PER_US }, { "ns", PS_PER_NS }, { "ps", 1 },
     };
+    simtime_t t = v.i;
     size_t i = 0;
 
     if (t == 0) {
         snprintf(buf, n, "0");
-        return buf;
+        return;
     }
     while (t % u[i].ps != 0)
         i++;
     snprintf(buf, n, "%lld%s", (long long)(t / u[i].ps), u[i].unit);
-    return buf;
 }
 
 /* A size as a user would write it: bytes below 64K, else K/M/G/T if exact. */
-static const char *cfg_fmt_size(char *buf, size_t n, uint64_t v)
+static void cfg_fmt_size(char *buf, size_t n, union cfg_val val)
 {
     static const char suffix[] = "KMGT";
+    uint64_t v = val.u;
     int i = -1;
 
     if (v >= 65536)
@@ -991,117 +992,67 @@ static const char *cfg_fmt_size(char *buf, size_t n, uint64_t v)
         snprintf(buf, n, "%llu%c", (unsigned long long)v, suffix[i]);
     else
         snprintf(buf, n, "%llu", (unsigned long long)v);
-    return buf;
 }
 
-static int cfg_parse_time(const char *text, const struct cfg_limits *lim, union cfg_val *v, struct cfg_text *why)
+static void cfg_fmt_int(char *buf, size_t n, union cfg_val v)
 {
-    char lo[32], hi[32];
-    const char *w;
-    simtime_t t;
-
-    if (parse_time(text, &t, &w) < 0) {
-        cfg_text_add(why, "%s", w);
-        return -1;
-    }
-    if (t < lim->imin || t > lim->imax)
-        return cfg_why_range(why, cfg_fmt_time(lo, sizeof lo, lim->imin), cfg_fmt_time(hi, sizeof hi, lim->imax),
-                             1, lim->imax != INT64_MAX);
-    v->i = t;
-    return 0;
+    snprintf(buf, n, "%lld", (long long)v.i);
 }
 
-static int cfg_parse_rate(const char *text, const struct cfg_limits *lim, union cfg_val *v, struct cfg_text *why)
+static void cfg_fmt_double(char *buf, size_t n, union cfg_val v)
 {
-    const char *w;
-
-    (void)lim;
-    if (parse_rate(text, &v->u, &w) < 0) {
-        cfg_text_add(why, "%s", w);
-        return -1;
-    }
-    return 0;
+    snprintf(buf, n, "%g", v.d);
 }
 
-static int cfg_parse_size(const char *text, const struct cfg_limits *lim, union cfg_val *v, struct cfg_text *why)
+/* parse_bool() into the int64_t member, so that it fits a row. */
+static int cfg_parse_bool(const char *text, int64_t *out, const char **why)
 {
-    char lo[32], hi[32];
-    const char *w;
-    uint64_t n;
-
-    if (parse_size(text, &n, &w) < 0) {
-        cfg_text_add(why, "%s", w);
-        return -1;
-    }
-    if (n < lim->umin || n > lim->umax)
-        return cfg_why_range(why, cfg_fmt_size(lo, sizeof lo, lim->umin), cfg_fmt_size(hi, sizeof hi, lim->umax),
-                             1, lim->umax != UINT64_MAX);
-    v->u = n;
-    return 0;
-}
-
-static int cfg_parse_percent(const char *text, const struct cfg_limits *lim, union cfg_val *v, struct cfg_text *why)
-{
-    const char *w;
-
-    (void)lim;
-    if (parse_percent(text, &v->d, &w) < 0) {
-        cfg_text_add(why, "%s", w);
-        return -1;
-    }
-    return 0;
-}
-
-static int cfg_parse_int(const char *text, const struct cfg_limits *lim, union cfg_val *v, struct cfg_text *why)
-{
-    char lo[32], hi[32];
-    const char *w;
-    int64_t n;
-
-    if (parse_int(text, &n, &w) < 0) {
-        cfg_text_add(why, "%s", w);
-        return -1;
-    }
-    if (n < lim->imin || n > lim->imax) {
-        snprintf(lo, sizeof lo, "%lld", (long long)lim->imin);
-        snprintf(hi, sizeof hi, "%lld", (long long)lim->imax);
-        return cfg_why_range(why, lo, hi, lim->imin != INT64_MIN, lim->imax != INT64_MAX);
-    }
-    v->i = n;
-    return 0;
-}
-
-static int cfg_parse_double(const char *text, const struct cfg_limits *lim, union cfg_val *v, struct cfg_text *why)
-{
-    char lo[32], hi[32];
-    const char *w;
-    double d;
-
-    if (parse_double(text, &d, &w) < 0) {
-        cfg_text_add(why, "%s", w);
-        return -1;
-    }
-    if (d < lim->dmin || d > lim->dmax) {
-        snprintf(lo, sizeof lo, "%g", lim->dmin);
-        snprintf(hi, sizeof hi, "%g", lim->dmax);
-        return cfg_why_range(why, lo, hi, lim->dmin > -DBL_MAX, lim->dmax < DBL_MAX);
-    }
-    v->d = d;
-    return 0;
-}
-
-static int cfg_parse_bool(const char *text, const struct cfg_limits *lim, union cfg_val *v, struct cfg_text *why)
-{
-    const char *w;
     int b;
 
-    (void)lim;
-    if (parse_bool(text, &b, &w) < 0) {
-        cfg_text_add(why, "%s", w);
+    if (parse_bool(text, &b, why) < 0)
         return -1;
-    }
-    v->i = b;
+    *out = b;
     return 0;
+}
+
+/*
+ * How each type is read: the units.h parser for its member, and for a
+ * type with bounds how a bound is written after "expected" (in the key's
+ * units: "1us to 10s", "at least 64K"). A bound at its member's limit is
+ * open, except that a time's or a size's lower bound always shows ("0 to
+ * 10s"). cfg_choice matches its list instead (cfg_parse_value).
+ */
+static const struct cfg_type_row {
+    enum cfg_field field;
+    int (*parse_i)(const char *text, int64_t *out, const char **why);
+    int (*parse_u)(const char *text, uint64_t *out, const char **why);
+    int (*parse_d)(const char *text, double *out, const char **why);
+    void (*fmt)(char *buf, size_t n, union cfg_val bound);   /* NULL: no bounds */
+    int lo_shown;
+} cfg_types[] = {
+    [CFG_TIME]    = { CFG_I, .parse_i = parse_time, .fmt = cfg_fmt_time, .lo_shown = 1 },
+    [CFG_RATE]    = { CFG_U, .parse_u = parse_rate },
+    [CFG_SIZE]    = { CFG_U, .parse_u = parse_size, .fmt = cfg_fmt_size, .lo_shown = 1 },
+    [CFG_PERCENT] = { CFG_D, .parse_d = parse_percent },
+    [CFG_INT]     = { CFG_I, .parse_i = parse_int, .fmt = cfg_fmt_int },
+    [CFG_DOUBLE]  = { CFG_D, .parse_d = parse_double, .fmt = cfg_fmt_double },
+    [CFG_BOOL]    = { CFG_I, .parse_i = cfg_parse_bool },
+    [CFG_CHOICE]  = { CFG_I },
+};
+
+static int cfg_less(enum cfg_field f, union cfg_val a, union cfg_val b)
+{
+    return f == CFG_I ? a.i < b.i : f == CFG_U ? a.u < b.u : a.d < b.d;
+}
+
+/* Is the bound open: the lowest (lo) or highest value of its member? */
+static int cfg_open(enum cfg_field f, union cfg_val v, int lo)
+{
+    if (f == CFG_I)
+        return lo ? v.i == INT64_MIN : v.i == INT64_MAX;
+    if (f == CFG_U)
+        return lo ? v.u == 0 : v.u == UINT64_MAX;
+    return lo ? !(v.d > -DBL_MAX) : !(v.d < DBL_MAX);
 }
 
 static int cfg_parse_choice(const char *text, const struct cfg_limits *lim, union cfg_val *v, struct cfg_text *why)
@@ -1118,13 +1069,46 @@ static int cfg_parse_choice(const char *text, const struct cfg_limits *lim, unio
     return -1;
 }
 
+/* Parses text as `type` into *v, or returns -1 with why, the phrase after
+ * "expected". */
+static int cfg_parse_value(enum cfg_type type, const char *text, const struct cfg_limits *lim, union cfg_val *v,
+                           struct cfg_text *why)
+{
+    const struct cfg_type_row *t = &cfg_types[type];
+    union cfg_val x = { 0 };
+    const char *w;
+    int rc;
+
+    if (type == CFG_CHOICE)
+        return cfg_parse_choice(text, lim, v, why);
+    if (t->field == CFG_I)
+        rc = t->parse_i(text, &x.i, &w);
+    else if (t->field == CFG_U)
+        rc = t->parse_u(text, &x.u, &w);
+    else
+        rc = t->parse_d(text, &x.d, &w);
+    if (rc < 0) {
+        cfg_text_add(why, "%s", w);
+        return -1;
+    }
+    if (t->fmt && (cfg_less(t->field, x, lim->lo) || cfg_less(t->field, lim->hi, x))) {
+        char lo[32], hi[32];
+        t->fmt(lo, sizeof lo, lim->lo);
+        t->fmt(hi, sizeof hi, lim->hi);
+        return cfg_why_range(why, lo, hi, t->lo_shown || !cfg_open(t->field, lim->lo, 1),
+                             !cfg_open(t->field, lim->hi, 0));
+    }
+    *v = x;
+    return 0;
+}
+
 /*
  * The common getter: look the key up, parse, and on a bad value record
  * "got 'x', expected ..." and fall back to the parsed default (0 without
  * one), so that building goes on and every error is reported at once.
  */
-static union cfg_val cfg_get(struct cfg_section *s, const char *key, const char *def,
-                             cfg_parse_fn parse, const struct cfg_limits *lim)
+static union cfg_val cfg_get(struct cfg_section *s, const char *key, const char *def, enum cfg_type type,
+                             const struct cfg_limits *lim)
 {
     union cfg_val v = { 0 }, zero = { 0 };
     struct cfg_text why = { 0 };
@@ -1132,7 +1116,7 @@ static union cfg_val cfg_get(struct cfg_section *s, const char *key, const char 
 
     if (!text)
         return zero;
-    if (parse(text, lim, &v, &why) == 0) {
+    if (cfg_parse_value(type, text, lim, &v, &why) == 0) {
         free(why.p);
         return v;
     }
@@ -1141,7 +1125,7 @@ static union cfg_val cfg_get(struct cfg_section *s, const char *key, const char 
     if (!def || text == def)
         return zero;
     why = (struct cfg_text){ 0 };
-    if (parse(def, lim, &v, &why) < 0)
+    if (cfg_parse_value(type, def, lim, &v, &why) < 0)
         v = zero;
     free(why.p);
     return v;
@@ -1149,20 +1133,20 @@ static union cfg_val cfg_get(struct cfg_section *s, const char *key, const char 
 
 simtime_t cfg_time(struct cfg_section *s, const char *key, const char *def, simtime_t min, simtime_t max)
 {
-    struct cfg_limits lim = { .imin = min, .imax = max < CFG_TIME_MAX ? max : CFG_TIME_MAX };
-    return cfg_get(s, key, def, cfg_parse_time, &lim).i;
+    struct cfg_limits lim = { .lo.i = min, .hi.i = max < CFG_TIME_MAX ? max : CFG_TIME_MAX };
+    return cfg_get(s, key, def, CFG_TIME, &lim).i;
 }
 
 uint64_t cfg_rate(struct cfg_section *s, const char *key, const char *def)
 {
     struct cfg_limits lim = { 0 };
-    return cfg_get(s, key, def, cfg_parse_rate, &lim).u;
+    return cfg_get(s, key, def, CFG_RATE, &lim).u;
 }
 
 uint64_t cfg_size(struct cfg_section *s, const char *key, const char *def, uint64_t min, uint64_t max)
 {
-    struct cfg_limits lim = { .umin = min, .umax = max };
-    return cfg_get(s, key, def, cfg_parse_size, &lim).u;
+    struct cfg_limits lim = { .lo.u = min, .hi.u = max };
+    return cfg_get(s, key, def, CFG_SIZE, &lim).u;
 }
 
 int cfg_split_sizes(const char *text, uint64_t *out, int n)
@@ -1185,31 +1169,31 @@ int cfg_split_sizes(const char *text, uint64_t *out, int n)
 double cfg_percent(struct cfg_section *s, const char *key, const char *def)
 {
     struct cfg_limits lim = { 0 };
-    return cfg_get(s, key, def, cfg_parse_percent, &lim).d;
+    return cfg_get(s, key, def, CFG_PERCENT, &lim).d;
 }
 
 int64_t cfg_int(struct cfg_section *s, const char *key, const char *def, int64_t min, int64_t max)
 {
-    struct cfg_limits lim = { .imin = min, .imax = max };
-    return cfg_get(s, key, def, cfg_parse_int, &lim).i;
+    struct cfg_limits lim = { .lo.i = min, .hi.i = max };
+    return cfg_get(s, key, def, CFG_INT, &lim).i;
 }
 
 double cfg_double(struct cfg_section *s, const char *key, const char *def, double min, double max)
 {
-    struct cfg_limits lim = { .dmin = min, .dmax = max };
-    return cfg_get(s, key, def, cfg_parse_double, &lim).d;
+    struct cfg_limits lim = { .lo.d = min, .hi.d = max };
+    return cfg_get(s, key, def, CFG_DOUBLE, &lim).d;
 }
 
 int cfg_bool(struct cfg_section *s, const char *key, const char *def)
 {
     struct cfg_limits lim = { 0 };
-    return (int)cfg_get(s, key, def, cfg_parse_bool, &lim).i;
+    return (int)cfg_get(s, key, def, CFG_BOOL, &lim).i;
 }
 
 int cfg_choice(struct cfg_section *s, const char *key, const char *def, const char *const *choices)
 {
     struct cfg_limits lim = { .choices = choices };
-    return (int)cfg_get(s, key, def, cfg_parse_choice, &lim).i;
+    return (int)cfg_get(s, key, def, CFG_CHOICE, &lim).i;
 }
 
 const char *cfg_str(struct cfg_section *s, const char *key, const char *def)
