@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sim/config.h"
+#include "sim/load/load.h"
 
 /* All recorded errors as cfg_print_errors() prints them. */
 static char *errors_text(const struct cfg *c)

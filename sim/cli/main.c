@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "sim/cli/commands.h"
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/out/report.h"
 #include "sim/cli/run_record.h"
 #include "sim/cli/runner.h"

@@ -54,6 +54,7 @@
 #include <unistd.h>
 #include "sim/cli/commands.h"
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/cli/orphans.h"
 #include "sim/out/record.h"
 #include "sim/cli/runner.h"

@@ -28,7 +28,7 @@
  * table would cost more code than it saves time. Sections are allocated
  * one by one because callers keep struct cfg_section pointers.
  */
-#include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/load/strindex.h"
 #include "sim/load/units.h"
 
