@@ -64,17 +64,6 @@ static void on_signal(int sig)
     runner_interrupt();
 }
 
-static char *scenario_stem(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    char *stem = strdup(base);
-    char *dot = strrchr(stem, '.');
-    if (dot && dot != stem)
-        *dot = 0;
-    return stem;
-}
-
 static int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {

@@ -160,17 +160,6 @@ static char *xasprintf(const char *fmt, ...)
     return s;
 }
 
-static char *scenario_stem(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    char *stem = xasprintf("%s", base);
-    char *dot = strrchr(stem, '.');
-    if (dot && dot != stem)
-        *dot = 0;
-    return stem;
-}
-
 /* "1:02:03" or "2:03". */
 static void fmt_duration(char *buf, size_t n, double s)
 {
@@ -1124,6 +1113,10 @@ int cmd_sweep(int argc, char **argv)
     for (int run = 1; run <= x.nruns; run++)
         x.selected[run] = only ? run == only : shard_n ? (run - 1) % shard_n == shard_i - 1 : 1;
     x.stem = scenario_stem(x.path);
+    if (!x.stem) {
+        fprintf(stderr, "netsim sweep: out of memory\n");
+        exit(1);
+    }
     runner_file_hash(x.path, x.hash);
     char *defout = xasprintf("results/%s.db", x.stem);
     if (!x.out)
