@@ -1,8 +1,11 @@
 /*
- * config.h - scenario files: loading, typed access, validation.
+ * config.h - what a component (the engine in sim/, a model in models/)
+ * sees of a scenario: its section, read through typed getters, and the
+ * errors and warnings it reports about it. Loading files, overrides,
+ * iteration and the final check are the loader's (sim/load/load.h).
  *
- * A scenario is an INI file (libinih). A section header is "[kind name]"
- * ("[host receiver]", "[link a]", "[flow 1]") or "[kind]" ("[sim]").
+ * A scenario is an INI file. A section header is "[kind name]" ("[host
+ * receiver]", "[link a]", "[flow 1]") or "[kind]" ("[sim]").
  *
  * Components never see raw strings: they ask for a key with a typed getter
  * and a default. A getter
@@ -18,64 +21,15 @@
  *
  * Sweep axes ("${...}") are kept verbatim by the loader; a getter that meets
  * one records the error "is a sweep axis: use `netsim sweep`".
- *
- * File syntax (inih's, made strict): comments are lines starting with ';'
- * or '#', and inline "; comment" after whitespace ('#' is not an inline
- * comment). "key = value" or "key: value"; values are trimmed and may be
- * empty. Kind: a letter, then letters, digits, '_', '-'; name and key:
- * letters, digits, '_', '-', '.'. Indentation is ignored ("  key = v" is a
- * key); an indented line without '=' is the error "continuation lines are
- * not supported". Every line, comments included, is at most 198 characters
- * of UTF-8 text without control characters other than tab. Errors read
- * "file:line: ...", or "--set: ..." for a value given with cfg_override().
  */
 #ifndef NETSIM_CONFIG_H
 #define NETSIM_CONFIG_H
 
 #include <stdint.h>
-#include <stdio.h>
 #include "sim/time.h"
 
 struct cfg;
 struct cfg_section;
-
-/* Loads a file of at most CFG_MAX_FILE bytes (a regular file or a pipe;
- * a device or a directory is refused). Returns NULL only when out of
- * memory; syntax errors (bad section header, duplicate key or section, a
- * line too long or not UTF-8 text) are recorded as errors in the returned
- * cfg. A missing, unreadable or oversized file is an error too. */
-#define CFG_MAX_FILE (4 * 1024 * 1024)
-struct cfg *cfg_load(const char *path);
-/* Loads from a string (tests); `name` is used as the file name in errors. */
-struct cfg *cfg_load_string(const char *name, const char *text);
-void cfg_free(struct cfg *c);
-
-/* "--set section.key=value": section is "kind name" or "kind" with the
- * space written as a dot-free name: "receiver.ipfrag_high_thresh=4M" names
- * the section whose name is "receiver" (any kind), "sim.duration=1s" the
- * section of kind "sim". Creates the key if absent, replaces it if present.
- * A name is matched first (error if several sections have it, e.g. [link a]
- * and [host a]), then the kind of a nameless section. Everything between
- * the first '.' and the '=' is the key ("receiver.ipfrag.evictor=lru"), so
- * a section whose name contains '.' cannot be selected. Section, key and
- * value are trimmed. Errors about the value later read "--set: [host
- * receiver] key: ...".
- * Returns 0, or -1 with an error recorded (no such section, no '='). */
-int cfg_override(struct cfg *c, const char *assignment);
-
-/* Sections in file order. */
-int cfg_section_count(const struct cfg *c);
-struct cfg_section *cfg_section_at(const struct cfg *c, int i);
-/* First section of that kind and name (name NULL or "" for "[kind]"). */
-struct cfg_section *cfg_find(const struct cfg *c, const char *kind, const char *name);
-/* The section [kind name], created empty (line 0) if the file has none:
- * objects that exist without a section of their own (a host named only by
- * a link) still read their keys, get defaults and record them. */
-struct cfg_section *cfg_section_ensure(struct cfg *c, const char *kind, const char *name);
-const char *cfg_kind(const struct cfg_section *s);
-const char *cfg_name(const struct cfg_section *s);   /* "" when none */
-int cfg_line(const struct cfg_section *s);           /* line of the header */
-const char *cfg_file(const struct cfg *c);
 
 /* Is the key present (given by the user)? Does not mark it known. */
 int cfg_has(const struct cfg_section *s, const char *key);
@@ -110,14 +64,11 @@ int         cfg_split_sizes(const char *text, uint64_t *out, int n);
 
 /* Errors. cfg_error() formats "file:line: [kind name] key: msg" using the
  * key's line (or the section's when key is absent), and "file:line: [kind
- * name]: msg" when key is NULL. cfg_error_global() records msg exactly
- * as given (start it with cfg_file(c) yourself).
- * cfg_errors() counts an out-of-memory as one more error. */
+ * name]: msg" when key is NULL. cfg_errors() counts them, an out-of-memory
+ * as one more. */
 void cfg_error(struct cfg_section *s, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void cfg_error_global(struct cfg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int  cfg_errors(const struct cfg *c);
-void cfg_print_errors(const struct cfg *c, FILE *f);
 
 /* Warnings: a value that is valid but may not mean what its writer
  * thought. Recorded as "file:line: [kind name] key: warning: msg" (same
@@ -126,36 +77,14 @@ void cfg_print_errors(const struct cfg *c, FILE *f);
  * the same file many times warns once. */
 void cfg_warning(struct cfg_section *s, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-int  cfg_warning_count(const struct cfg *c);
-const char *cfg_warning_at(const struct cfg *c, int i);
 
 /* Unknown keys: every key present in a section that no getter asked for is
- * an error listing the valid keys of that section. Sections of a kind no
- * component claimed (cfg_claim) are errors too, listing the known kinds.
- * Returns cfg_errors(c). */
+ * an error listing the valid keys of that section; sections of a kind no
+ * component claimed are errors too, listing the known kinds (cfg_finish). */
 void cfg_claim(struct cfg_section *s);
 /* The component that reads this section's keys could not run (its app is
  * unknown, its hosts do not exist): its keys are not reported unknown,
  * because the one real mistake has been reported already. */
 void cfg_unchecked(struct cfg_section *s);
-int  cfg_finish(struct cfg *c);
-
-/* Resolved parameters, in the order first asked: key is "kind name.key"
- * ("host receiver.cpu", "sim.duration"), value the text as given or the
- * default. A required key that is missing is not recorded. */
-int  cfg_param_count(const struct cfg *c);
-void cfg_param_at(const struct cfg *c, int i, const char **key, const char **value);
-
-/* Any "${" in any value? Returns the first such section/key for the error
- * message (run refuses them; sweep expands them). */
-int cfg_has_axes(const struct cfg *c, const struct cfg_section **s, const char **key);
-
-/* Raw access for the sweep expander: key/value pairs of a section, in file
- * order (overrides appended); line is 0 for a key set with cfg_override. */
-int  cfg_key_count(const struct cfg_section *s);
-void cfg_key_at(const struct cfg_section *s, int i, const char **key, const char **value, int *line);
-/* Replace a value in place (sweep expansion); an absent key is added with
- * the section's line. */
-void cfg_set_value(struct cfg_section *s, const char *key, const char *value);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * test_config.c - exact tests of sim/load/config.c: sections and keys as
+ * test_config.c - exact tests of sim/load/config_*.c: sections and keys as
  * loaded, the text of every error a user can see (with file:line), typed
  * getters and their defaults, the param table, --set overrides and sweep
  * axes.
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sim/config.h"
+#include "sim/load/load.h"
 
 /* All recorded errors as cfg_print_errors() prints them. */
 static char *errors_text(const struct cfg *c)

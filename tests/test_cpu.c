@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/cpu.h"
 #include "sim/sim.h"
 #include "sim/load/scenario.h"

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/sim.h"
 #include "sim/load/scenario.h"
 #include "tests/world.h"

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "models/ipfrag/frag.h"
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/sim.h"
 #include "sim/load/scenario.h"
 #include "tests/world.h"

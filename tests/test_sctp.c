@@ -19,6 +19,7 @@
 #include "models/sctp/iperf3.h"
 #include "models/sctp/sctp.h"
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/out/report.h"
 #include "sim/sim.h"
 #include "sim/load/scenario.h"

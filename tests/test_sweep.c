@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/rng.h"
 #include "sim/load/sweep.h"
 

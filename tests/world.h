@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/sim.h"
 #include "sim/load/scenario.h"
 

@@ -255,7 +255,8 @@ static inline uint64_t sctp_hb_interval(const struct sctp_transport *t)
     return t->tstate == SCTP_T_PF || t->tstate == SCTP_T_UNCONFIRMED ? 0 : t->a->sh->hb_interval;
 }
 
-/* output.c: the sender. */
+/* The sender: output.c (the outqueue: send buffer, bundling, flush) and
+ * transport.c (SACKs, cwnd, RTO, T3-rtx, heartbeats, the timers). */
 /* sctp_sendmsg of one message of len bytes from core c: false when the
  * writer must wait for send buffer (the caller sleeps; sctp_wait_for_sndbuf). */
 bool sctp_sendmsg(struct sctp_assoc *a, uint32_t len, struct core *c);

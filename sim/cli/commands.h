@@ -3,6 +3,7 @@
  * sweep_cmd.c, report_cmd.c, merge_cmd.c. Each takes argv as main() got
  * it from the subcommand on (argv[0] is the subcommand name) and returns
  * the process exit status: 0 success, 1 error, 2 bad usage or scenario.
+ * Also what `run` (main.c) and they share.
  */
 #ifndef NETSIM_COMMANDS_H
 #define NETSIM_COMMANDS_H
@@ -10,5 +11,10 @@
 int cmd_sweep(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+
+/* "scenarios/frag_evict.ini" -> "frag_evict" (a leading dot stays: ".ini"
+ * is ".ini"): the name run.scenario records and results/<name>.db uses.
+ * malloc'ed; NULL when out of memory. (scenario_stem.c) */
+char *scenario_stem(const char *path);
 
 #endif

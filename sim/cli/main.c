@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "sim/cli/commands.h"
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/out/report.h"
 #include "sim/cli/run_record.h"
 #include "sim/cli/runner.h"
@@ -62,17 +63,6 @@ static void on_signal(int sig)
 {
     (void)sig;
     runner_interrupt();
-}
-
-static char *scenario_stem(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    char *stem = strdup(base);
-    char *dot = strrchr(stem, '.');
-    if (dot && dot != stem)
-        *dot = 0;
-    return stem;
 }
 
 static int cmd_run(int argc, char **argv)

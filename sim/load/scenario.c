@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/costs.h"
 #include "sim/sim.h"
 #include "sim/load/netem_parse.h"

@@ -8,6 +8,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sim/sim.h"
+/* A caller of sim_build() has loaded the scenario and reports on it:
+ * cfg_load(), cfg_print_errors(), cfg_param_at() (sim/cli/runner.c). */
+#include "sim/load/load.h"
 
 struct cfg;
 

@@ -11,6 +11,7 @@
  */
 #include "sim/load/sweep.h"
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/rng.h"
 #include "sim/load/units.h"
 #include "sim/xalloc.h"

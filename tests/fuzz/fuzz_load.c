@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/load/sweep.h"
 #include "tests/fuzz/fuzz.h"
 

@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "sim/config.h"
+#include "sim/load/load.h"
 #include "sim/event.h"
 #include "sim/sim.h"
 #include "sim/load/scenario.h"
