@@ -479,26 +479,18 @@ static bool nic_napi(struct cpu_task *t, struct core *c)
 void nic_register_counters(struct nic *n)
 {
     struct sim *s = n->host->sim;
-    char name[96];
-    snprintf(name, sizeof name, "%s.%s.rx_missed", n->host->name, n->name);
-    sim_counter(s, name, &n->rx_missed, true);
-    snprintf(name, sizeof name, "%s.%s.pages_alloc", n->host->name, n->name);
-    sim_counter(s, name, &n->pages_alloc, false);
-    snprintf(name, sizeof name, "%s.%s.pages_recycled", n->host->name, n->name);
-    sim_counter(s, name, &n->pages_recycled, false);
-    snprintf(name, sizeof name, "%s.%s.tx_busy", n->host->name, n->name);
-    sim_counter(s, name, &n->tx_busy, false);
-    snprintf(name, sizeof name, "%s.%s.tx_restart_queue", n->host->name, n->name);
-    sim_counter(s, name, &n->tx_restart_queue, false);
+    sim_counterf(s, &n->rx_missed, true, "%s.%s.rx_missed", n->host->name, n->name);
+    sim_counterf(s, &n->pages_alloc, false, "%s.%s.pages_alloc", n->host->name, n->name);
+    sim_counterf(s, &n->pages_recycled, false, "%s.%s.pages_recycled", n->host->name, n->name);
+    sim_counterf(s, &n->tx_busy, false, "%s.%s.tx_busy", n->host->name, n->name);
+    sim_counterf(s, &n->tx_restart_queue, false, "%s.%s.tx_restart_queue", n->host->name, n->name);
     for (uint32_t i = 0; i < n->p.num_queues; i++) {
         struct nic_vec *v = &n->vec[i];
         static const char *const f[] = { "rx_packets", "rx_bytes", "rx_drops", "tx_packets", "tx_bytes",
                                          "interrupts", "napi_polls", "qdisc_drops" };
         const uint64_t *p[] = { &v->rx_packets, &v->rx_bytes, &v->rx_drops, &v->tx_packets, &v->tx_bytes,
                                 &v->irqs, &v->polls, &v->qdisc_drops };
-        for (int k = 0; k < 8; k++) {
-            snprintf(name, sizeof name, "%s.%s.q%u.%s", n->host->name, n->name, i, f[k]);
-            sim_counter(s, name, p[k], k == 7);
-        }
+        for (int k = 0; k < 8; k++)
+            sim_counterf(s, p[k], k == 7, "%s.%s.q%u.%s", n->host->name, n->name, i, f[k]);
     }
 }

@@ -3,6 +3,7 @@
  * events run, and at the end counters and the CPU profile are emitted.
  */
 #include <assert.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,16 +13,32 @@
 #include "sim/sim.h"
 #include "sim/xalloc.h"
 
-void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop)
+/* A new counter row; its name is set by the caller. */
+static struct sim_counter *counter_add(struct sim *s, const uint64_t *value, bool is_drop)
 {
     if (s->ncounters == s->counters_cap) {
         s->counters_cap = s->counters_cap ? 2 * s->counters_cap : 64;
         s->counters = xrealloc(s->counters, sizeof *s->counters * (size_t)s->counters_cap);
     }
     struct sim_counter *c = &s->counters[s->ncounters++];
-    snprintf(c->name, sizeof c->name, "%s", name);
     c->value = value;
     c->is_drop = is_drop;
+    return c;
+}
+
+void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop)
+{
+    struct sim_counter *c = counter_add(s, value, is_drop);
+    snprintf(c->name, sizeof c->name, "%s", name);
+}
+
+void sim_counterf(struct sim *s, const uint64_t *value, bool is_drop, const char *fmt, ...)
+{
+    struct sim_counter *c = counter_add(s, value, is_drop);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->name, sizeof c->name, fmt, ap);
+    va_end(ap);
 }
 
 /* Interval rows for every goodput flow, for [t0, t1]. */

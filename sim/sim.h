@@ -11,6 +11,7 @@
 #include "sim/host.h"
 #include "sim/link.h"
 #include "sim/sink.h"
+#include "sim/xalloc.h"
 
 struct cfg;
 struct cfg_section;
@@ -86,6 +87,9 @@ int sim_add_sink(struct sim *s, const struct sink_ops *ops, void *ctx);
 
 /* A counter, read at the end of the run and emitted under name. */
 void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop);
+/* The same with the name formatted: sim_counterf(s, &n->drops, true, "%s.drops", n->name). */
+void sim_counterf(struct sim *s, const uint64_t *value, bool is_drop, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Emissions to every sink (sink.h has what each row means). */
 void sim_series(struct sim *s, const char *name, double value);       /* at the current time */
 void sim_emit_param(struct sim *s, const char *key, const char *value);
@@ -95,6 +99,17 @@ void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint
 void sim_emit_profile(struct sim *s, const char *host, const char *symbol, double cpu_ns, uint64_t calls);
 void sim_emit_line(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += bytes; }
+
+/* The prologue of an app's setup: its state, zeroed, hung on the flow
+ * (sim_free frees it), knowing its flow and its world. The state's type
+ * has members `f` and `s`. */
+#define APP_STATE(p, sim, flow)                  \
+    do {                                         \
+        (p) = xcalloc(1, sizeof *(p));           \
+        (flow)->priv = (p);                      \
+        (p)->f = (flow);                         \
+        (p)->s = (sim);                          \
+    } while (0)
 
 /*
  * A model module: one protocol family with its applications, variants and

@@ -131,3 +131,18 @@ uint64_t sock_rq_truesize(const struct sock *sk)
         sum += skb->truesize;
     return sum;
 }
+
+bool sock_reader_sleep(struct sock *sk, struct cpu_task *t, struct core *c, bool *slept)
+{
+    sock_wait_data(sk, t, c);
+    *slept = true;
+    return false;
+}
+
+void sock_reader_resume(struct sock *sk, struct core *c, int sym_schedule, bool *slept)
+{
+    if (!*slept)
+        return;
+    host_charge(sk->host, c, sym_schedule);
+    *slept = false;
+}

@@ -60,6 +60,12 @@ static inline bool sock_writable(const struct sock *sk) { return sk->wmem_alloc 
 
 /* Park the running task; it is woken by data or send space. */
 void sock_wait_data(struct sock *sk, struct cpu_task *t, struct core *c);
+/* A blocking reader with nothing to read: recv() sleeps on sk and *slept
+ * remembers it. Returns false, a slice's "nothing more to do". */
+bool sock_reader_sleep(struct sock *sk, struct cpu_task *t, struct core *c, bool *slept);
+/* The first slice after a sleep pays the scheduler's wake-up, symbol
+ * sym_schedule, on the socket's host. */
+void sock_reader_resume(struct sock *sk, struct core *c, int sym_schedule, bool *slept);
 void sock_wait_space(struct sock *sk, struct cpu_task *t, struct core *c);
 
 /* Kernel SKB_TRUESIZE for a locally built packet with `len` bytes of

@@ -31,7 +31,7 @@ static struct tcp_sock *bare_sock(const char *cc, uint16_t port)
     sock.mss = 1448;
     sock.snd_cwnd = TCP_INIT_CWND;
     sock.snd_cwnd_clamp = 100000;
-    sock.snd_ssthresh = 0x7fffffff;
+    sock.snd_ssthresh = TCP_INFINITE_SSTHRESH;
     sock.min_rtt = SIMTIME_NEVER;
     sock.sk.port = port;
     sock.cc = tcp_cc_find(cc);
@@ -212,7 +212,7 @@ static void round_of(struct tcp_sock *tp, uint32_t d) { bbr_ack(tp, d, true, 0, 
 
 /* 3 rounds without 25 % growth fill the pipe: DRAIN sets ssthresh to the
  * BDP target, (60 + 3 x tso 16) even = 108 (tso: P(24, high) >> 10 / 1448) */
-static bool pipe_full(const struct tcp_sock *tp) { return tp->snd_ssthresh != 0x7fffffff; }
+static bool pipe_full(const struct tcp_sock *tp) { return tp->snd_ssthresh != TCP_INFINITE_SSTHRESH; }
 
 static void test_bbr_full_pipe(void **state)
 {

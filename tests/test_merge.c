@@ -25,6 +25,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/out/record.h"
+#include "tests/tmpdir.h"
 
 /* ------------------------------------------------------------------ */
 /* Fixture: a temporary directory with paths a.db, b.db, out.db         */
@@ -39,8 +40,7 @@ static int setup(void **state)
     struct tmp *t = calloc(1, sizeof *t);
 
     assert_non_null(t);
-    strcpy(t->dir, "/tmp/test_merge.XXXXXX");
-    assert_non_null(mkdtemp(t->dir));
+    tmpdir_make(t->dir, sizeof t->dir, "test_merge");
     snprintf(t->a, sizeof t->a, "%s/a.db", t->dir);
     snprintf(t->b, sizeof t->b, "%s/b.db", t->dir);
     snprintf(t->out, sizeof t->out, "%s/out.db", t->dir);
@@ -48,17 +48,11 @@ static int setup(void **state)
     return 0;
 }
 
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(p);
-}
-
 static int teardown(void **state)
 {
     struct tmp *t = *state;
 
-    nftw(t->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tmpdir_remove(t->dir);
     free(t);
     return 0;
 }

@@ -26,6 +26,7 @@
 
 #include "sim/cli/orphans.h"
 #include "sim/out/record.h"
+#include "tests/tmpdir.h"
 
 struct tmp {
     char dir[64];
@@ -37,24 +38,17 @@ static int setup(void **state)
     struct tmp *t = calloc(1, sizeof *t);
 
     assert_non_null(t);
-    strcpy(t->dir, "/tmp/test_orphans.XXXXXX");
-    assert_non_null(mkdtemp(t->dir));
+    tmpdir_make(t->dir, sizeof t->dir, "test_orphans");
     snprintf(t->out, sizeof t->out, "%s/r.db", t->dir);
     *state = t;
     return 0;
-}
-
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(p);
 }
 
 static int teardown(void **state)
 {
     struct tmp *t = *state;
 
-    nftw(t->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tmpdir_remove(t->dir);
     free(t);
     return 0;
 }

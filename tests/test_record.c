@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "sim/out/record.h"
+#include "tests/tmpdir.h"
 
 /* ------------------------------------------------------------------ */
 /* Fixture: a temporary directory, removed afterwards                  */
@@ -36,24 +37,17 @@ static int setup(void **state)
     struct tmp *t = calloc(1, sizeof *t);
 
     assert_non_null(t);
-    strcpy(t->dir, "/tmp/test_record.XXXXXX");
-    assert_non_null(mkdtemp(t->dir));
+    tmpdir_make(t->dir, sizeof t->dir, "test_record");
     snprintf(t->path, sizeof t->path, "%s/results.db", t->dir);
     *state = t;
     return 0;
-}
-
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(p);
 }
 
 static int teardown(void **state)
 {
     struct tmp *t = *state;
 
-    nftw(t->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tmpdir_remove(t->dir);
     free(t);
     return 0;
 }

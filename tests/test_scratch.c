@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "sim/out/record.h"
+#include "tests/tmpdir.h"
 
 struct tmp {
     char dir[64];
@@ -36,25 +37,18 @@ static int setup(void **state)
     struct tmp *t = calloc(1, sizeof *t);
 
     assert_non_null(t);
-    strcpy(t->dir, "/tmp/test_scratch.XXXXXX");
-    assert_non_null(mkdtemp(t->dir));
+    tmpdir_make(t->dir, sizeof t->dir, "test_scratch");
     snprintf(t->out, sizeof t->out, "%s/out.db", t->dir);
     snprintf(t->side, sizeof t->side, "%s/out.db.pending.abcdef", t->dir);
     *state = t;
     return 0;
 }
 
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(p);
-}
-
 static int teardown(void **state)
 {
     struct tmp *t = *state;
 
-    nftw(t->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tmpdir_remove(t->dir);
     free(t);
     unsetenv("NETSIM_BUSY_TIMEOUT_MS");
     return 0;

@@ -84,10 +84,8 @@ static void ping_reply(struct sock *sk)
 
 static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 {
-    struct ping *p = xcalloc(1, sizeof *p);
-    f->priv = p;
-    p->f = f;
-    p->s = s;
+    struct ping *p;
+    APP_STATE(p, s, f);
     p->size = (uint32_t)cfg_size(sec, "size", "56", 0, 65507);
     p->interval = cfg_time(sec, "interval", "1s", PS_PER_US, 3600 * PS_PER_S);
     p->count = (uint64_t)cfg_int(sec, "count", "0", 0, INT64_MAX);
@@ -101,11 +99,8 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     p->sym_send = cpu_sym("ping_send");
     snprintf(p->series, sizeof p->series, "flow%d.rtt_us", f->id);
     snprintf(f->desc, sizeof f->desc, "ping %s -> %s", f->from->name, f->to->name);
-    char name[96];
-    snprintf(name, sizeof name, "flow.%d.ping_sent", f->id);
-    sim_counter(s, name, &p->sent, false);
-    snprintf(name, sizeof name, "flow.%d.ping_received", f->id);
-    sim_counter(s, name, &p->received, false);
+    sim_counterf(s, &p->sent, false, "flow.%d.ping_sent", f->id);
+    sim_counterf(s, &p->received, false, "flow.%d.ping_received", f->id);
 }
 
 static void start(struct sim *s, struct flow *f)

@@ -103,15 +103,11 @@ void frag_stats_register(struct frag_ns *ns)
         C("mem_peak", mem_peak, false), C("mem_avg", mem_avg, false), C("inuse_avg", inuse_avg, false),
 #undef C
     };
-    char name[96];
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-        snprintf(name, sizeof name, "%s.ipfrag.%s", ns->h->name, c[i].name);
-        sim_counter(s, name, (const uint64_t *)((const char *)ns + c[i].off), c[i].drop);
+        sim_counterf(s, (const uint64_t *)((const char *)ns + c[i].off), c[i].drop, "%s.ipfrag.%s", ns->h->name, c[i].name);
     }
     for (int i = 0; i < 5; i++) {
-        snprintf(name, sizeof name, "%s.ipfrag.sockstat%d.inuse", ns->h->name, i + 1);
-        sim_counter(s, name, &ns->snap_inuse[i], false);
-        snprintf(name, sizeof name, "%s.ipfrag.sockstat%d.memory", ns->h->name, i + 1);
-        sim_counter(s, name, &ns->snap_mem[i], false);
+        sim_counterf(s, &ns->snap_inuse[i], false, "%s.ipfrag.sockstat%d.inuse", ns->h->name, i + 1);
+        sim_counterf(s, &ns->snap_mem[i], false, "%s.ipfrag.sockstat%d.memory", ns->h->name, i + 1);
     }
 }

@@ -22,9 +22,7 @@ static uint64_t jiffies_key(struct cfg_section *sec, const char *key, const char
 
 static void counter(struct sim *s, const char *host, const char *what, const uint64_t *v)
 {
-    char name[96];
-    snprintf(name, sizeof name, "host.%s.sctp.%s", host, what);
-    sim_counter(s, name, v, false);
+    sim_counterf(s, v, false, "host.%s.sctp.%s", host, what);
 }
 
 /* The host's SCTP settings, read from its section on first use, so that
@@ -197,12 +195,8 @@ void sctp_assoc_pair(struct sctp_assoc *cli, struct sctp_assoc *srv, struct host
 
 void sctp_assoc_counters(struct sim *s, struct sctp_assoc *cli, struct sctp_assoc *srv, int flow)
 {
-    char name[96];
-#define C(end, field, drop)                                                           \
-    do {                                                                               \
-        snprintf(name, sizeof name, "flow.%d.sctp.%s." #field, flow, end == cli ? "client" : "server"); \
-        sim_counter(s, name, &end->st.field, drop);                                    \
-    } while (0)
+#define C(end, field, drop) \
+    sim_counterf(s, &end->st.field, drop, "flow.%d.sctp.%s." #field, flow, end == cli ? "client" : "server")
     C(cli, data_chunks_sent, false);
     C(cli, data_packets_sent, false);
     C(cli, retransmits, false);
@@ -247,14 +241,9 @@ void sctp_assoc_counters(struct sim *s, struct sctp_assoc *cli, struct sctp_asso
         C(cli, paths_confirmed, false);
     }
 #undef C
-    snprintf(name, sizeof name, "flow.%d.sctp.client.hb_timer.mod_timer_calls", flow);
-    sim_counter(s, name, &cli->tp[0].hb.calls, false);
-    snprintf(name, sizeof name, "flow.%d.sctp.client.hb_timer.requeues", flow);
-    sim_counter(s, name, &cli->tp[0].hb.queued, false);
-    snprintf(name, sizeof name, "flow.%d.sctp.client.hb_timer.shortcut", flow);
-    sim_counter(s, name, &cli->tp[0].hb.shortcut, false);
-    snprintf(name, sizeof name, "flow.%d.sctp.client.t3_timer.mod_timer_calls", flow);
-    sim_counter(s, name, &cli->tp[0].t3.calls, false);
-    snprintf(name, sizeof name, "flow.%d.sctp.client.prandom_calls", flow);
-    sim_counter(s, name, &cli->st.prandom_calls, false);
+    sim_counterf(s, &cli->tp[0].hb.calls, false, "flow.%d.sctp.client.hb_timer.mod_timer_calls", flow);
+    sim_counterf(s, &cli->tp[0].hb.queued, false, "flow.%d.sctp.client.hb_timer.requeues", flow);
+    sim_counterf(s, &cli->tp[0].hb.shortcut, false, "flow.%d.sctp.client.hb_timer.shortcut", flow);
+    sim_counterf(s, &cli->tp[0].t3.calls, false, "flow.%d.sctp.client.t3_timer.mod_timer_calls", flow);
+    sim_counterf(s, &cli->st.prandom_calls, false, "flow.%d.sctp.client.prandom_calls", flow);
 }

@@ -96,10 +96,8 @@ static void trace(struct event *ev)
 
 static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 {
-    struct iperf3 *p = xcalloc(1, sizeof *p);
-    f->priv = p;
-    p->f = f;
-    p->s = s;
+    struct iperf3 *p;
+    APP_STATE(p, s, f);
     static const char *const ips[] = { "4", "6", NULL };
     uint8_t family = cfg_choice(sec, "ip", "4", ips) ? NET_IPV6 : NET_IPV4;
     uint32_t len = (uint32_t)cfg_size(sec, "len", "1452", 1, 65000);
@@ -112,13 +110,9 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     snprintf(f->desc, sizeof f->desc, "sctp_iperf3 %s -> %s, -%c -l %u, rwnd %s", f->from->name, f->to->name,
              family == NET_IPV6 ? '6' : '4', len, p->srv.sh->rwnd->name);
     sctp_assoc_counters(s, &p->cli, &p->srv, f->id);
-    char name[96];
-    snprintf(name, sizeof name, "flow.%d.iperf3.intervals", f->id);
-    sim_counter(s, name, &p->intervals, false);
-    snprintf(name, sizeof name, "flow.%d.iperf3.zero_length_intervals", f->id);
-    sim_counter(s, name, &p->zero_intervals, false);
-    snprintf(name, sizeof name, "flow.%d.iperf3.server_bytes", f->id);
-    sim_counter(s, name, &p->server_bytes, false);
+    sim_counterf(s, &p->intervals, false, "flow.%d.iperf3.intervals", f->id);
+    sim_counterf(s, &p->zero_intervals, false, "flow.%d.iperf3.zero_length_intervals", f->id);
+    sim_counterf(s, &p->server_bytes, false, "flow.%d.iperf3.server_bytes", f->id);
 }
 
 static void start(struct sim *s, struct flow *f)

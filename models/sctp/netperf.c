@@ -48,10 +48,8 @@ static void hb_sample(struct event *ev)
 
 static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 {
-    struct netperf *p = xcalloc(1, sizeof *p);
-    f->priv = p;
-    p->f = f;
-    p->s = s;
+    struct netperf *p;
+    APP_STATE(p, s, f);
     uint32_t len = (uint32_t)cfg_size(sec, "msg_size", "1636", 1, 65000);
     p->hb_iv = cfg_time(sec, "hb_sample", "10ms", 0, 3600 * PS_PER_S);
     int cpu = sctp_app_pair(f, sec, &p->cli, &p->srv, NET_IPV4, "msg_size", len, "12866");
@@ -62,11 +60,8 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     snprintf(f->desc, sizeof f->desc, "sctp_stream %s -> %s, %u B sends, hb %s", f->from->name, f->to->name, len,
              p->cli.sh->hb->name);
     sctp_assoc_counters(s, &p->cli, &p->srv, f->id);
-    char name[96];
-    for (int i = 0; i < f->from->ncores && i < 2; i++) {
-        snprintf(name, sizeof name, "host.%s.cpu%d.busy_ps", f->from->name, i);
-        sim_counter(s, name, &f->from->cores[i].busy_ps, false);
-    }
+    for (int i = 0; i < f->from->ncores && i < 2; i++)
+        sim_counterf(s, &f->from->cores[i].busy_ps, false, "host.%s.cpu%d.busy_ps", f->from->name, i);
 }
 
 static void start(struct sim *s, struct flow *f)

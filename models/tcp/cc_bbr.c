@@ -191,7 +191,7 @@ static void bbr_init(struct tcp_sock *tp)
     *b = (struct bbr){ 0 };
     b->rng = (uint64_t)tp->ts_off * 2654435761ULL + tp->sk.port;
     b->prior_cwnd = 0;
-    tp->snd_ssthresh = 0x7fffffff;
+    tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
     b->min_rtt_us = tp->min_rtt == SIMTIME_NEVER ? UINT32_MAX : (uint32_t)(tp->min_rtt / PS_PER_US);
     b->min_rtt_stamp = ctx_now();
     b->next_rtt_delivered = 0;
@@ -359,7 +359,7 @@ static void bbr_main(struct tcp_sock *tp, const struct tcp_rate_sample *rs)
 static uint32_t bbr_ssthresh(struct tcp_sock *tp)
 {
     save_cwnd(tp);
-    return 0x7fffffff;
+    return TCP_INFINITE_SSTHRESH;
 }
 
 static uint32_t bbr_undo(struct tcp_sock *tp)

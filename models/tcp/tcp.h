@@ -67,6 +67,8 @@ struct tcp_rate_sample {
 };
 
 /* ---- congestion control ---- */
+/* ssthresh before the first loss: the kernel's TCP_INFINITE_SSTHRESH */
+#define TCP_INFINITE_SSTHRESH 0x7fffffffu
 enum tcp_ca_state { TCP_CA_Open, TCP_CA_Disorder, TCP_CA_CWR, TCP_CA_Recovery, TCP_CA_Loss };
 enum tcp_ca_event { CA_EVENT_TX_START, CA_EVENT_CWND_RESTART, CA_EVENT_LOSS };
 

@@ -12,6 +12,7 @@
  * tsorted_sent_queue), so RACK looks only at the oldest ones. Per ACK the
  * work is therefore proportional to what changed, not to the window.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 #include "models/tcp/internal.h"
@@ -161,18 +162,28 @@ static void seg_delivered(struct tcp_sock *tp, uint64_t idx, struct tcp_seg *s, 
     tcp_ts_unlink(tp, idx);
 }
 
+/* A segment leaves the lost and retransmitted counts: it was delivered
+ * (SACKed or cumulatively ACKed). */
+static void unmark_lost_retrans(struct tcp_sock *tp, const struct tcp_seg *s)
+{
+    if (s->flags & SEG_LOST) {
+        assert(tp->lost_out > 0);
+        tp->lost_out--;
+        if (!(s->flags & SEG_RETRANS))
+            tp->lost_unretx--;
+    }
+    if (s->flags & SEG_RETRANS) {
+        assert(tp->retrans_out > 0);
+        tp->retrans_out--;
+    }
+}
+
 static void sacktag_one(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
 {
     struct tcp_seg *s = tcp_seg_at(tp, idx);
     if (s->flags & SEG_SACKED)
         return;
-    if (s->flags & SEG_LOST) {
-        tp->lost_out--;
-        if (!(s->flags & SEG_RETRANS))
-            tp->lost_unretx--;
-    }
-    if (s->flags & SEG_RETRANS)
-        tp->retrans_out--;
+    unmark_lost_retrans(tp, s);
     seg_delivered(tp, idx, s, a, true);
     s->flags = (uint8_t)((s->flags | SEG_SACKED) & ~(SEG_LOST | SEG_RETRANS));
     tp->sacked_out++;
@@ -393,13 +404,7 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         if (s->flags & SEG_SACKED) {
             tp->sacked_out--;             /* delivered when it was SACKed */
         } else {
-            if (s->flags & SEG_LOST) {
-                tp->lost_out--;
-                if (!(s->flags & SEG_RETRANS))
-                    tp->lost_unretx--;
-            }
-            if (s->flags & SEG_RETRANS)
-                tp->retrans_out--;
+            unmark_lost_retrans(tp, s);
             seg_delivered(tp, i, s, &a, false);
         }
         tcp_ts_unlink(tp, i);
@@ -444,7 +449,7 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
      * high_seq; then this ACK's losses are marked, and a loss re-enters
      * Recovery within the same ACK (the CC sees the state after both) */
     if (tp->ca_state >= TCP_CA_Recovery && tp->snd_una >= tp->high_seq) {
-        if (tp->ca_state == TCP_CA_Recovery && !tp->cc->cong_control && tp->snd_ssthresh < 0x7fffffff)
+        if (tp->ca_state == TCP_CA_Recovery && !tp->cc->cong_control && tp->snd_ssthresh < TCP_INFINITE_SSTHRESH)
             tp->snd_cwnd = tp->snd_ssthresh;          /* tcp_end_cwnd_reduction */
         set_ca_state(tp, TCP_CA_Open);
     }

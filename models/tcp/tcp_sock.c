@@ -134,7 +134,7 @@ struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
     tp->ts_head = tp->ts_tail = -1;
     tp->rcv_mss = 536;
     tp->snd_cwnd_clamp = UINT32_MAX;
-    tp->snd_ssthresh = 0x7fffffff;
+    tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
     tp->rx_frag_truesize = h->nicp.rx_buf_size;
     tp->rx_head_truesize = h->nicp.skb_head_truesize;
     tp->ts_off = (int32_t)(rng_u32(&h->rng) & 0x7fffffff);
@@ -426,8 +426,7 @@ void tcp_trace(struct tcp_sock *tp, bool sender)
 
 void tcp_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix)
 {
-    char name[96];
-#define C(field, drop) snprintf(name, sizeof name, "%s%s", prefix, #field); sim_counter(s, name, &st->field, drop)
+#define C(field, drop) sim_counterf(s, &st->field, drop, "%s%s", prefix, #field)
     C(segs_out, false);
     C(data_segs_out, false);
     C(retrans, false);

@@ -47,16 +47,13 @@ static bool reader_slice(struct cpu_task *t, struct core *c)
 {
     struct tcp_app *a = t->ctx;
     struct tcp_sock *tp = a->srv;
-    if (!tp || tp->rcv_nxt == tp->copied_seq) {
-        if (tp)
-            sock_wait_data(&tp->sk, t, c);
+    if (!tp) {                              /* not accepted yet: woken by the accept */
         a->rx_slept = true;
         return false;
     }
-    if (a->rx_slept) {
-        host_charge(a->f->to, c, a->sym_schedule);
-        a->rx_slept = false;
-    }
+    if (tp->rcv_nxt == tp->copied_seq)
+        return sock_reader_sleep(&tp->sk, t, c, &a->rx_slept);
+    sock_reader_resume(&tp->sk, c, a->sym_schedule, &a->rx_slept);
     host_charge(a->f->to, c, a->sym_recv);
     uint64_t n = tcp_recvmsg(tp, a->recv_size, c);
     flow_deliver(a->f, n);
@@ -65,9 +62,7 @@ static bool reader_slice(struct cpu_task *t, struct core *c)
         a->read_in_window += n;
     if (tp->rcv_nxt != tp->copied_seq)
         return true;
-    sock_wait_data(&tp->sk, t, c);          /* recv() blocks again */
-    a->rx_slept = true;
-    return false;
+    return sock_reader_sleep(&tp->sk, t, c, &a->rx_slept);   /* recv() blocks again */
 }
 
 static void on_accept(struct tcp_sock *l, struct tcp_sock *child)
@@ -123,10 +118,8 @@ static bool starter(struct cpu_task *t, struct core *c)
 
 static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec, bool bulk)
 {
-    struct tcp_app *a = xcalloc(1, sizeof *a);
-    f->priv = a;
-    a->f = f;
-    a->s = s;
+    struct tcp_app *a;
+    APP_STATE(a, s, f);
     a->length = cfg_time(sec, bulk ? "time" : "length", bulk ? "10s" : "5s", PS_PER_MS, 1000000 * PS_PER_S);
     a->send_size = cfg_size(sec, "send_size", bulk ? "128K" : "16K", 1, 1ULL << 30);
     a->recv_size = cfg_size(sec, "recv_size", bulk ? "128K" : "87380", 1, 1ULL << 30);
@@ -175,10 +168,8 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
     tcp_register_counters(s, &a->tx_st, name);
     snprintf(name, sizeof name, "flow.%d.rcv.", f->id);
     tcp_register_counters(s, &a->rx_st, name);
-    snprintf(name, sizeof name, "flow.%d.goodput_bps", f->id);
-    sim_counter(s, name, &a->goodput_bps, false);
-    snprintf(name, sizeof name, "flow.%d.netperf_bps", f->id);
-    sim_counter(s, name, &a->netperf_bps, false);
+    sim_counterf(s, &a->goodput_bps, false, "flow.%d.goodput_bps", f->id);
+    sim_counterf(s, &a->netperf_bps, false, "flow.%d.netperf_bps", f->id);
 }
 
 static void setup_stream(struct sim *s, struct flow *f, struct cfg_section *sec) { setup_common(s, f, sec, false); }

@@ -96,15 +96,9 @@ static void pace_fire(struct event *ev)
 static bool reader_slice(struct cpu_task *t, struct core *c)
 {
     struct udp_stream *u = t->ctx;
-    if (!u->rx.rq.head) {
-        sock_wait_data(&u->rx, t, c);
-        u->rx_slept = true;
-        return false;
-    }
-    if (u->rx_slept) {
-        host_charge(u->f->to, c, u->sym_schedule);
-        u->rx_slept = false;
-    }
+    if (!u->rx.rq.head)
+        return sock_reader_sleep(&u->rx, t, c, &u->rx_slept);
+    sock_reader_resume(&u->rx, c, u->sym_schedule, &u->rx_slept);
     int64_t n = udp_recvmsg(&u->rx, c);
     flow_deliver(u->f, (uint64_t)n);
     u->received++;
@@ -113,10 +107,8 @@ static bool reader_slice(struct cpu_task *t, struct core *c)
 
 static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 {
-    struct udp_stream *u = xcalloc(1, sizeof *u);
-    f->priv = u;
-    u->f = f;
-    u->s = s;
+    struct udp_stream *u;
+    APP_STATE(u, s, f);
     static const char *const fams[] = { "inet", "inet6", NULL };
     uint8_t family = cfg_choice(sec, "family", "inet", fams) ? NET_IPV6 : NET_IPV4;
     u->msg_size = (uint32_t)cfg_size(sec, "msg_size", "1472", 1, 65507);
@@ -177,17 +169,13 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     f->counts_goodput = true;
     snprintf(f->desc, sizeof f->desc, "udp_stream %s -> %s, %u B messages", f->from->name, f->to->name, u->msg_size);
 
-    char name[96];
-    snprintf(name, sizeof name, "flow.%d.datagrams_sent", f->id);
-    sim_counter(s, name, &u->sent, false);
-    snprintf(name, sizeof name, "flow.%d.datagrams_received", f->id);
-    sim_counter(s, name, &u->received, false);
-    snprintf(name, sizeof name, "flow.%d.send_errors", f->id);
-    sim_counter(s, name, &u->send_errors, false);   /* SndbufErrors: the drop itself is counted where it happened */
-    snprintf(name, sizeof name, "flow.%d.emsgsize", f->id);
-    sim_counter(s, name, &u->emsgsize, true);       /* refused by sendmsg: counted nowhere else */
-    snprintf(name, sizeof name, "flow.%d.udp_rcvbuf_errors", f->id);
-    sim_counter(s, name, &u->rx.rcvbuf_errors, true);
+    sim_counterf(s, &u->sent, false, "flow.%d.datagrams_sent", f->id);
+    sim_counterf(s, &u->received, false, "flow.%d.datagrams_received", f->id);
+    /* SndbufErrors: the drop itself is counted where it happened */
+    sim_counterf(s, &u->send_errors, false, "flow.%d.send_errors", f->id);
+    /* refused by sendmsg: counted nowhere else */
+    sim_counterf(s, &u->emsgsize, true, "flow.%d.emsgsize", f->id);
+    sim_counterf(s, &u->rx.rcvbuf_errors, true, "flow.%d.udp_rcvbuf_errors", f->id);
 }
 
 static void start(struct sim *s, struct flow *f)

@@ -11,6 +11,7 @@
 #include "sim/out/report.h"
 #include "sim/cli/runner.h"
 #include "sim/sim.h"
+#include "sim/load/load.h"
 #include "sim/load/scenario.h"
 
 static struct sim *volatile running;

@@ -287,16 +287,13 @@ static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (
             d->dst = n[!e];
             if (n[!e])
                 d->rx_latency = n[!e]->p.rx_latency;
-            char cname[96];
-            snprintf(cname, sizeof cname, "%s.tx_packets", key);
-            sim_counter(s, cname, &d->tx_packets, false);
+            sim_counterf(s, &d->tx_packets, false, "%s.tx_packets", key);
             static const char *const nc[] = { "netem_loss", "netem_drops", "netem_duplicated", "netem_corrupted",
                                               "netem_reordered", "netem_out_of_order" };
             uint64_t *nv[] = { &d->nm.lost, &d->nm.dropped, &d->nm.duplicated, &d->nm.corrupted, &d->nm.reordered,
                                &d->nm.out_of_order };
             for (int k = 0; k < (d->nm.on ? 6 : 1); k++) {
-                snprintf(cname, sizeof cname, "%s.%s", key, nc[k]);
-                sim_counter(s, cname, nv[k], k < 2);
+                sim_counterf(s, nv[k], k < 2, "%s.%s", key, nc[k]);
             }
         }
     }
@@ -502,21 +499,13 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         models_attach_host(s, h);
         for (int k = 0; k < h->nnics; k++)
             nic_register_counters(h->nics[k]);
-        char name[96];
-        snprintf(name, sizeof name, "%s.ip_no_route", h->name);
-        sim_counter(s, name, &h->ip_no_route, true);
-        snprintf(name, sizeof name, "%s.ip_frag_no_reasm", h->name);
-        sim_counter(s, name, &h->ip_frag_no_reasm, true);
-        snprintf(name, sizeof name, "%s.ip_frag_fails", h->name);
-        sim_counter(s, name, &h->ip_frag_fails, true);
-        snprintf(name, sizeof name, "%s.icmp_frag_needed", h->name);
-        sim_counter(s, name, &h->icmp_frag_needed, false);
-        snprintf(name, sizeof name, "%s.ip_no_proto", h->name);
-        sim_counter(s, name, &h->ip_no_proto, true);
-        snprintf(name, sizeof name, "%s.ip_csum_errors", h->name);
-        sim_counter(s, name, &h->ip_csum_errors, true);
-        snprintf(name, sizeof name, "%s.ip_forwarded", h->name);
-        sim_counter(s, name, &h->ip_forwarded, false);
+        sim_counterf(s, &h->ip_no_route, true, "%s.ip_no_route", h->name);
+        sim_counterf(s, &h->ip_frag_no_reasm, true, "%s.ip_frag_no_reasm", h->name);
+        sim_counterf(s, &h->ip_frag_fails, true, "%s.ip_frag_fails", h->name);
+        sim_counterf(s, &h->icmp_frag_needed, false, "%s.icmp_frag_needed", h->name);
+        sim_counterf(s, &h->ip_no_proto, true, "%s.ip_no_proto", h->name);
+        sim_counterf(s, &h->ip_csum_errors, true, "%s.ip_csum_errors", h->name);
+        sim_counterf(s, &h->ip_forwarded, false, "%s.ip_forwarded", h->name);
     }
     flows_build(s);
     cfg_finish(cfg);
