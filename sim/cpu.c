@@ -18,8 +18,8 @@ int cpu_sym(const char *name)
         if (!strcmp(sym_names[i], name))
             return i;
     if (nsyms == CPU_MAX_SYMS) {
-        fprintf(stderr, "netsim: too many CPU symbols (max %d)\n", CPU_MAX_SYMS);
-        abort();
+        fprintf(stderr, "netsim: too many CPU symbols (max %d, CPU_MAX_SYMS)\n", CPU_MAX_SYMS);
+        exit(1);
     }
     sym_names[nsyms] = name;
     return nsyms++;

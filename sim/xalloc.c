@@ -13,6 +13,12 @@ static _Noreturn void out_of_memory(size_t n, const char *file, int line)
     exit(1);
 }
 
+void xoom_at(const char *file, int line)
+{
+    fprintf(stderr, "netsim: out of memory (%s:%d)\n", file, line);
+    exit(1);
+}
+
 void *xmalloc_at(size_t n, const char *file, int line)
 {
     void *p = malloc(n ? n : 1);

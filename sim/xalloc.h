@@ -19,6 +19,11 @@ char *xstrdup_at(const char *s, const char *file, int line);
  * allocated, doubling from `first`; returns the (moved) array. */
 void *xgrow_at(void *arr, size_t elem, size_t n, size_t *cap, size_t first, const char *file, int line);
 
+/* Out of memory where an allocation was not ours to make (a library's,
+ * vasprintf, open_memstream): the same message, and exit 1. */
+_Noreturn void xoom_at(const char *file, int line);
+#define xoom() xoom_at(__FILE__, __LINE__)
+
 #define xmalloc(n) xmalloc_at((n), __FILE__, __LINE__)
 #define xcalloc(k, n) xcalloc_at((k), (n), __FILE__, __LINE__)
 #define xrealloc(p, n) xrealloc_at((p), (n), __FILE__, __LINE__)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/cli/stats.h"
+#include "sim/xalloc.h"
 
 /* One complete run with intervals. */
 struct rrun {
@@ -60,20 +61,6 @@ static inline int str_same(const char *a, const char *b)
     return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-/* Out of memory: the message, and exit status 1. */
-static inline void oom(void)
-{
-    fprintf(stderr, "netsim report: out of memory\n");
-    exit(1);
-}
-
-static inline void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        oom();
-    return p;
-}
 
 /* ---- report_db.c ---------------------------------------------------------- */
 

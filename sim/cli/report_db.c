@@ -23,7 +23,7 @@ static char *xstrdup_col(sqlite3_stmt *st, int i)
 {
     char *s = col_dup(st, i);
     if (!s && sqlite3_column_type(st, i) != SQLITE_NULL)
-        oom();
+        xoom();
     return s;
 }
 
@@ -89,9 +89,7 @@ static int read_runs(struct rdb *d)
         }
         if (d->nruns == cap) {
             cap = cap ? 2 * cap : 256;
-            d->runs = realloc(d->runs, cap * sizeof *d->runs);
-            if (!d->runs)
-                oom();
+            d->runs = xrealloc(d->runs, cap * sizeof *d->runs);
         }
         r = &d->runs[d->nruns++];
         memset(r, 0, sizeof *r);
@@ -126,9 +124,7 @@ static int read_axes(struct rdb *d)
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (d->naxes == cap) {
             cap = cap ? 2 * cap : 8;
-            d->axes = realloc(d->axes, (size_t)cap * sizeof *d->axes);
-            if (!d->axes)
-                oom();
+            d->axes = xrealloc(d->axes, (size_t)cap * sizeof *d->axes);
         }
         d->axes[d->naxes++] = xstrdup_col(st, 0);
     }

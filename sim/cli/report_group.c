@@ -63,14 +63,12 @@ static void combos_add(struct combos *cs, const struct rdb *d, size_t i, int ski
     if (k == cs->n) {
         if (cs->n == cs->cap) {
             cs->cap = cs->cap ? 2 * cs->cap : 16;
-            cs->c = realloc(cs->c, cs->cap * sizeof *cs->c);
-            if (!cs->c)
-                oom();
+            cs->c = xrealloc(cs->c, cs->cap * sizeof *cs->c);
         }
         memset(&cs->c[cs->n++], 0, sizeof cs->c[0]);
     }
     if (rset_add(&cs->c[k].runs, i) != 0)
-        oom();
+        xoom();
 }
 
 /*
@@ -182,9 +180,7 @@ static int parse_compare(const char *arg, struct compare_spec *c)
 {
     char *eq, *comma;
 
-    c->axis = strdup(arg);
-    if (!c->axis)
-        oom();
+    c->axis = xstrdup(arg);
     eq = strchr(c->axis, '=');
     if (!eq)
         return -1;
@@ -210,7 +206,7 @@ static char *axis_values(const struct rdb *d, int ax)
     int nvals = 0;
 
     if (!f)
-        oom();
+        xoom();
     for (size_t i = 0; i < d->nruns; i++) {
         const char *v = d->runs[i].vals[ax];
         size_t j;

@@ -45,7 +45,7 @@ static char *xasprintf(const char *fmt, ...)
 
     va_start(ap, fmt);
     if (vasprintf(&s, fmt, ap) < 0)
-        oom();
+        xoom();
     va_end(ap);
     return s;
 }
@@ -83,9 +83,7 @@ static void table_row(struct table *t, char **cells)
 {
     if (t->nrows == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 16;
-        t->cells = realloc(t->cells, t->cap * (size_t)t->ncols * sizeof *t->cells);
-        if (!t->cells)
-            oom();
+        t->cells = xrealloc(t->cells, t->cap * (size_t)t->ncols * sizeof *t->cells);
     }
     memcpy(&t->cells[t->nrows++ * (size_t)t->ncols], cells, (size_t)t->ncols * sizeof *cells);
 }

@@ -32,6 +32,7 @@
 #include "sim/load/scenario.h"
 #include "sim/skb.h"
 #include "sim/load/sweep.h"
+#include "sim/xalloc.h"
 
 static const char usage_sweep[] =
     "usage: netsim sweep FILE [options]\n"
@@ -95,10 +96,8 @@ char *sweep_xasprintf(const char *fmt, ...)
     va_list ap;
     char *s;
     va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0) {
-        fprintf(stderr, "netsim sweep: out of memory\n");
-        exit(1);
-    }
+    if (vasprintf(&s, fmt, ap) < 0)
+        xoom();
     va_end(ap);
     return s;
 }
@@ -140,10 +139,8 @@ static char *out_base(const char *out)
 struct cfg *sweep_run_cfg(const struct sweep_ctx *x, int run)
 {
     struct cfg *c = cfg_load(x->path);
-    if (!c) {
-        fprintf(stderr, "netsim sweep: out of memory\n");
-        exit(1);
-    }
+    if (!c) 
+        xoom();
     for (int i = 0; i < x->nsets; i++)
         cfg_override(c, x->sets[i]);
     sweep_apply(c, x->sw, run);
@@ -164,9 +161,7 @@ static bool seen_add(struct seen *s, const char *line)
             return false;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 16;
-        s->lines = realloc(s->lines, (size_t)s->cap * sizeof *s->lines);
-        if (!s->lines)
-            exit(1);
+        s->lines = xrealloc(s->lines, (size_t)s->cap * sizeof *s->lines);
     }
     s->lines[s->n++] = sweep_xasprintf("%s", line);
     return true;
@@ -189,12 +184,10 @@ static void dry_run_line(const struct sweep_ctx *x, int run)
 static int validate(const struct sweep_ctx *x, bool list)
 {
     int ncomb = sweep_combinations(x->sw), bad = 0, first_bad = 0, checked = 0;
-    char *done = calloc((size_t)ncomb, 1);
+    char *done = xcalloc((size_t)ncomb, 1);
     struct seen seen = { 0 };
     bool progress = x->tty && !x->quiet && !list && ncomb > 1;
     double t0 = sweep_now(), shown = t0;
-    if (!done)
-        exit(1);
     for (int run = 1; run <= x->nruns; run++) {
         int comb = sweep_combination(x->sw, run);
         if (!x->selected[run])
@@ -210,7 +203,7 @@ static int validate(const struct sweep_ctx *x, bool list)
                 size_t len = 0;
                 FILE *f = open_memstream(&buf, &len);
                 if (!f)
-                    exit(1);
+                    xoom();
                 cfg_print_errors(c, f);
                 fclose(f);
                 if (progress)
@@ -392,10 +385,8 @@ int cmd_sweep(int argc, char **argv)
     for (int run = 1; run <= x.nruns; run++)
         x.selected[run] = only ? run == only : shard_n ? (run - 1) % shard_n == shard_i - 1 : 1;
     x.stem = scenario_stem(x.path);
-    if (!x.stem) {
-        fprintf(stderr, "netsim sweep: out of memory\n");
-        exit(1);
-    }
+    if (!x.stem) 
+        xoom();
     runner_file_hash(x.path, x.hash);
     char *defout = sweep_xasprintf("results/%s.db", x.stem);
     if (!x.out)

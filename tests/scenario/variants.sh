@@ -99,3 +99,8 @@ bad nokey '#include "models/tcp/tcp.h"
 static uint64_t g(uint64_t w, uint64_t c, uint64_t s) { (void)c; (void)s; return w; }
 const struct tcp_drs_ops nokey_drs = { .name = "x", .doc = "y", .grow = g };
 VARIANT("tcp.nosuch", nokey_drs);' "variant of 'tcp.nosuch': no model family has that key"
+
+# The documented list is the registered one
+tools/variants-doc "$NETSIM" > "$tmp/variants.md" 2>&1
+check "docs/reference/variants.md is what the registry says (tools/variants-doc --update)" \
+    cmp -s "$tmp/variants.md" docs/reference/variants.md
