@@ -35,4 +35,11 @@ uint64_t tcp_new_window(struct tcp_sock *tp);
 /* tcp_sock.c */
 void tcp_sock_free(struct tcp_sock *tp);
 
+/* module.c: the family's slot in host->mod, set when it attaches */
+extern int tcp_module_slot;
+static inline struct tcp_host *tcp_host_of(const struct host *h)
+{
+    return tcp_module_slot >= 0 ? h->mod[tcp_module_slot] : NULL;
+}
+
 #endif

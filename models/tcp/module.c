@@ -39,9 +39,12 @@ static void read_triple(struct cfg_section *sec, const char *key, const char *de
     }
 }
 
+int tcp_module_slot = -1;
+
 static void attach(struct sim *s, struct host *h, int slot)
 {
     (void)s;
+    tcp_module_slot = slot;
     struct cfg_section *sec = h->sec;
     struct tcp_host *th = xcalloc(1, sizeof *th);
     read_triple(sec, "net.ipv4.tcp_rmem", "4096 87380 6291456", th->rmem);
@@ -76,6 +79,7 @@ static void detach(struct sim *s, struct host *h, int slot)
         n = tp->next_conn;
         tcp_sock_free(tp);
     }
+    free(th->chash);
     free(th);
     h->mod[slot] = NULL;
 }

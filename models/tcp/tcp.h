@@ -53,6 +53,10 @@ struct tcp_host {
     const struct tcp_cc_ops *cc;
     const struct tcp_drs_ops *drs;
     struct tcp_sock *conns;       /* every endpoint on the host (freed at detach) */
+    /* endpoints by (local port, remote address, remote port), listeners
+     * by (local port, 0, 0): chained, doubled at one per bucket */
+    struct tcp_sock **chash;
+    uint32_t chash_size, chash_n;
 };
 
 /* ---- rate sample (tcp_rate.c) ---- */
@@ -153,6 +157,7 @@ struct tcp_sock {
     struct tcp_host *th;
     struct sim *sim;
     struct tcp_sock *next_conn;
+    struct tcp_sock *hnext;       /* th->chash chain */
     struct tcp_sock *peer_listener;
     void (*accept)(struct tcp_sock *listener, struct tcp_sock *child);
     void *app;                    /* the application's state */

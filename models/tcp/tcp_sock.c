@@ -101,10 +101,7 @@ static bool timer_task(struct cpu_task *t, struct core *c)
 
 struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
 {
-    struct tcp_host *th = NULL;
-    for (int m = 0; m < HOST_MAX_MODULES && !th; m++)
-        if (model_at(m) && !strcmp(model_at(m)->name, "tcp"))
-            th = h->mod[m];
+    struct tcp_host *th = tcp_host_of(h);
     if (!th)
         return NULL;
     struct tcp_sock *tp = xcalloc(1, sizeof *tp);
@@ -159,17 +156,81 @@ void tcp_sock_free(struct tcp_sock *tp)
     free(tp);
 }
 
+/* ---- finding the endpoint of a segment: constant work per packet ---- */
+
+static uint32_t conn_hash(uint16_t lport, uint32_t raddr, uint16_t rport)
+{
+    uint64_t x = ((uint64_t)lport << 48) ^ ((uint64_t)raddr << 16) ^ rport;
+    x *= 0x9e3779b97f4a7c15ULL;
+    return (uint32_t)(x >> 32);
+}
+
+static struct tcp_sock *conn_find(const struct tcp_host *th, uint16_t lport, uint32_t raddr, uint16_t rport,
+                                  bool listener)
+{
+    if (!th->chash_size)
+        return NULL;
+    for (struct tcp_sock *tp = th->chash[conn_hash(lport, raddr, rport) & (th->chash_size - 1)]; tp;
+         tp = tp->hnext)
+        if (tp->sk.port == lport && (tp->state == TCP_LISTEN) == listener &&
+            (listener || (tp->daddr == raddr && tp->dport == rport)))
+            return tp;
+    return NULL;
+}
+
+static void chash_put(struct tcp_host *th, struct tcp_sock *tp, uint32_t raddr, uint16_t rport)
+{
+    uint32_t h = conn_hash(tp->sk.port, raddr, rport) & (th->chash_size - 1);
+    tp->hnext = th->chash[h];
+    th->chash[h] = tp;
+}
+
+/* An endpoint whose local port, and remote address and port (0, 0 for a
+ * listener), are set, into the table. The oldest listener of a port is the
+ * one found, and the newest endpoint of a 4-tuple, as a walk of th->conns
+ * (newest first) found them. */
+static void conn_hash_add(struct tcp_sock *tp)
+{
+    struct tcp_host *th = tp->th;
+    bool listener = tp->state == TCP_LISTEN;
+    if (listener && conn_find(th, tp->sk.port, 0, 0, true))
+        return;
+    if (th->chash_n >= th->chash_size) {
+        uint32_t old = th->chash_size;
+        struct tcp_sock **o = th->chash;
+        th->chash_size = old ? 2 * old : 64;
+        th->chash = xcalloc(th->chash_size, sizeof *th->chash);
+        /* rehash oldest first, so that each chain keeps newest first */
+        for (uint32_t b = 0; b < old; b++) {
+            struct tcp_sock *rev = NULL;
+            for (struct tcp_sock *p = o[b], *n; p; p = n) {
+                n = p->hnext;
+                p->hnext = rev;
+                rev = p;
+            }
+            for (struct tcp_sock *p = rev, *n; p; p = n) {
+                n = p->hnext;
+                chash_put(th, p, p->state == TCP_LISTEN ? 0 : p->daddr, p->state == TCP_LISTEN ? 0 : p->dport);
+            }
+        }
+        free(o);
+    }
+    chash_put(th, tp, listener ? 0 : tp->daddr, listener ? 0 : tp->dport);
+    th->chash_n++;
+}
+
 void tcp_listen(struct tcp_sock *tp, void (*accept)(struct tcp_sock *listener, struct tcp_sock *child))
 {
     tp->state = TCP_LISTEN;
     tp->accept = accept;
+    conn_hash_add(tp);
 }
 
 static void setup_mss(struct tcp_sock *tp)
 {
     uint32_t mtu = tp->h->route && tp->h->route[tp->daddr] ? tp->h->route[tp->daddr]->tx_link->mtu : 1500;
     tp->advmss = mtu - IPV4_HDR_LEN - TCP_HDR_LEN;
-    tp->ring_cap = 1 << 14;
+    tp->ring_cap = 64;           /* doubles as the window grows (ring_grow): an idle flow stays small */
     tp->ring = xcalloc(tp->ring_cap, sizeof *tp->ring);
 }
 
@@ -235,6 +296,7 @@ void tcp_connect(struct tcp_sock *tp, uint32_t daddr, uint16_t dport, struct cor
 {
     tp->daddr = daddr;
     tp->dport = dport;
+    conn_hash_add(tp);
     tp->core = c;
     setup_mss(tp);
     initial_window(tp);
@@ -278,6 +340,7 @@ static void conn_request(struct tcp_sock *l, struct skb *skb, const struct tcp_h
     tp->sk.port = l->sk.port;
     tp->daddr = skb->saddr;
     tp->dport = skb->sport;
+    conn_hash_add(tp);
     tp->core = c;
     tp->sk.rcvbuf = l->sk.rcvbuf;
     tp->rcvbuf_locked = l->rcvbuf_locked;
@@ -298,20 +361,11 @@ static void conn_request(struct tcp_sock *l, struct skb *skb, const struct tcp_h
     evq_push(tp->h->q, &tp->ev_rto, core_now(c) + TCP_TIMEOUT_INIT);
 }
 
+/* __inet_lookup: the established endpoint, else the port's listener */
 static struct tcp_sock *lookup(struct tcp_host *th, struct skb *skb)
 {
-    struct tcp_sock *listener = NULL;
-    for (struct tcp_sock *tp = th->conns; tp; tp = tp->next_conn) {
-        if (tp->sk.port != skb->dport)
-            continue;
-        if (tp->state == TCP_LISTEN) {
-            listener = tp;
-            continue;
-        }
-        if (tp->daddr == skb->saddr && tp->dport == skb->sport)
-            return tp;
-    }
-    return listener;
+    struct tcp_sock *tp = conn_find(th, skb->dport, skb->saddr, skb->sport, false);
+    return tp ? tp : conn_find(th, skb->dport, 0, 0, true);
 }
 
 void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
@@ -320,10 +374,7 @@ void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
     if (sym < 0)
         sym = cpu_sym("tcp_v4_rcv");
     host_charge(h, c, sym);
-    struct tcp_host *th = NULL;
-    for (int m = 0; m < HOST_MAX_MODULES && !th; m++)
-        if (model_at(m) && !strcmp(model_at(m)->name, "tcp"))
-            th = h->mod[m];
+    struct tcp_host *th = tcp_host_of(h);
     struct tcp_sock *tp = th ? lookup(th, skb) : NULL;
     if (!tp) {
         h->ip_no_proto++;         /* would be a RST */
