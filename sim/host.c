@@ -3,7 +3,9 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "sim/hash.h"
 #include "sim/host.h"
+#include "sim/xalloc.h"
 #include "sim/sim.h"
 
 struct host *host_find(struct sim *s, const char *name)
@@ -20,11 +22,47 @@ const char *host_addr_str(uint32_t id, char *buf)
     return buf;
 }
 
-/* A list walk: a host has a handful of sockets in every scenario we run;
- * a hash by port would pay off only with hundreds. */
+static uint32_t sock_key_hash(uint8_t proto, uint16_t port)
+{
+    return sim_hash64((uint64_t)proto << 16 | port);
+}
+
+static void sock_hash_put(struct host *h, struct sock *sk)
+{
+    uint32_t b = sock_key_hash(sk->proto, sk->port) & (h->sock_hash_size - 1);
+    sk->hnext = h->sock_hash[b];
+    h->sock_hash[b] = sk;
+}
+
+/* Chains hold the newest socket first, as h->socks does, so a lookup finds
+ * the socket the list walk found. */
+void host_sock_add(struct host *h, struct sock *sk)
+{
+    if (h->nsocks >= h->sock_hash_size) {
+        free(h->sock_hash);
+        h->sock_hash_size = h->sock_hash_size ? 2 * h->sock_hash_size : 16;
+        h->sock_hash = xcalloc(h->sock_hash_size, sizeof *h->sock_hash);
+        /* h->socks is newest first: put the oldest in first */
+        struct sock *rev = NULL;
+        for (struct sock *p = h->socks; p; p = p->next)
+            if (p != sk) {
+                p->hnext = rev;
+                rev = p;
+            }
+        for (struct sock *p = rev, *n; p; p = n) {
+            n = p->hnext;
+            sock_hash_put(h, p);
+        }
+    }
+    sock_hash_put(h, sk);
+    h->nsocks++;
+}
+
 struct sock *host_sock_lookup(struct host *h, uint8_t proto, uint16_t port)
 {
-    for (struct sock *sk = h->socks; sk; sk = sk->next)
+    if (!h->sock_hash_size)
+        return NULL;
+    for (struct sock *sk = h->sock_hash[sock_key_hash(proto, port) & (h->sock_hash_size - 1)]; sk; sk = sk->hnext)
         if (sk->proto == proto && sk->port == port)
             return sk;
     return NULL;

@@ -44,7 +44,9 @@ struct host {
     const char *cpu_profile;
     uint64_t rmem_default, rmem_max, wmem_default, wmem_max;
     struct nic **route;          /* by destination host index; NULL: none/self */
-    struct sock *socks;
+    struct sock *socks;           /* every socket, newest first */
+    struct sock **sock_hash;      /* by (proto, port): chained, doubled at one per bucket */
+    uint32_t sock_hash_size, nsocks;
     proto_rcv_fn proto[256];
     defrag_fn defrag;
     void *mod[HOST_MAX_MODULES];  /* per-module state (sim.h: struct model_module) */
@@ -108,7 +110,10 @@ void icmp_rcv(struct host *h, struct skb *skb, struct core *c);
 void icmp_frag_needed_send(struct host *h, const struct skb *skb, uint32_t mtu, struct core *c);
 
 /* Sockets */
+/* The newest socket bound to (proto, port), or NULL: a hash lookup. */
 struct sock *host_sock_lookup(struct host *h, uint8_t proto, uint16_t port);
+/* Index a socket sock_init has bound (sock.c). */
+void host_sock_add(struct host *h, struct sock *sk);
 uint16_t host_alloc_port(struct host *h);
 
 #endif

@@ -162,6 +162,7 @@ void sim_free(struct sim *s)
             free(h->nics[k]);
         }
         free(h->route);
+        free(h->sock_hash);
         rng_free(&h->rng);
         for (int k = 0; k < h->ncores; k++) {
             skbq_purge(&h->backlog[k]);
@@ -177,6 +178,7 @@ void sim_free(struct sim *s)
     }
     for (int i = 0; i < s->nhosts; i++)
         free(s->hosts[i]);
+    free(s->flows);
     free(s->counters);
     /* every packet the run allocated is back in the pool */
     assert(skb_in_use() == s->skbs_at_build);

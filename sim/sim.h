@@ -53,7 +53,9 @@ struct sim_counter {
 #define SIM_MAX_HOSTS 64
 _Static_assert(SIM_MAX_HOSTS <= HOST_MAX_PEERS, "per-destination IP state in struct host");
 #define SIM_MAX_LINKS 64
-#define SIM_MAX_FLOWS 256
+/* Flows are numbered [flow 1] to [flow SIM_MAX_FLOW_ID]; how many a
+ * run holds is bounded by memory only (sim/load/scenario.c). */
+#define SIM_MAX_FLOW_ID 9999999
 #define SIM_MAX_SINKS 8
 
 struct sim {
@@ -65,7 +67,8 @@ struct sim {
     int nhosts, nlinks, nflows;
     struct host *hosts[SIM_MAX_HOSTS];
     struct link *links[SIM_MAX_LINKS];
-    struct flow *flows[SIM_MAX_FLOWS];
+    struct flow **flows;         /* nflows of flows_cap, grown by doubling */
+    int flows_cap;
     struct sim_counter *counters;
     int ncounters, counters_cap;
     struct event tick;           /* interval boundary */

@@ -21,6 +21,7 @@ void sock_init(struct sock *sk, struct host *h, uint8_t proto, uint16_t port)
     skbq_init(&sk->rq);
     sk->next = h->socks;
     h->socks = sk;
+    host_sock_add(h, sk);
 }
 
 void sock_set_bufs(struct sock *sk, uint64_t rcv, uint64_t snd)

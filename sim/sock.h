@@ -25,6 +25,7 @@ enum { IP_PMTUDISC_DONT = 0, IP_PMTUDISC_WANT = 1, IP_PMTUDISC_DO = 2 };
 struct sock {
     struct host *host;
     struct sock *next;           /* host's socket list */
+    struct sock *hnext;          /* host's sock_hash chain */
     uint8_t proto;
     uint8_t family;
     uint16_t port;               /* local port */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
+#include "sim/hash.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
 
@@ -160,9 +161,7 @@ void tcp_sock_free(struct tcp_sock *tp)
 
 static uint32_t conn_hash(uint16_t lport, uint32_t raddr, uint16_t rport)
 {
-    uint64_t x = ((uint64_t)lport << 48) ^ ((uint64_t)raddr << 16) ^ rport;
-    x *= 0x9e3779b97f4a7c15ULL;
-    return (uint32_t)(x >> 32);
+    return sim_hash64(lport | (uint64_t)rport << 16 | (uint64_t)raddr << 32);
 }
 
 static struct tcp_sock *conn_find(const struct tcp_host *th, uint16_t lport, uint32_t raddr, uint16_t rport,

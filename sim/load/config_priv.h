@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "sim/load/load.h"
-#include "sim/load/strindex.h"
+#include "sim/strindex.h"
 
 struct cfg_key {
     char *key;

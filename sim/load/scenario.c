@@ -341,7 +341,7 @@ static void routes_build(struct sim *s)
  * default) do not stop the setup, so the flow's keys are still checked. */
 static void flows_build(struct sim *s)
 {
-    int too_many = 0;
+    uint8_t *seen = xcalloc(SIM_MAX_FLOW_ID / 8 + 1, 1);   /* flow ids defined, a bit each */
     for (int i = 0; i < cfg_section_count(s->cfg); i++) {
         struct cfg_section *sec = cfg_section_at(s->cfg, i);
         if (strcmp(cfg_kind(sec), "flow"))
@@ -349,14 +349,8 @@ static void flows_build(struct sim *s)
         cfg_claim(sec);
         char *end;
         long id = strtol(cfg_name(sec), &end, 10);
-        if (!*cfg_name(sec) || *end || id < 1 || id > 9999) {
-            cfg_error(sec, NULL, "flow name '%s' is not a number: flows are [flow 1], [flow 2], ...", cfg_name(sec));
-            cfg_unchecked(sec);
-            continue;
-        }
-        if (s->nflows == SIM_MAX_FLOWS) {
-            if (!too_many++)
-                cfg_error(sec, NULL, "more than %d flows", SIM_MAX_FLOWS);
+        if (!*cfg_name(sec) || *end || id < 1 || id > SIM_MAX_FLOW_ID) {
+            cfg_error(sec, NULL, "flow name '%s': expected a number from 1 to %d: flows are [flow 1], [flow 2], ...", cfg_name(sec), SIM_MAX_FLOW_ID);
             cfg_unchecked(sec);
             continue;
         }
@@ -388,15 +382,20 @@ static void flows_build(struct sim *s)
         char dur[32];
         snprintf(dur, sizeof dur, "%.12gs", time_to_s(s->duration));
         f->stop = cfg_time(sec, "stop", dur, 0, SIMTIME_NEVER);
-        for (int k = 0; k < s->nflows; k++)
-            if (s->flows[k]->id == f->id)
-                cfg_error(sec, NULL, "flow %d is defined twice", f->id);
+        if (seen[f->id / 8] & (1u << (f->id % 8)))
+            cfg_error(sec, NULL, "flow %d is defined twice", f->id);
+        seen[f->id / 8] |= (uint8_t)(1u << (f->id % 8));
+        if (s->nflows == s->flows_cap) {
+            s->flows_cap = s->flows_cap ? 2 * s->flows_cap : 16;
+            s->flows = xrealloc(s->flows, (size_t)s->flows_cap * sizeof *s->flows);
+        }
         s->flows[s->nflows++] = f;
         if (f->ops && routed)
             f->ops->setup(s, f, sec);
         else
             cfg_unchecked(sec);
     }
+    free(seen);
 }
 
 struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_override)

@@ -46,6 +46,8 @@ void report_free(struct report *r)
     for (i = 0; i < r->nlines; i++)
         free(r->lines[i]);
     free(r->flows);
+    strindex_free(&r->flow_ix);
+    strindex_free(&r->counter_ix);
     free(r->ivs);
     free(r->counters);
     free(r->prof);
@@ -53,20 +55,31 @@ void report_free(struct report *r)
     free(r);
 }
 
+static bool flow_is(const void *ctx, uint32_t i)
+{
+    const struct report *r = ctx;
+    return r->flows[i].id == r->key_id;
+}
+
+static uint32_t id_hash(int id)
+{
+    return strindex_hash(STRINDEX_SEED, (const char *)&id, sizeof id);
+}
+
 void report_flow(struct report *r, int id, const char *desc)
 {
-    size_t i;
-
-    for (i = 0; i < r->nflows; i++) {
-        if (r->flows[i].id == id) {     /* declared again: the new desc wins */
-            free(r->flows[i].desc);
-            r->flows[i].desc = xstrdup(desc);
-            return;
-        }
+    r->key_id = id;
+    int64_t i = strindex_find(&r->flow_ix, id_hash(id), flow_is, r);
+    if (i >= 0) {                  /* declared again: the new desc wins */
+        free(r->flows[i].desc);
+        r->flows[i].desc = xstrdup(desc);
+        return;
     }
     GROW(r, flows, nflows, cap_flows);
     r->flows[r->nflows].id = id;
     r->flows[r->nflows].desc = xstrdup(desc);
+    if (strindex_add(&r->flow_ix, id_hash(id), (uint32_t)r->nflows) < 0)
+        xoom();
     r->nflows++;
 }
 
@@ -107,21 +120,28 @@ void report_line(struct report *r, const char *fmt, ...)
     r->lines[r->nlines++] = s;
 }
 
-/* A counter reported twice keeps its last value: one key per name in JSON.
- * Linear search: a run has tens of counters, reported once at the end. */
+static bool counter_is(const void *ctx, uint32_t i)
+{
+    const struct report *r = ctx;
+    return strcmp(r->counters[i].name, r->key_name) == 0;
+}
+
+/* A counter reported twice keeps its last value: one key per name in JSON. */
 void report_counter(struct report *r, const char *name, double value, int is_drop)
 {
-    size_t i;
-
-    for (i = 0; i < r->ncounters; i++) {
-        if (strcmp(r->counters[i].name, name) == 0) {
-            r->counters[i].value = value;
-            r->counters[i].is_drop = is_drop;
-            return;
-        }
+    uint32_t h = strindex_hash(STRINDEX_SEED, name, strlen(name));
+    r->key_name = name;
+    int64_t i = strindex_find(&r->counter_ix, h, counter_is, r);
+    if (i >= 0) {
+        r->counters[i].value = value;
+        r->counters[i].is_drop = is_drop;
+        return;
     }
     GROW(r, counters, ncounters, cap_counters);
-    r->counters[r->ncounters++] = (struct rep_counter){xstrdup(name), value, is_drop};
+    r->counters[r->ncounters] = (struct rep_counter){xstrdup(name), value, is_drop};
+    if (strindex_add(&r->counter_ix, h, (uint32_t)r->ncounters) < 0)
+        xoom();
+    r->ncounters++;
 }
 
 /* Rows for the same (host, symbol) add up, as perf merges samples from all

@@ -3,7 +3,7 @@
  * power-of-two table.
  */
 #include <stdlib.h>
-#include "sim/load/strindex.h"
+#include "sim/strindex.h"
 
 uint32_t strindex_hash(uint32_t h, const char *s, size_t n)
 {
