@@ -94,8 +94,9 @@ static bool softirq_ready(const struct core *c, simtime_t now)
 /* One slice at the current time. A process task that wants to continue
  * yields at the slice boundary to ready softirq work, and to other ready
  * processes in turn. */
-static void core_run(struct core *c)
+static void core_run(struct core *c, bool own_event)
 {
+again_slice:;
     simtime_t now = c->q->now;
     struct cpu_task *t = c->current;
     if (t && t->cls == CPU_PROCESS) {
@@ -147,12 +148,17 @@ static void core_run(struct core *c)
     }
     c->busy_ps += (uint64_t)(c->clock - now);
     c->busy_until = c->clock;
-    if (c->current || c->rq_head[0] || c->rq_head[1])
+    if (c->current || c->rq_head[0] || c->rq_head[1]) {
+        /* The next slice would be the next event anyway: run it now
+         * (evq_continue), unless this run is nested in another event's. */
+        if (own_event && evq_continue(c->q, c->clock))
+            goto again_slice;
         evq_push(c->q, &c->dispatch, c->clock);
+    }
 }
 static void core_dispatch(struct event *ev)
 {
-    core_run((struct core *)ev->ctx);
+    core_run((struct core *)ev->ctx, true);
 }
 
 void core_wake(struct core *c, struct cpu_task *t, simtime_t at)
@@ -175,5 +181,5 @@ void core_wake(struct core *c, struct cpu_task *t, simtime_t at)
         evq_push(c->q, &c->dispatch, start);
         return;
     }
-    core_run(c);
+    core_run(c, false);
 }

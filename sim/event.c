@@ -17,6 +17,8 @@ void evq_init(struct evq *q)
     q->heap = xmalloc(sizeof *q->heap * q->cap);
     q->seq = 0;
     q->now = 0;
+    q->heap_ops = 0;
+    q->until = -1;
     q->executed = 0;
     q->stop = false;
     evq_current = q;
@@ -73,6 +75,7 @@ static void sift_down(struct evq *q, uint32_t i, struct evq_entry e)
 
 void evq_push(struct evq *q, struct event *ev, simtime_t t)
 {
+    q->heap_ops++;
     assert(!ev->slot);
     assert(t >= q->now);
     if (q->len == q->cap) {
@@ -99,8 +102,10 @@ static void remove_at(struct evq *q, uint32_t i)
 
 void evq_cancel(struct evq *q, struct event *ev)
 {
-    if (ev->slot && q->heap)
+    if (ev->slot && q->heap) {
+        q->heap_ops++;
         remove_at(q, ev->slot - 1);
+    }
 }
 
 void evq_move(struct evq *q, struct event *ev, simtime_t t)
@@ -115,6 +120,7 @@ struct event *evq_pop(struct evq *q)
         return NULL;
     struct event *ev = q->heap[0].ev;
     q->now = q->heap[0].time;
+    q->heap_ops++;
     remove_at(q, 0);
     return ev;
 }
@@ -122,11 +128,22 @@ struct event *evq_pop(struct evq *q)
 void evq_run(struct evq *q, simtime_t until)
 {
     evq_current = q;
+    q->until = until;
     while (!q->stop && q->len && q->heap[0].time <= until) {
         struct event *ev = evq_pop(q);
         q->executed++;
         ev->fn(ev);
     }
+    q->until = -1;
+}
+
+bool evq_continue(struct evq *q, simtime_t t)
+{
+    if (q->stop || t > q->until || (q->len && q->heap[0].time <= t))
+        return false;
+    q->now = t;
+    q->executed++;
+    return true;
 }
 
 void timer_init(struct timer *t, struct evq *q, event_fn fn, void *ctx)

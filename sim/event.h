@@ -43,7 +43,9 @@ struct evq {
     uint32_t len, cap;
     uint64_t seq;
     simtime_t now;
-    uint64_t executed;
+    uint64_t executed;           /* events run, including those continued inline */
+    uint64_t heap_ops;           /* pushes, pops and removals: what events cost */
+    simtime_t until;             /* the running evq_run's limit; -1 outside one */
     bool stop;
 };
 
@@ -77,6 +79,16 @@ static inline simtime_t evq_next_time(const struct evq *q) { return q->len ? q->
 /* Run events until the queue is empty, `until` is passed (events at
  * exactly `until` run), or q->stop is set. */
 void evq_run(struct evq *q, simtime_t until);
+
+/* For an event's own callback, about to push its event again at t: when
+ * nothing is due before t or at t (every entry's time is later), t is
+ * within the running evq_run's limit and nothing asked to stop, that push
+ * would be popped next. Then this advances now to t, counts the event as
+ * run and returns true, and the caller runs its work at once: the same
+ * order of events, without the two heap operations. Otherwise false, and
+ * the caller pushes. Only from the callback of the event itself, never
+ * from inside another one's (whose remaining work would run after). */
+bool evq_continue(struct evq *q, simtime_t t);
 
 /*
  * Timers with the semantics of the kernel's timer_list. The SCTP heartbeat

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "sim/config.h"
@@ -113,6 +114,10 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     sim_run(s, o->progress);
     double w = wall() - t0;
     running = NULL;
+    /* for make bench: what the run cost the event queue */
+    if (getenv("NETSIM_QUEUE_STATS"))
+        fprintf(stderr, "netsim: queue: %llu events, %llu heap operations\n", (unsigned long long)s->q.executed,
+                (unsigned long long)s->q.heap_ops);
     const char *status = s->interrupted ? "interrupted" : "complete";
     int rc = s->interrupted ? 130 : 0;
     struct sink_end end = { .status = status, .wall_s = w, .sim_s = time_to_s(s->q.now), .events = s->q.executed };
