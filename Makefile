@@ -116,7 +116,7 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libnetsim.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(BUILD)/libnetsim.a $(FUZZ_LDFLAGS) $(LDLIBS)
 
 # fuzz_run bounds a run's events (tests/fuzz/fuzz_run.c)
-$(BUILD)/fuzz_run: FUZZ_LDFLAGS = -Wl,--wrap=evq_push
+$(BUILD)/fuzz_run: FUZZ_LDFLAGS = -Wl,--wrap=evq_push -Wl,--wrap=evq_continue
 
 -include $(FUZZ_NAMES:%=$(BUILD)/fuzz_%.d)
 

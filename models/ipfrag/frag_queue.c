@@ -290,7 +290,8 @@ struct skb *frag_defrag(struct host *h, struct skb *skb, struct core *c)
     }
     int64_t mem = frag_mem(ns, ctx.now);
     simtime_t ref_from = core_now(c);            /* ip_find takes its reference here */
-    double ws = ns->c_ws * (1.0 - exp(-(double)(mem > 0 ? mem : 0) / ns->w_llc));
+    /* zero under cpu = ideal: no exp() for a cost that is not charged */
+    double ws = ns->c_ws > 0 ? ns->c_ws * (1.0 - exp(-(double)(mem > 0 ? mem : 0) / ns->w_llc)) : 0.0;
     frag_cost(&ctx, ns->sym_defrag, ns->c_defrag + ws);
     frag_cost(&ctx, ns->sym_lock, ns->c_contend);
     uint32_t b = frag_hashfn(ns, skb->ip_id, skb->saddr, skb->daddr, skb->proto);

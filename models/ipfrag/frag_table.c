@@ -172,7 +172,7 @@ struct fq *frag_chain_walk(struct frag_ns *ns, struct frag_ctx *c, uint32_t b, c
     uint64_t n = 0;
     for (struct fq *q = ns->hash[b]; q; q = q->hnext) {
         n++;
-        cost += ns->c_step + ns->c_step_cold * frag_p_cold(ns, c->now - q->last_access);
+        cost += ns->c_step + (ns->c_step_cold > 0 ? ns->c_step_cold * frag_p_cold(ns, c->now - q->last_access) : 0.0);
         q->last_access = c->now;
         if (fq_match(q, skb->ip_id, skb->saddr, skb->daddr, skb->proto)) {
             found = q;

@@ -181,14 +181,14 @@ static const struct cfg_type_row {
     void (*fmt)(char *buf, size_t n, union cfg_val bound);   /* NULL: no bounds */
     int lo_shown;
 } cfg_types[] = {
-    [CFG_TIME]    = { CFG_I, .parse_i = parse_time, .fmt = cfg_fmt_time, .lo_shown = 1 },
-    [CFG_RATE]    = { CFG_U, .parse_u = parse_rate },
-    [CFG_SIZE]    = { CFG_U, .parse_u = parse_size, .fmt = cfg_fmt_size, .lo_shown = 1 },
-    [CFG_PERCENT] = { CFG_D, .parse_d = parse_percent },
-    [CFG_INT]     = { CFG_I, .parse_i = parse_int, .fmt = cfg_fmt_int },
-    [CFG_DOUBLE]  = { CFG_D, .parse_d = parse_double, .fmt = cfg_fmt_double },
-    [CFG_BOOL]    = { CFG_I, .parse_i = cfg_parse_bool },
-    [CFG_CHOICE]  = { CFG_I },
+    [CFG_TIME]    = { .field = CFG_I, .parse_i = parse_time, .fmt = cfg_fmt_time, .lo_shown = 1 },
+    [CFG_RATE]    = { .field = CFG_U, .parse_u = parse_rate },
+    [CFG_SIZE]    = { .field = CFG_U, .parse_u = parse_size, .fmt = cfg_fmt_size, .lo_shown = 1 },
+    [CFG_PERCENT] = { .field = CFG_D, .parse_d = parse_percent },
+    [CFG_INT]     = { .field = CFG_I, .parse_i = parse_int, .fmt = cfg_fmt_int },
+    [CFG_DOUBLE]  = { .field = CFG_D, .parse_d = parse_double, .fmt = cfg_fmt_double },
+    [CFG_BOOL]    = { .field = CFG_I, .parse_i = cfg_parse_bool },
+    [CFG_CHOICE]  = { .field = CFG_I },
 };
 
 static int cfg_less(enum cfg_field f, union cfg_val a, union cfg_val b)

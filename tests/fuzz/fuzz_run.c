@@ -24,7 +24,8 @@
  * buffer at once) runs forever at one instant; cpu.c stops the process
  * after 10 million such slices, with a message and exit(1). That is the
  * scenario's mistake, not a crash, and it takes 25 s in this build. So the
- * harness is linked with --wrap=evq_push and stops a run (as Ctrl-C does,
+ * harness is linked with --wrap=evq_push and --wrap=evq_continue (a core's
+ * slice run inline is an event too) and stops a run (as Ctrl-C does,
  * through q->stop) after FUZZ_MAX_AT_ONE_INSTANT events scheduled without
  * the clock moving, or FUZZ_MAX_EVENTS in all. A stop at one instant with
  * no core spinning on zero-cost slices is an engine livelock: a crash.
@@ -55,9 +56,9 @@ static struct {
     bool stuck;                  /* stopped with the clock standing still */
 } guard;
 
-void __real_evq_push(struct evq *q, struct event *ev, simtime_t t);
-void __wrap_evq_push(struct evq *q, struct event *ev, simtime_t t);
-void __wrap_evq_push(struct evq *q, struct event *ev, simtime_t t)
+/* Every event scheduled, pushed or continued inline (evq_continue), counts
+ * towards the bounds. */
+static void guard_count(struct evq *q)
 {
     if (q->now != guard.now) {
         guard.now = q->now;
@@ -69,7 +70,22 @@ void __wrap_evq_push(struct evq *q, struct event *ev, simtime_t t)
     }
     if (q->executed > FUZZ_MAX_EVENTS)
         q->stop = true;
+}
+
+void __real_evq_push(struct evq *q, struct event *ev, simtime_t t);
+void __wrap_evq_push(struct evq *q, struct event *ev, simtime_t t);
+void __wrap_evq_push(struct evq *q, struct event *ev, simtime_t t)
+{
+    guard_count(q);
     __real_evq_push(q, ev, t);
+}
+
+bool __real_evq_continue(struct evq *q, simtime_t t);
+bool __wrap_evq_continue(struct evq *q, simtime_t t);
+bool __wrap_evq_continue(struct evq *q, simtime_t t)
+{
+    guard_count(q);
+    return __real_evq_continue(q, t);      /* false once the guard stopped the run */
 }
 
 /* Is some core running zero-cost slices back to back (cpu.c's guard)? */
