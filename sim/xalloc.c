@@ -1,6 +1,7 @@
 /*
  * xalloc.c - allocations that cannot fail silently (see xalloc.h).
  */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,4 +64,15 @@ void *xgrow_at(void *arr, size_t elem, size_t n, size_t *cap, size_t first, cons
     arr = xrealloc_at(arr, want * elem, file, line);
     *cap = want;
     return arr;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        xoom();
+    va_end(ap);
+    return s;
 }

@@ -24,6 +24,9 @@ void *xgrow_at(void *arr, size_t elem, size_t n, size_t *cap, size_t first, cons
 _Noreturn void xoom_at(const char *file, int line);
 #define xoom() xoom_at(__FILE__, __LINE__)
 
+/* A formatted string in new memory (vasprintf), or the out-of-memory exit. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #define xmalloc(n) xmalloc_at((n), __FILE__, __LINE__)
 #define xcalloc(k, n) xcalloc_at((k), (n), __FILE__, __LINE__)
 #define xrealloc(p, n) xrealloc_at((p), (n), __FILE__, __LINE__)

@@ -36,19 +36,6 @@ static int decimals_for(double scaled)
     return a < 9.9995 ? 3 : a < 99.995 ? 2 : 1;
 }
 
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *xasprintf(const char *fmt, ...)
-{
-    va_list ap;
-    char *s;
-
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        xoom();
-    va_end(ap);
-    return s;
-}
 
 static char *fmt_num(double v, int dec)
 {

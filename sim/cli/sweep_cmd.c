@@ -91,16 +91,6 @@ double sweep_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-char *sweep_xasprintf(const char *fmt, ...)
-{
-    va_list ap;
-    char *s;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        xoom();
-    va_end(ap);
-    return s;
-}
 
 /* Appends s to f, single-quoted for sh if it holds anything but safe
  * characters. */
@@ -127,7 +117,7 @@ static void shell_quote(FILE *f, const char *s)
 /* OUT without its ".db", for per-run file names. */
 static char *out_base(const char *out)
 {
-    char *b = sweep_xasprintf("%s", out);
+    char *b = xasprintf("%s", out);
     size_t n = strlen(b);
     if (n > 3 && !strcmp(b + n - 3, ".db"))
         b[n - 3] = 0;
@@ -163,7 +153,7 @@ static bool seen_add(struct seen *s, const char *line)
         s->cap = s->cap ? 2 * s->cap : 16;
         s->lines = xrealloc(s->lines, (size_t)s->cap * sizeof *s->lines);
     }
-    s->lines[s->n++] = sweep_xasprintf("%s", line);
+    s->lines[s->n++] = xasprintf("%s", line);
     return true;
 }
 
@@ -245,7 +235,7 @@ static void emit_jobs(const struct sweep_ctx *x)
     for (int run = 1; run <= x->nruns; run++) {
         if (!x->selected[run])
             continue;
-        char *db = sweep_xasprintf("%s.run%d.db", base, run);
+        char *db = xasprintf("%s.run%d.db", base, run);
         char num[16];
         snprintf(num, sizeof num, "%d", run);
         shell_quote(stdout, program_invocation_name);
@@ -388,7 +378,7 @@ int cmd_sweep(int argc, char **argv)
     if (!x.stem) 
         xoom();
     runner_file_hash(x.path, x.hash);
-    char *defout = sweep_xasprintf("results/%s.db", x.stem);
+    char *defout = xasprintf("results/%s.db", x.stem);
     if (!x.out)
         x.out = defout;
 

@@ -32,7 +32,6 @@ struct sweep_ctx {
 /* CLOCK_MONOTONIC in seconds. */
 double sweep_now(void);
 /* asprintf that exits the process with "out of memory" when it fails. */
-char *sweep_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The scenario as run `run` sees it: a fresh load, the overrides, the
  * run's axis values. Exits the process when out of memory. */
 struct cfg *sweep_run_cfg(const struct sweep_ctx *x, int run);

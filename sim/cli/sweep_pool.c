@@ -46,6 +46,7 @@
 #include "sim/load/sweep.h"
 #include "sim/out/record.h"
 #include "sim/sim.h"
+#include "sim/xalloc.h"
 
 /* One worker. */
 struct slot {
@@ -161,9 +162,9 @@ static char *forward_log(const struct sweep_ctx *x, struct tally *t, int run, co
         progress_clear(x, t);
         fprintf(stderr, "run %d: %s\n", run, line);
         free(last);
-        last = sweep_xasprintf("%s", line);
+        last = xasprintf("%s", line);
         if (!summary && !strncmp(line, "SUMMARY: ", 9))
-            summary = sweep_xasprintf("%s", line + 9);
+            summary = xasprintf("%s", line + 9);
     }
     fclose(f);
     if (summary) {
@@ -301,7 +302,7 @@ static int reap(const struct sweep_ctx *x, struct rec *dst, struct slot *sl, int
 
 static int launch(const struct sweep_ctx *x, struct slot *sl, int run)
 {
-    char *tmpl = sweep_xasprintf("%s.run%d.XXXXXX.tmp", x->out, run);
+    char *tmpl = xasprintf("%s.run%d.XXXXXX.tmp", x->out, run);
     /* The child inherits the lock: the file is taken while either lives. */
     sl->lock_fd = orphans_create(tmpl, 4, &sl->tmp);
     if (sl->lock_fd < 0) {
@@ -310,7 +311,7 @@ static int launch(const struct sweep_ctx *x, struct slot *sl, int run)
         return -1;
     }
     free(tmpl);
-    sl->log = sweep_xasprintf("%s.log", sl->tmp);
+    sl->log = xasprintf("%s.log", sl->tmp);
     sl->run = run;
     sl->t0 = sweep_now();
     fflush(stdout);
