@@ -12,7 +12,6 @@
 #include "sim/skb.h"
 #include "sim/sock.h"
 
-#define HOST_MAX_PEERS 64   /* = SIM_MAX_HOSTS (sim.h checks) */
 
 struct sim;
 struct host;
@@ -60,8 +59,10 @@ struct host {
     /* per destination, as the kernel keeps them in the peer's inet_peer
      * (3.7 ip_select_ident) and route cache: the next IPv4 id, and the path
      * MTU learned from ICMP "fragmentation needed" (0: the route's MTU) */
-    uint16_t ip_id[HOST_MAX_PEERS];
-    uint32_t pmtu[2][HOST_MAX_PEERS];   /* [family == NET_IPV6] */
+    /* per destination host id, npeers of them (every host of the run) */
+    uint32_t npeers;
+    uint16_t *ip_id;
+    uint32_t *pmtu[2];            /* [family == NET_IPV6] */
     uint16_t next_port;
     /* IP counters */
     uint64_t ip_in, ip_out, ip_forwarded, ip_no_proto, ip_no_route, ip_frag_no_reasm, frags_created;

@@ -21,7 +21,7 @@ void icmp_frag_needed_send(struct host *h, const struct skb *skb, uint32_t mtu, 
     if (sym < 0)
         sym = cpu_sym("icmp_send");
     uint32_t src = skb->saddr;
-    if (src >= HOST_MAX_PEERS || src == h->id)
+    if (src >= h->npeers || src == h->id)
         return;
     host_charge(h, c, sym);
     struct skb *e = skb_alloc();
@@ -52,7 +52,7 @@ static void frag_needed_rcv(struct host *h, const struct skb *skb)
 {
     uint32_t dst = get32(&skb->l4[8]), mtu = get32(&skb->l4[4]);
     h->icmp_frag_needed++;
-    if (dst >= HOST_MAX_PEERS)
+    if (dst >= h->npeers)
         return;
     bool v6 = skb->family == NET_IPV6;
     uint32_t floor = v6 ? IPV6_MIN_MTU : IP_RT_MIN_PMTU;

@@ -44,7 +44,7 @@ uint32_t ip_route_min_mtu(struct host *h, uint32_t daddr)
     if (daddr == h->id)
         return h->lo_mtu;
     uint32_t mtu = 0;
-    for (int hop = 0; h->id != daddr && hop < HOST_MAX_PEERS; hop++) {
+    for (int hop = 0; h->id != daddr && hop < (int)h->npeers; hop++) {
         struct nic *n = route(h, daddr);
         if (!n)
             return 0;

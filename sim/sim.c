@@ -162,6 +162,9 @@ void sim_free(struct sim *s)
             free(h->nics[k]);
         }
         free(h->route);
+        free(h->ip_id);
+        free(h->pmtu[0]);
+        free(h->pmtu[1]);
         free(h->sock_hash);
         rng_free(&h->rng);
         for (int k = 0; k < h->ncores; k++) {
@@ -179,6 +182,8 @@ void sim_free(struct sim *s)
     for (int i = 0; i < s->nhosts; i++)
         free(s->hosts[i]);
     free(s->flows);
+    free(s->hosts);
+    free(s->links);
     free(s->counters);
     /* every packet the run allocated is back in the pool */
     assert(skb_in_use() == s->skbs_at_build);

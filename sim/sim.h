@@ -50,9 +50,6 @@ struct sim_counter {
     bool is_drop;
 };
 
-#define SIM_MAX_HOSTS 64
-_Static_assert(SIM_MAX_HOSTS <= HOST_MAX_PEERS, "per-destination IP state in struct host");
-#define SIM_MAX_LINKS 64
 /* Flows are numbered [flow 1] to [flow SIM_MAX_FLOW_ID]; how many a
  * run holds is bounded by memory only (sim/load/scenario.c). */
 #define SIM_MAX_FLOW_ID 9999999
@@ -65,8 +62,9 @@ struct sim {
     int rep;
     simtime_t duration, interval;
     int nhosts, nlinks, nflows;
-    struct host *hosts[SIM_MAX_HOSTS];
-    struct link *links[SIM_MAX_LINKS];
+    struct host **hosts;         /* nhosts of hosts_cap; a host's id is its index */
+    struct link **links;         /* nlinks of links_cap */
+    int hosts_cap, links_cap;
     struct flow **flows;         /* nflows of flows_cap, grown by doubling */
     int flows_cap;
     struct sim_counter *counters;

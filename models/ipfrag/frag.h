@@ -114,10 +114,11 @@ struct frag_ns {
     int64_t mem;
     uint64_t nqueues;
     struct frag_pendq pend[HOST_MAX_CORES];
-    uint32_t peer_rid[SIM_MAX_HOSTS];       /* inet_peer rid per source */
-    uint16_t latest_id[SIM_MAX_HOSTS];      /* newest datagram seen per source (diagnostics) */
-    uint32_t evicted_id[SIM_MAX_HOSTS][FRAG_EVICTED_RING];   /* recent victims per source, id + 1 (zombies) */
-    uint8_t evicted_pos[SIM_MAX_HOSTS];
+    /* per source host id (every host of the run), allocated at attach */
+    uint32_t *peer_rid;                      /* inet_peer rid per source */
+    uint16_t *latest_id;                     /* newest datagram seen per source (diagnostics) */
+    uint32_t (*evicted_id)[FRAG_EVICTED_RING];   /* recent victims per source, id + 1 (zombies) */
+    uint8_t *evicted_pos;
     uint64_t tick_jiffy[HOST_MAX_CORES];    /* last jiffy a tick was charged */
     double expire_debt[HOST_MAX_CORES];     /* ip_expire work owed by a core (ns) */
     struct timer rebuild;

@@ -46,7 +46,7 @@ int frag_evictor(struct frag_ns *ns, struct frag_ctx *c, frag_pick_fn pick, bool
         if (!q)
             break;
         frag_cost(c, ns->sym_evq, ns->c_evq);
-        uint32_t src = q->saddr % SIM_MAX_HOSTS;
+        uint32_t src = q->saddr;
         if (q->cls == FQ_NORMAL && ns->latest_id[src] == q->id) {
             ns->evict_active++;          /* its flow is still filling it */
         } else {

@@ -63,7 +63,7 @@ static struct fq *fq_create(struct frag_ns *ns, struct frag_ctx *c, uint32_t b)
     if (ns->ops->uses_lru)
         frag_lru_append(ns, q);
     ns->nqueues++;
-    uint32_t src = skb->saddr % SIM_MAX_HOSTS;
+    uint32_t src = skb->saddr;
     if (skb->frag_off) {
         /* the first fragment was lost or killed with its queue */
         bool killed = false;
@@ -160,7 +160,7 @@ static struct skb *fq_queue(struct frag_ns *ns, struct fq *q, struct frag_ctx *c
     /* ip_frag_too_far: more than max_dist fragments from this source
      * reached reassembly since this queue's last one */
     if (ns->max_dist) {
-        uint32_t src = skb->saddr % SIM_MAX_HOSTS;
+        uint32_t src = skb->saddr;
         uint32_t start = q->rid, end = ++ns->peer_rid[src];
         q->rid = end;
         if (q->frags && end - start > ns->max_dist) {

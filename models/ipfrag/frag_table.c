@@ -279,5 +279,9 @@ void frag_ns_free(struct frag_ns *ns)
     free(ns->slabs);
     for (int k = 0; k < HOST_MAX_CORES; k++)
         free(ns->pend[k].a);
+    free(ns->peer_rid);
+    free(ns->latest_id);
+    free(ns->evicted_id);
+    free(ns->evicted_pos);
     rng_free(&ns->rng);
 }

@@ -17,9 +17,11 @@
 
 static struct host *host_new(struct sim *s, const char *name)
 {
-    if (s->nhosts == SIM_MAX_HOSTS)
-        return NULL;
     struct host *h = xcalloc(1, sizeof *h);
+    if (s->nhosts == s->hosts_cap) {
+        s->hosts_cap = s->hosts_cap ? 2 * s->hosts_cap : 8;
+        s->hosts = xrealloc(s->hosts, (size_t)s->hosts_cap * sizeof *s->hosts);
+    }
     snprintf(h->name, sizeof h->name, "%s", name);
     h->sim = s;
     h->q = &s->q;
@@ -254,6 +256,10 @@ static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (
         struct cfg_section *sec = lsec[i];
         struct link *l = xcalloc(1, sizeof *l);
         snprintf(l->name, sizeof l->name, "%s", cfg_name(sec));
+        if (s->nlinks == s->links_cap) {
+            s->links_cap = s->links_cap ? 2 * s->links_cap : 8;
+            s->links = xrealloc(s->links, (size_t)s->links_cap * sizeof *s->links);
+        }
         s->links[s->nlinks++] = l;
         uint64_t rate = cfg_rate(sec, "rate", "10gbit");
         if (rate < 1000) {       /* a frame must serialise within minutes */
@@ -439,34 +445,26 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         s->seed = seed_override;
 
     /* hosts: named by link ends, configured by [host NAME] */
-    int nl = 0, nl_over = 0;
-    struct cfg_section *lsec[SIM_MAX_LINKS];
-    char ends[SIM_MAX_LINKS][2][32], ports[SIM_MAX_LINKS][2][16];
+    int nl = 0, nl_cap = 0;
+    struct cfg_section **lsec = NULL;
+    char (*ends)[2][32] = NULL, (*ports)[2][16] = NULL;
     for (int i = 0; i < cfg_section_count(cfg); i++) {
         struct cfg_section *sec = cfg_section_at(cfg, i);
         if (strcmp(cfg_kind(sec), "link"))
             continue;
         cfg_claim(sec);
-        if (nl == SIM_MAX_LINKS) {
-            if (nl_over++ == 0)
-                cfg_error(sec, NULL, "more than %d links", SIM_MAX_LINKS);
-            cfg_unchecked(sec);
-            continue;
+        if (nl == nl_cap) {
+            nl_cap = nl_cap ? 2 * nl_cap : 8;
+            lsec = xrealloc(lsec, (size_t)nl_cap * sizeof *lsec);
+            ends = xrealloc(ends, (size_t)nl_cap * sizeof *ends);
+            ports = xrealloc(ports, (size_t)nl_cap * sizeof *ports);
         }
         if (parse_ends(sec, ends[nl], ports[nl])) {
             cfg_unchecked(sec);
             continue;
         }
-        bool hosts_ok = true;
         for (int e = 0; e < 2; e++)
-            if (!host_get(s, ends[nl][e])) {
-                cfg_error(sec, "ends", "more than %d hosts", SIM_MAX_HOSTS);
-                hosts_ok = false;
-            }
-        if (!hosts_ok) {
-            cfg_unchecked(sec);
-            continue;
-        }
+            host_get(s, ends[nl][e]);
         lsec[nl++] = sec;
     }
     if (!nl)
@@ -486,12 +484,19 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
     }
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
+        h->npeers = (uint32_t)s->nhosts;
+        h->ip_id = xcalloc(h->npeers, sizeof *h->ip_id);
+        h->pmtu[0] = xcalloc(h->npeers, sizeof *h->pmtu[0]);
+        h->pmtu[1] = xcalloc(h->npeers, sizeof *h->pmtu[1]);
         if (!h->sec)
             h->sec = cfg_section_ensure(cfg, "host", h->name);
         cfg_claim(h->sec);
         host_configure(s, h);
     }
     links_build(s, lsec, nl, ends, ports);
+    free(lsec);
+    free(ends);
+    free(ports);
     routes_build(s);
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
