@@ -69,7 +69,7 @@ struct skb {
     /* times */
     simtime_t tstamp;            /* when created or received */
     simtime_t t_due;             /* netem: time_to_send; link: arrival time */
-    uint64_t cb[6];              /* per-layer scratch */
+    uint64_t cb[2];              /* per-layer scratch (reassembly: the fragment's [start, end)) */
 };
 
 /* Called by skb_free for a packet that still holds an RX buffer (nic.c). */
