@@ -319,7 +319,7 @@ struct cfg *cfg_load(const char *path)
         return c;
     }
     if (S_ISREG(st.st_mode) && st.st_size > CFG_MAX_FILE) {
-        cfg_report(c, -1, "%lld bytes: a scenario file is at most %d bytes (4 MiB)", (long long)st.st_size, CFG_MAX_FILE);
+        cfg_report(c, -1, "%lld bytes: a scenario file is at most %d bytes (16 MiB)", (long long)st.st_size, CFG_MAX_FILE);
         fclose(f);
         return c;
     }
@@ -339,7 +339,7 @@ struct cfg *cfg_load(const char *path)
         return c;
     }
     if (len > CFG_MAX_FILE) {
-        cfg_report(c, -1, "more than %d bytes: a scenario file is at most 4 MiB", CFG_MAX_FILE);
+        cfg_report(c, -1, "more than %d bytes: a scenario file is at most 16 MiB", CFG_MAX_FILE);
         free(buf);
         return c;
     }

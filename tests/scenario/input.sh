@@ -86,10 +86,19 @@ check "interval = 1us refused (at most 1000 rows per flow per second)" \
 refuse /dev/zero
 check "/dev/zero refused: exit 2" test $? -eq 2
 check "... as not a regular file" grep -q "/dev/zero: not a scenario file: not a regular file" "$tmp/err"
-head -c 5000000 /dev/zero | tr '\0' 'a' > "$tmp/huge.ini"
+head -c 17000000 /dev/zero | tr '\0' 'a' > "$tmp/huge.ini"
 refuse "$tmp/huge.ini"
-check "a 5 MB file refused: exit 2, one line" test $? -eq 2 -a "$(wc -l < "$tmp/err")" -le 2
-check "... naming the limit" grep -q "a scenario file is at most 4194304 bytes" "$tmp/err"
+check "a 17 MB file refused: exit 2, one line" test $? -eq 2 -a "$(wc -l < "$tmp/err")" -le 2
+check "... naming the limit" grep -q "a scenario file is at most 16777216 bytes" "$tmp/err"
+# flows are bounded by memory only: 300 flows load; with the memory said to
+# be 5 MB they are refused at once, with the estimate, as one error
+tools/bench-flows 300 0.01s > "$tmp/flows.ini"
+NETSIM_MEM_AVAILABLE=5000000 timeout 60 "$NETSIM" run "$tmp/flows.ini" --no-db > "$tmp/out" 2> "$tmp/err"
+check "300 flows in 5 MB refused: exit 2" test $? -eq 2
+check "... with the estimate" grep -q "300 flows need about 9 MB (about 32 KB each), more than the 4 MB of memory available" "$tmp/err"
+check "... as one error" test "$(errors)" -eq 1
+timeout 60 "$NETSIM" run "$tmp/flows.ini" --no-db -q > "$tmp/out" 2> "$tmp/err"
+check "300 flows run (more than the old limit of 256)" test $? -eq 0
 { printf '[sim]\n['; head -c 1000000 /dev/zero | tr '\0' 'h'; printf ']\n'; } > "$tmp/hdr.ini"
 refuse "$tmp/hdr.ini"
 check "a 1 MB section header refused as a long line" grep -q "hdr.ini:2: line too long (1000002 characters, at most 198)" "$tmp/err"
