@@ -3,7 +3,8 @@
  *
  * `xeon-2012` is a Sandy Bridge-EP class core (about 2.6 GHz) running a
  * 3.x kernel, the machine of seeds 000 and 004. Figures marked [spec] come
- * from shared/models/nic.md and ipfrag.md §9; [est] are estimates of the
+ * from the model specifications netsim was written from (NIC and IPv4
+ * reassembly costs); [est] are estimates of the
  * same order as published per-packet costs (a 3.x UDP receive path is about
  * 1 to 2 us per packet all told) and are listed so they can be measured and
  * replaced. `ideal` costs nothing: it isolates the network from the CPU

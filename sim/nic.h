@@ -1,6 +1,6 @@
 /*
  * nic.h - an ixgbe-like 10 GbE port (Intel 82599, Linux 3.7 ixgbe driver),
- * as specified in shared/models/nic.md.
+ * with the ring, interrupt-throttling and RSS behaviour of that driver.
  *
  * Each port has queue pairs; pair i has an RX descriptor ring, a TX ring
  * with its pfifo qdisc in front, one MSI-X vector with ITR throttling, and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scenario tests of the SCTP model (shared/models/sctp.md): the direction
+# Scenario tests of the SCTP model (models/sctp/): the direction
 # and rough size of each published effect on short runs.
 # Prints "ok NAME" or "not ok NAME" (with the reason indented below).
 . "$(dirname "$0")/common.bash"
