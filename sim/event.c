@@ -142,11 +142,9 @@ void evq_move(struct evq *q, struct event *ev, simtime_t t)
     evq_push(q, ev, t);
 }
 
-struct event *evq_pop(struct evq *q)
+/* The top entry, already settled, off the heap. */
+static struct event *pop_top(struct evq *q)
 {
-    settle(q);
-    if (!q->len)
-        return NULL;
     struct event *ev = q->heap[0].ev;
     q->now = q->heap[0].time;
     q->heap_ops++;
@@ -154,12 +152,18 @@ struct event *evq_pop(struct evq *q)
     return ev;
 }
 
+struct event *evq_pop(struct evq *q)
+{
+    settle(q);
+    return q->len ? pop_top(q) : NULL;
+}
+
 void evq_run(struct evq *q, simtime_t until)
 {
     evq_current = q;
     q->until = until;
     while (!q->stop && (settle(q), q->len) && q->heap[0].time <= until) {
-        struct event *ev = evq_pop(q);
+        struct event *ev = pop_top(q);     /* the condition settled it */
         q->executed++;
         ev->fn(ev);
     }

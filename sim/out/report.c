@@ -55,10 +55,17 @@ void report_free(struct report *r)
     free(r);
 }
 
+/* What an index lookup compares against: the report and the key sought. */
+struct report_key {
+    const struct report *r;
+    int id;
+    const char *name;
+};
+
 static bool flow_is(const void *ctx, uint32_t i)
 {
-    const struct report *r = ctx;
-    return r->flows[i].id == r->key_id;
+    const struct report_key *k = ctx;
+    return k->r->flows[i].id == k->id;
 }
 
 static uint32_t id_hash(int id)
@@ -68,8 +75,8 @@ static uint32_t id_hash(int id)
 
 void report_flow(struct report *r, int id, const char *desc)
 {
-    r->key_id = id;
-    int64_t i = strindex_find(&r->flow_ix, id_hash(id), flow_is, r);
+    struct report_key key = { .r = r, .id = id };
+    int64_t i = strindex_find(&r->flow_ix, id_hash(id), flow_is, &key);
     if (i >= 0) {                  /* declared again: the new desc wins */
         free(r->flows[i].desc);
         r->flows[i].desc = xstrdup(desc);
@@ -122,16 +129,16 @@ void report_line(struct report *r, const char *fmt, ...)
 
 static bool counter_is(const void *ctx, uint32_t i)
 {
-    const struct report *r = ctx;
-    return strcmp(r->counters[i].name, r->key_name) == 0;
+    const struct report_key *k = ctx;
+    return strcmp(k->r->counters[i].name, k->name) == 0;
 }
 
 /* A counter reported twice keeps its last value: one key per name in JSON. */
 void report_counter(struct report *r, const char *name, double value, int is_drop)
 {
     uint32_t h = strindex_hash(STRINDEX_SEED, name, strlen(name));
-    r->key_name = name;
-    int64_t i = strindex_find(&r->counter_ix, h, counter_is, r);
+    struct report_key key = { .r = r, .name = name };
+    int64_t i = strindex_find(&r->counter_ix, h, counter_is, &key);
     if (i >= 0) {
         r->counters[i].value = value;
         r->counters[i].is_drop = is_drop;

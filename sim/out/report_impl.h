@@ -52,8 +52,6 @@ struct report {
     struct rep_flow *flows;
     size_t nflows, cap_flows;
     struct strindex flow_ix, counter_ix;   /* by id, by name: O(1) whatever the run holds */
-    int key_id;                  /* the key being looked up, for the indexes' compare */
-    const char *key_name;
     struct rep_interval *ivs;
     size_t nivs, cap_ivs;
     struct rep_counter *counters;
