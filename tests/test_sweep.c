@@ -18,23 +18,12 @@
 #include "sim/load/load.h"
 #include "sim/rng.h"
 #include "sim/load/sweep.h"
+#include "tests/config_fixture.h"
 
-static char *errors_text(const struct cfg *c)
+/* A scenario text that must load without errors. */
+static struct cfg *load_clean(const char *text)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-
-    assert_non_null(f);
-    cfg_print_errors(c, f);
-    fclose(f);
-    return buf;
-}
-
-static struct cfg *load(const char *text)
-{
-    struct cfg *c = cfg_load_string("t.ini", text);
-    assert_non_null(c);
+    struct cfg *c = load(text);
     assert_int_equal(cfg_errors(c), 0);
     return c;
 }
@@ -55,7 +44,7 @@ static struct sweep *expand_ok(struct cfg *c)
 /* Expansion fails with exactly these errors. */
 static void expect_error(const char *text, const char *want)
 {
-    struct cfg *c = load(text);
+    struct cfg *c = load_clean(text);
     struct sweep *sw = sweep_expand(c);
     assert_null(sw);
     char *got = errors_text(c);
@@ -93,7 +82,7 @@ static const char *const FRAG =
 static void test_no_axes(void **state)
 {
     (void)state;
-    struct cfg *c = load("[sim]\nseed = 5\n[flow 1]\nmsg_size = 1472\n");
+    struct cfg *c = load_clean("[sim]\nseed = 5\n[flow 1]\nmsg_size = 1472\n");
     struct sweep *sw = expand_ok(c);
     assert_int_equal(sweep_count(sw), 1);
     assert_int_equal(sweep_combinations(sw), 1);
@@ -109,7 +98,7 @@ static void test_no_axes(void **state)
 static void test_names_and_lockstep(void **state)
 {
     (void)state;
-    struct cfg *c = load(FRAG);
+    struct cfg *c = load_clean(FRAG);
     struct sweep *sw = expand_ok(c);
     assert_int_equal(sweep_axis_count(sw), 3);
     assert_string_equal(sweep_axis_name(sw, 0), "high");
@@ -139,7 +128,7 @@ static void test_product_order_and_labels(void **state)
         "high=40M,ipfrag_low_thresh=39M,ipfrag.evictor=lru",
         "high=40M,ipfrag_low_thresh=39M,ipfrag.evictor=drop-new",
     };
-    struct cfg *c = load(FRAG);
+    struct cfg *c = load_clean(FRAG);
     struct sweep *sw = expand_ok(c);
     for (int run = 1; run <= 6; run++) {
         assert_string_equal(sweep_label(sw, run), want[run - 1]);
@@ -161,7 +150,7 @@ static void test_product_order_and_labels(void **state)
 static void test_repeat_paired_seeds(void **state)
 {
     (void)state;
-    struct cfg *c = load("[sim]\nseed = 11\nrepeat = 3\n[flow 1]\nmsg_size = ${m=1000, 1472}\n");
+    struct cfg *c = load_clean("[sim]\nseed = 11\nrepeat = 3\n[flow 1]\nmsg_size = ${m=1000, 1472}\n");
     struct sweep *sw = expand_ok(c);
     assert_int_equal(sweep_repeat(sw), 3);
     assert_int_equal(sweep_count(sw), 6);
@@ -185,7 +174,7 @@ static void test_repeat_paired_seeds(void **state)
 static void test_defaults(void **state)
 {
     (void)state;
-    struct cfg *c = load("[flow 1]\nmsg_size = ${1000, 1472}\n");
+    struct cfg *c = load_clean("[flow 1]\nmsg_size = ${1000, 1472}\n");
     struct sweep *sw = expand_ok(c);
     assert_int_equal(sweep_count(sw), 2);
     assert_int_equal(sweep_seed(sw, 2), 1);
@@ -198,7 +187,7 @@ static void test_defaults(void **state)
 static void test_seed_axis(void **state)
 {
     (void)state;
-    struct cfg *c = load("[sim]\nseed = ${3, 4}\nrepeat = 2\n");
+    struct cfg *c = load_clean("[sim]\nseed = ${3, 4}\nrepeat = 2\n");
     struct sweep *sw = expand_ok(c);
     assert_int_equal(sweep_count(sw), 4);
     assert_true(sweep_seed(sw, 1) == 3);
@@ -214,7 +203,7 @@ static void test_seed_axis(void **state)
 static void test_three_axes(void **state)
 {
     (void)state;
-    struct cfg *c = load("[sim]\n[link a]\nrate = ${1gbit, 10gbit}\ndelay = ${d=1ms,2ms,3ms}\n"
+    struct cfg *c = load_clean("[sim]\n[link a]\nrate = ${1gbit, 10gbit}\ndelay = ${d=1ms,2ms,3ms}\n"
                          "[flow 1]\nmsg_size = ${x=1,2}\n");
     struct sweep *sw = expand_ok(c);
     assert_int_equal(sweep_count(sw), 12);
@@ -233,7 +222,7 @@ static void test_three_axes(void **state)
 static void test_lockstep_forward_and_chain(void **state)
 {
     (void)state;
-    struct cfg *c = load("[flow 1]\nmsg_size = ${lo=1, 2 ! a}\nsndbuf = ${a=64K, 128K}\n"
+    struct cfg *c = load_clean("[flow 1]\nmsg_size = ${lo=1, 2 ! a}\nsndbuf = ${a=64K, 128K}\n"
                          "[flow 2]\nmsg_size = ${x, y ! lo}\n");
     struct sweep *sw = expand_ok(c);
     assert_int_equal(sweep_count(sw), 2);
@@ -252,7 +241,7 @@ static void test_lockstep_forward_and_chain(void **state)
 static void test_same_key_twice(void **state)
 {
     (void)state;
-    struct cfg *c = load("[flow 1]\nmsg_size = ${1000, 1472}\n[flow 2]\nmsg_size = ${64, 128}\n"
+    struct cfg *c = load_clean("[flow 1]\nmsg_size = ${1000, 1472}\n[flow 2]\nmsg_size = ${64, 128}\n"
                          "[sim]\nseed = ${1, 2}\n");
     struct sweep *sw = expand_ok(c);
     assert_int_equal(sweep_count(sw), 8);
@@ -267,7 +256,7 @@ static void test_same_key_twice(void **state)
 static void test_whitespace(void **state)
 {
     (void)state;
-    struct cfg *c = load("[link a]\nloss = ${ l = loss 1% ,  loss gemodel 1% 10% }\n"
+    struct cfg *c = load_clean("[link a]\nloss = ${ l = loss 1% ,  loss gemodel 1% 10% }\n"
                          "delay = ${ 1ms , 2ms ! l }\n");
     struct sweep *sw = expand_ok(c);
     assert_int_equal(sweep_count(sw), 2);
@@ -280,10 +269,10 @@ static void test_whitespace(void **state)
 static void test_apply(void **state)
 {
     (void)state;
-    struct cfg *c = load(FRAG);
+    struct cfg *c = load_clean(FRAG);
     struct sweep *sw = expand_ok(c);
     cfg_free(c);                      /* the sweep keeps what it needs */
-    struct cfg *r = load(FRAG);
+    struct cfg *r = load_clean(FRAG);
     sweep_apply(r, sw, 5);
     assert_string_equal(value_of(r, "host", "receiver", "ipfrag_high_thresh"), "40M");
     assert_string_equal(value_of(r, "host", "receiver", "ipfrag_low_thresh"), "39M");
@@ -303,7 +292,7 @@ static void test_apply(void **state)
 static void test_override_axis(void **state)
 {
     (void)state;
-    struct cfg *c = load(FRAG);
+    struct cfg *c = load_clean(FRAG);
     assert_int_equal(cfg_override(c, "receiver.ipfrag.evictor=lru"), 0);
     assert_int_equal(cfg_override(c, "1.sndbuf=${b=64K,256K}"), 0);
     struct sweep *sw = expand_ok(c);
@@ -380,7 +369,7 @@ static void test_error_names(void **state)
                  "t.ini:3: [link a] delay: '${x=1ms, 2ms}': axis name 'x' is already used by [link a] rate\n");
     /* an explicit name wins; the unnamed axis falls back to section.key,
      * and fails when that is taken too */
-    struct cfg *c = load("[link a]\nrate = ${a.rate=1gbit, 2gbit}\ndelay = ${rate=1ms, 2ms}\n"
+    struct cfg *c = load_clean("[link a]\nrate = ${a.rate=1gbit, 2gbit}\ndelay = ${rate=1ms, 2ms}\n"
                          "[link b]\nrate = ${1gbit, 5gbit}\n");
     struct sweep *sw = expand_ok(c);
     assert_string_equal(sweep_axis_name(sw, 2), "b.rate");
@@ -402,7 +391,7 @@ static void test_error_repeat_axis(void **state)
 static void test_error_override_line(void **state)
 {
     (void)state;
-    struct cfg *c = load("[flow 1]\nmsg_size = 1\n");
+    struct cfg *c = load_clean("[flow 1]\nmsg_size = 1\n");
     assert_int_equal(cfg_override(c, "1.sndbuf=${64K, 1M ! nope}"), 0);
     assert_null(sweep_expand(c));
     char *e = errors_text(c);
