@@ -3,7 +3,8 @@
 # scenario over 10 simulated seconds (simulated packets and seconds per wall
 # second); events and heap operations per link frame of the w1 and w3
 # benchmarks (scenarios/bench/); the flow-scaling table (1 to 10 000 TCP
-# flows: ns per link frame, peak RSS); ns-3 side by side when NS3_COMPARE
+# flows: ns per link frame, peak RSS); the memory of an idle TCP flow;
+# tcp_drs's peak RSS per run and its sweep's wall time; ns-3 side by side when NS3_COMPARE
 # is set. Figures are for this build on this machine (pin it to one core:
 # taskset -c 1 make bench); they are printed, never asserted.
 set -eu
@@ -46,6 +47,33 @@ for n in 1 10 100 1000 10000; do
     awk -v n="$n" -v f="$fr" -v w="$w" -v kb="$kb" 'BEGIN { printf "%8d %12.0f %10.0f %7.1f MB\n", n, f, w / f * 1e9, kb / 1024 }'
     rm -rf "$d"
 done
+
+# An idle TCP flow: connected, sent for 1 ms, then quiet for the rest of
+# the 2 s; the memory each costs is the RSS slope from 1 to 10 000 of them.
+d=$(mktemp -d)
+for n in 1 10000; do
+    tools/bench-flows "$n" | sed 's/^time = .*/time = 1ms/' > "$d/i$n.ini"
+    /usr/bin/time -f '%M' -o "$d/m$n" "$netsim" run "$d/i$n.ini" -q --no-db > /dev/null
+done
+awk -v a="$(cat "$d/m1")" -v b="$(cat "$d/m10000")" 'BEGIN { printf "idle TCP flow: %.1f KB each (peak RSS %.1f MB at 1, %.1f MB at 10 000)\n", (b - a) / 9999, a / 1024, b / 1024 }'
+rm -rf "$d"
+
+# tcp_drs: peak RSS of one run of each variant (500 MB rcvbuf, 10 Gbit/s,
+# 100 ms RTT), and the wall time of its whole sweep at -j 2 (200 runs;
+# BENCH_QUICK=1 skips the sweep).
+d=$(mktemp -d)
+for v in trimodal continuous; do
+    /usr/bin/time -f '%e %M' -o "$d/t" "$netsim" run scenarios/tcp_drs.ini --set receiver.tcp.drs=$v -q --no-db > /dev/null
+    read -r w kb < "$d/t"
+    awk -v v="$v" -v w="$w" -v kb="$kb" 'BEGIN { printf "tcp_drs one run, %s: %.2f s wall, peak RSS %.1f MB\n", v, w, kb / 1024 }'
+done
+if [ -z "${BENCH_QUICK:-}" ]; then
+    start=$(date +%s.%N)
+    "$netsim" sweep scenarios/tcp_drs.ini -j 2 -q -o "$d/s.db" > /dev/null
+    end=$(date +%s.%N)
+    awk -v s="$start" -v e="$end" 'BEGIN { printf "tcp_drs sweep, 200 runs at -j 2: %.1f s wall\n", e - s }'
+fi
+rm -rf "$d"
 
 # Side by side with ns-3, when a comparison script is given: NS3_COMPARE
 # names a program taking (WORKLOAD PAIRS NETSIM) that runs ns-3 and netsim
