@@ -123,14 +123,14 @@ void sim_run(struct sim *s, bool progress)
             s->flows[i]->ops->finish(s, s->flows[i]);
     for (int i = 0; i < s->ncounters; i++) {
         struct sim_counter *c = &s->counters[i];
-        sim_emit_counter(s, c->name, (double)*c->value, c->is_drop);
+        sim_emit_counter(s, c->name, *c->value, c->is_drop);
     }
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
         for (int k = 0; k < cpu_sym_count(); k++) {
             if (!h->prof[k].calls)
                 continue;
-            sim_emit_profile(s, h->name, cpu_sym_name(k), h->prof[k].ps / 1000.0, h->prof[k].calls);
+            sim_emit_profile(s, h->name, -1, cpu_sym_name(k), h->prof[k].ps / 1000.0, h->prof[k].calls);
         }
     }
 }

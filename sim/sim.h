@@ -95,9 +95,9 @@ void sim_counterf(struct sim *s, const uint64_t *value, bool is_drop, const char
 void sim_series(struct sim *s, const char *name, double value);       /* at the current time */
 void sim_emit_param(struct sim *s, const char *key, const char *value);
 void sim_emit_flow(struct sim *s, int id, const char *desc);
-void sim_emit_counter(struct sim *s, const char *name, double value, bool is_drop);
+void sim_emit_counter(struct sim *s, const char *name, uint64_t value, bool is_drop);
 void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint64_t bytes);
-void sim_emit_profile(struct sim *s, const char *host, const char *symbol, double cpu_ns, uint64_t calls);
+void sim_emit_profile(struct sim *s, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls);
 void sim_emit_line(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += bytes; }
 

@@ -49,9 +49,9 @@ void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint
     EACH_SINK(s, interval, flow, t0, t1, bytes);
 }
 
-void sim_emit_profile(struct sim *s, const char *host, const char *symbol, double cpu_ns, uint64_t calls)
+void sim_emit_profile(struct sim *s, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls)
 {
-    EACH_SINK(s, profile, host, symbol, cpu_ns, calls);
+    EACH_SINK(s, profile, host, cpu, symbol, cpu_ns, calls);
 }
 
 void sim_emit_line(struct sim *s, const char *fmt, ...)
@@ -64,7 +64,7 @@ void sim_emit_line(struct sim *s, const char *fmt, ...)
     EACH_SINK(s, line, text);
 }
 
-void sim_emit_counter(struct sim *s, const char *name, double value, bool is_drop)
+void sim_emit_counter(struct sim *s, const char *name, uint64_t value, bool is_drop)
 {
     EACH_SINK(s, counter, name, value, is_drop);
 }

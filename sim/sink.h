@@ -50,8 +50,11 @@ struct sink_ops {
     void (*flow)(void *ctx, int id, const char *desc);                     /* optional */
     void (*interval)(void *ctx, int flow, simtime_t t0, simtime_t t1, uint64_t bytes); /* optional */
     void (*series)(void *ctx, const char *name, simtime_t t, double value); /* optional */
-    void (*counter)(void *ctx, const char *name, double value, bool is_drop); /* optional */
-    void (*profile)(void *ctx, const char *host, const char *symbol, double cpu_ns, uint64_t calls); /* optional */
+    void (*counter)(void *ctx, const char *name, uint64_t value, bool is_drop); /* optional */
+    /* cpu: the core of host the row is for (perf record -C), or -1 for the
+     * whole host. */
+    void (*profile)(void *ctx, const char *host, int cpu, const char *symbol, double cpu_ns,
+                    uint64_t calls);                                      /* optional */
     /* A probe's result line, e.g. ping's summary. */
     void (*line)(void *ctx, const char *text);                             /* optional */
     int (*run_end)(void *ctx, const struct sink_end *end);                 /* optional: 0 or -1 */

@@ -209,11 +209,34 @@ static void test_params(void **state)
     assert_string_equal(k, "sim.interval");
     assert_string_equal(v, "1s");
     cfg_param_at(c, 2, &k, &v);
-    assert_string_equal(k, "host receiver.ipfrag_high_thresh");
+    assert_string_equal(k, "receiver.ipfrag_high_thresh");
     assert_string_equal(v, "4M");
     cfg_param_at(c, 3, &k, &v);
-    assert_string_equal(k, "host receiver.ipfrag.evictor");
+    assert_string_equal(k, "receiver.ipfrag.evictor");
     assert_string_equal(v, "lru");
+    cfg_free(c);
+}
+
+/* A parameter is keyed as --set selects it: a name two kinds share keeps
+ * its kind, since --set refuses the bare name as ambiguous. */
+static void test_param_keys_as_set_takes_them(void **state)
+{
+    struct cfg *c = load("[sim]\nduration = 1s\n[host a]\ncores = 2\n[link a]\nrate = 1gbit\n[host b]\ncores = 1\n"
+                         "[flow 1]\ntime = 2s\n");
+    const char *k, *v;
+
+    (void)state;
+    cfg_time(cfg_find(c, "sim", ""), "duration", "10s", 0, SIMTIME_NEVER);
+    cfg_int(cfg_find(c, "host", "a"), "cores", "4", 1, 64);
+    cfg_str(cfg_find(c, "link", "a"), "rate", "10gbit");
+    cfg_int(cfg_find(c, "host", "b"), "cores", "4", 1, 64);
+    cfg_time(cfg_find(c, "flow", "1"), "time", "10s", 0, SIMTIME_NEVER);
+    assert_int_equal(cfg_param_count(c), 5);
+    const char *want[] = { "sim.duration", "host a.cores", "link a.rate", "b.cores", "1.time" };
+    for (int i = 0; i < 5; i++) {
+        cfg_param_at(c, i, &k, &v);
+        assert_string_equal(k, want[i]);
+    }
     cfg_free(c);
 }
 
@@ -400,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_unknown_section),
         cmocka_unit_test(test_finish_clean),
         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_param_keys_as_set_takes_them),
         cmocka_unit_test(test_override_replaces_and_creates),
         cmocka_unit_test(test_override_errors_name_set),
         cmocka_unit_test(test_override_unknown_key_reported_as_set),

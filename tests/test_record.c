@@ -137,7 +137,7 @@ static int64_t write_complete_run(struct rec *r)
     assert_int_equal(rec_series(r, "cwnd", 0.25, 10.0), 0);
     assert_int_equal(rec_series(r, "cwnd", 0.5, 20.0), 0);
     assert_int_equal(rec_counter(r, "drop.rx_ring_full", 17), 0);
-    assert_int_equal(rec_profile(r, "receiver", "ip_defrag", 1.5e9, 812744), 0);
+    assert_int_equal(rec_profile(r, "receiver", -1, "ip_defrag", 1.5e9, 812744), 0);
     assert_int_equal(rec_run_end(r, "complete", 1.25, 12345678, 10.0, NULL), 0);
     return id;
 }
@@ -352,7 +352,7 @@ static void test_version_mismatch_refused(void **state)
     sqlite3_close(db);
 
     assert_null(rec_open(t->path, &err));
-    snprintf(expect, sizeof expect, "%s: results schema version 7, this netsim writes version 1", t->path);
+    snprintf(expect, sizeof expect, "%s: results schema version 7, this netsim writes version 2", t->path);
     assert_non_null(err);
     assert_string_equal(err, expect);
     free(err);
@@ -463,7 +463,7 @@ static void test_misuse_errors(void **state)
     assert_int_equal(rec_param(r, "k", "v"), -1);
     assert_int_equal(rec_series(r, "s", 0, 0), -1);
     assert_int_equal(rec_counter(r, "c", 0), -1);
-    assert_int_equal(rec_profile(r, "h", "s", 0, 0), -1);
+    assert_int_equal(rec_profile(r, "h", -1, "s", 0, 0), -1);
     assert_int_equal(rec_run_end(r, "complete", 0, 0, 0, NULL), -1);
 
     assert_int_equal(rec_run_begin(r, &info1), 1);

@@ -231,9 +231,19 @@ static void test_copy_interrupted_and_failed(void **state)
     /* ... but a failed run is skipped once the configuration is complete. */
     a = must_open(t->a);
     struct rec_run_info again = run_info("h1", "high=1M", 11, 0, 0);
-    assert_int_equal(write_run(a, &again, 7, "failed", "again"), 4);
+    assert_int_equal(write_run(a, &again, 1, "failed", "again"), 4);
+    /* A complete run of the same file, label, seed and rep but another
+     * resolved parameter (a --set) is another configuration, not a
+     * duplicate. */
+    struct rec_run_info other = run_info("h1", "high=1M", 11, 0, 0);
+    assert_int_equal(rec_run_begin(a, &other), 5);
+    assert_int_equal(rec_param(a, "axis.high", "1M"), 0);
+    assert_int_equal(rec_param(a, "sim.duration", "3s"), 0);
+    assert_int_equal(rec_run_end(a, "complete", 0.5, 1000, 3.0, NULL), 0);
     rec_close(a);
     assert_int_equal(rec_copy_run(out, t->a, 4, 0), 0);
+    assert_int_equal(rec_copy_run(out, t->a, 5, 0), 5);
+    assert_int_equal(rec_copy_run(out, t->a, 5, 0), 0);
     rec_close(out);
 }
 

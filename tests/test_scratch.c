@@ -67,7 +67,7 @@ static int64_t write_run(struct rec *r, const char *status, uint64_t bytes)
     assert_int_equal(rec_interval(r, 1, 0, 1, bytes, bytes * 8.0), 0);
     assert_int_equal(rec_series(r, "cwnd", 0.5, 10), 0);
     assert_int_equal(rec_counter(r, "drops", 3), 0);
-    assert_int_equal(rec_profile(r, "h", "udp_rcv", 1e6, 100), 0);
+    assert_int_equal(rec_profile(r, "h", -1, "udp_rcv", 1e6, 100), 0);
     assert_int_equal(rec_run_end(r, status, 0.5, 1000, 1.0, NULL), 0);
     return id;
 }
@@ -128,7 +128,7 @@ static void test_append_from_scratch(void **state)
     assert_string_equal(rows(t->out, "SELECT id, status, seed, events FROM run"),
                         "1|complete|1|1000\n2|complete|1|1000\n3|complete|1|1000\n");
     assert_string_equal(rows(t->out, child_rows),
-                        "c|1|drops|3.0\nc|2|drops|3.0\nc|3|drops|3.0\n"
+                        "c|1|drops|3\nc|2|drops|3\nc|3|drops|3\n"
                         "f|1|udp_rcv|100\nf|2|udp_rcv|100\nf|3|udp_rcv|100\n"
                         "i|1|1|100\ni|2|1|100\ni|3|1|100\n"
                         "p|1|sim.duration|1s\np|2|sim.duration|1s\np|3|sim.duration|1s\n"
@@ -164,7 +164,7 @@ static void test_save_as(void **state)
     rec_close(s);
     assert_string_equal(rows(t->side, "SELECT id, status FROM run"), "1|complete\n");
     assert_string_equal(rows(t->side, "SELECT bytes FROM interval"), "77\n");
-    assert_string_equal(rows(t->side, "PRAGMA user_version"), "1\n");
+    assert_string_equal(rows(t->side, "PRAGMA user_version"), "2\n");
 
     /* A directory that does not exist: an error, and no file. */
     char bad[200];

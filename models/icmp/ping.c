@@ -97,7 +97,7 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     p->task = (struct cpu_task){ .run = ping_slice, .ctx = p, .cls = CPU_PROCESS, .name = "ping" };
     event_init(&p->tick, ping_tick, p);
     p->sym_send = cpu_sym("ping_send");
-    snprintf(p->series, sizeof p->series, "flow%d.rtt_us", f->id);
+    snprintf(p->series, sizeof p->series, "flow.%d.rtt_us", f->id);
     snprintf(f->desc, sizeof f->desc, "ping %s -> %s", f->from->name, f->to->name);
     sim_counterf(s, &p->sent, false, "flow.%d.ping_sent", f->id);
     sim_counterf(s, &p->received, false, "flow.%d.ping_received", f->id);

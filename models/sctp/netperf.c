@@ -75,12 +75,10 @@ static void start(struct sim *s, struct flow *f)
 static void finish(struct sim *s, struct flow *f)
 {
     struct netperf *p = f->priv;
-    char host[64];
-    snprintf(host, sizeof host, "%s/cpu%d", f->from->name, p->cli.writer_core->id);
     for (int k = 0; k < cpu_sym_count(); k++) {
         if (!p->core_prof[k].calls)
             continue;
-        sim_emit_profile(s, host, cpu_sym_name(k), p->core_prof[k].ps / 1000.0, p->core_prof[k].calls);
+        sim_emit_profile(s, f->from->name, p->cli.writer_core->id, cpu_sym_name(k), p->core_prof[k].ps / 1000.0, p->core_prof[k].calls);
     }
     p->cli.writer_core->core_prof = NULL;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "sim/cli/report_cmd.h"
 #include "sim/out/record.h"
+#include "sim/out/record_v1.h"
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
@@ -213,14 +214,18 @@ int rdb_load(struct rdb *d, const char *path)
     sqlite3_finalize(st);
     if (version < 0)
         return db_fail(d, "cannot read");
-    if (version != RECORD_SCHEMA_VERSION) {
+    if (version != RECORD_SCHEMA_VERSION && version != 1) {
         if (version == 0)
             fprintf(stderr, "netsim report: %s: not a netsim results database\n", path);
         else
-            fprintf(stderr, "netsim report: %s: results schema version %lld, this netsim reads version %d\n",
+            fprintf(stderr, "netsim report: %s: results schema version %lld, this netsim reads versions 1 to %d\n",
                     path, (long long)version, RECORD_SCHEMA_VERSION);
         return 1;
     }
+    /* An old file is read as it is (it may be read-only, or a sweep may
+     * still be writing it): views respell it as version 2. */
+    if (version == 1 && rec_v1_views(d->db) != SQLITE_OK)
+        return db_fail(d, "reading schema version 1");
     if (read_runs(d) || read_axes(d) || read_fingerprints(d))
         return 1;
 

@@ -42,7 +42,14 @@ static void cfg_param_add(struct cfg_section *s, const char *key, const char *va
     if (!p)
         return;
     c->params = p;
-    cfg_text_add(&t, "%s%s%s.%s", s->kind, cfg_sep(s), s->name, key);
+    /* The spelling --set takes: by name, by kind when nameless; a name
+     * two kinds share keeps its kind, as --set would refuse it. */
+    if (!*s->name)
+        cfg_text_add(&t, "%s.%s", s->kind, key);
+    else if (!s->shared_name)
+        cfg_text_add(&t, "%s.%s", s->name, key);
+    else
+        cfg_text_add(&t, "%s %s.%s", s->kind, s->name, key);
     v = cfg_strdup(c, value);
     if (t.oom || !v) {
         c->oom = 1;

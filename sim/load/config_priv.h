@@ -28,6 +28,8 @@ struct cfg_section {
     int line;
     int claimed;
     int unchecked;         /* cfg_unchecked(): no unknown-key report */
+    int shared_name;       /* another kind has a section of this name: --set
+                            * cannot select it by name alone */
     struct cfg_key *keys;  /* in file order; overrides appended */
     int nkeys, capkeys;
     struct strindex kindex;   /* key name -> keys[] */
@@ -36,7 +38,7 @@ struct cfg_section {
 };
 
 struct cfg_param {
-    char *key;             /* "kind name.key" */
+    char *key;             /* as --set takes it: "name.key", "sim.key" */
     char *value;
 };
 
@@ -45,6 +47,7 @@ struct cfg {
     struct cfg_section **sections;
     int nsections, capsections;
     struct strindex sindex;   /* kind, name -> sections[] */
+    struct strindex nindex;   /* name -> the first section of that name */
     char **errors;
     int nerrors, caperrors;
     int more_errors;       /* past CFG_MAX_ERRORS: counted, not kept */

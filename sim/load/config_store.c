@@ -183,6 +183,19 @@ static uint32_t cfg_section_hash(const char *kind, size_t nkind, const char *nam
     return strindex_hash(strindex_hash(strindex_hash(STRINDEX_SEED, kind, nkind), "", 1), name, nname);
 }
 
+struct cfg_section_probe {
+    const struct cfg *c;
+    const char *kind, *name;
+    size_t nkind, nname;
+};
+
+static bool cfg_name_eq(const void *ctx, uint32_t id)
+{
+    const struct cfg_section_probe *p = ctx;
+    const struct cfg_section *s = p->c->sections[id];
+    return strlen(s->name) == p->nname && memcmp(s->name, p->name, p->nname) == 0;
+}
+
 struct cfg_section *cfg_section_add(struct cfg *c, const char *kind, size_t nkind,
                                     const char *name, size_t nname, int line)
 {
@@ -209,15 +222,19 @@ struct cfg_section *cfg_section_add(struct cfg *c, const char *kind, size_t nkin
         free(s);
         return NULL;
     }
+    if (nname) {
+        struct cfg_section_probe p = { c, NULL, name, 0, nname };
+        uint32_t h = strindex_hash(STRINDEX_SEED, name, nname);
+        int64_t first = strindex_find(&c->nindex, h, cfg_name_eq, &p);
+        if (first >= 0)
+            c->sections[first]->shared_name = s->shared_name = 1;
+        else if (strindex_add(&c->nindex, h, (uint32_t)c->nsections))
+            c->oom = 1;
+    }
     c->sections[c->nsections++] = s;
     return s;
 }
 
-struct cfg_section_probe {
-    const struct cfg *c;
-    const char *kind, *name;
-    size_t nkind, nname;
-};
 
 static bool cfg_section_eq(const void *ctx, uint32_t id)
 {
@@ -292,6 +309,7 @@ void cfg_free(struct cfg *c)
     }
     free(c->sections);
     strindex_free(&c->sindex);
+    strindex_free(&c->nindex);
     free(c->errors);
     free(c->params);
     free(c->file);

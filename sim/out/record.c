@@ -65,8 +65,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SERIES] = "INSERT INTO series(run_id, name, t, value) VALUES(?1, ?2, ?3, ?4)",
     [ST_COUNTER] = "INSERT INTO counter(run_id, name, value) VALUES(?1, ?2, ?3)",
     [ST_PROFILE] =
-        "INSERT INTO profile(run_id, host, symbol, cpu_ns, calls)"
-        " VALUES(?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO profile(run_id, host, cpu, symbol, cpu_ns, calls)"
+        " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
 };
 
 struct rec {
@@ -398,7 +398,7 @@ int rec_series(struct rec *r, const char *name, double t, double value)
     return step(r, ST_SERIES, "insert series");
 }
 
-int rec_counter(struct rec *r, const char *name, double value)
+int rec_counter(struct rec *r, const char *name, uint64_t value)
 {
     sqlite3_stmt *st = r->st[ST_COUNTER];
 
@@ -406,11 +406,11 @@ int rec_counter(struct rec *r, const char *name, double value)
         return -1;
     sqlite3_bind_int64(st, 1, r->run_id);
     bind_text(st, 2, name);
-    sqlite3_bind_double(st, 3, value);
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)value);
     return step(r, ST_COUNTER, "insert counter");
 }
 
-int rec_profile(struct rec *r, const char *host, const char *symbol, double cpu_ns, uint64_t calls)
+int rec_profile(struct rec *r, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls)
 {
     sqlite3_stmt *st = r->st[ST_PROFILE];
 
@@ -418,9 +418,13 @@ int rec_profile(struct rec *r, const char *host, const char *symbol, double cpu_
         return -1;
     sqlite3_bind_int64(st, 1, r->run_id);
     bind_text(st, 2, host);
-    bind_text(st, 3, symbol);
-    sqlite3_bind_double(st, 4, cpu_ns);
-    sqlite3_bind_int64(st, 5, (sqlite3_int64)calls);
+    if (cpu >= 0)
+        sqlite3_bind_int(st, 3, cpu);
+    else
+        sqlite3_bind_null(st, 3);
+    bind_text(st, 4, symbol);
+    sqlite3_bind_double(st, 5, cpu_ns);
+    sqlite3_bind_int64(st, 6, (sqlite3_int64)calls);
     return step(r, ST_PROFILE, "insert profile");
 }
 

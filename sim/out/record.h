@@ -6,11 +6,16 @@
  *       seed INTEGER, rep INTEGER, started_at TEXT, wall_s REAL,
  *       events INTEGER, status TEXT, error TEXT, scenario_hash TEXT,
  *       sim_s REAL, hostname TEXT)
- *   param(run_id, key, value)
+ *   param(run_id, key, value)        key as --set takes it: "sim.duration",
+ *                                    "receiver.tcp.drs", "1.time"; sweep axes
+ *                                    "axis.NAME", flow labels "label.flow.N"
  *   interval(run_id, flow, t_start, t_end, bytes, bits_per_s)
  *   series(run_id, name, t, value)
- *   counter(run_id, name, value)
- *   profile(run_id, host, symbol, cpu_ns, calls)
+ *   counter(run_id, name, value INTEGER)
+ *   profile(run_id, host, cpu, symbol, cpu_ns, calls)   cpu NULL: the host's
+ *                                    total; N: that core's rows (perf -C N)
+ * Version 1 files are upgraded when a writer opens them and read through
+ * views by `report` (record_v1.h).
  * The columns after `status`, and profile.calls, extend DESIGN.md: error
  * says why a run failed, scenario_hash lets `merge` refuse to mix versions.
  *
@@ -35,7 +40,7 @@
 #include <stdint.h>
 #include "sim/sink.h"
 
-#define RECORD_SCHEMA_VERSION 1
+#define RECORD_SCHEMA_VERSION 2
 
 struct rec;
 
@@ -52,9 +57,9 @@ struct rec_run_info {
 };
 
 /* Opens or creates the database, creating the directory part of the path
- * if needed, creating the schema if absent. A database with another
- * user_version is refused ("PATH: results schema version N, this netsim
- * writes version 1"), as is one with tables but user_version 0, or a file
+ * if needed, creating the schema if absent, upgrading a version-1 file. A
+ * database with another user_version is refused ("PATH: results schema
+ * version N, this netsim writes version 2"), as is one with tables but user_version 0, or a file
  * that is not SQLite. A file this call created but could not give its
  * schema (a full disk) is removed again. Returns NULL and writes a message starting with the
  * path to *err (malloc'ed, the caller frees it) on failure. */
@@ -89,8 +94,9 @@ int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info);
 int rec_param(struct rec *r, const char *key, const char *value);
 int rec_interval(struct rec *r, int flow, double t_start, double t_end, uint64_t bytes, double bits_per_s);
 int rec_series(struct rec *r, const char *name, double t, double value);
-int rec_counter(struct rec *r, const char *name, double value);
-int rec_profile(struct rec *r, const char *host, const char *symbol, double cpu_ns, uint64_t calls);
+int rec_counter(struct rec *r, const char *name, uint64_t value);
+/* cpu: the core the row is for, or -1 (NULL in the table): the whole host. */
+int rec_profile(struct rec *r, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls);
 /* status: "complete", "interrupted" or "failed"; error may be NULL.
  * Any other status returns -1 and leaves the run open. */
 int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t events, double sim_s, const char *error);

@@ -19,6 +19,7 @@
  * writing it, although the source is only read.
  */
 #include "sim/out/record.h"
+#include "sim/out/record_v1.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -42,9 +43,25 @@ static const char *const copy_child_sql[] = {
     " SELECT ?1, name, t, value FROM " SRC ".series WHERE run_id = ?2 ORDER BY rowid",
     "INSERT INTO main.counter(run_id, name, value)"
     " SELECT ?1, name, value FROM " SRC ".counter WHERE run_id = ?2 ORDER BY rowid",
-    "INSERT INTO main.profile(run_id, host, symbol, cpu_ns, calls)"
-    " SELECT ?1, host, symbol, cpu_ns, calls FROM " SRC ".profile WHERE run_id = ?2 ORDER BY rowid",
+    "INSERT INTO main.profile(run_id, host, cpu, symbol, cpu_ns, calls)"
+    " SELECT ?1, host, cpu, symbol, cpu_ns, calls FROM " SRC ".profile WHERE run_id = ?2 ORDER BY rowid",
 };
+
+/* The same out of a version-1 source, respelt as version 2 on the way. */
+static const char *const copy_child_v1_sql[] = {
+    "INSERT INTO main.param(run_id, key, value)"
+    " SELECT ?1, " V1_PARAM_KEY(SRC ".param", "p") ", p.value FROM " SRC ".param p WHERE p.run_id = ?2 ORDER BY p.rowid",
+    "INSERT INTO main.interval(run_id, flow, t_start, t_end, bytes, bits_per_s)"
+    " SELECT ?1, flow, t_start, t_end, bytes, bits_per_s FROM " SRC ".interval WHERE run_id = ?2 ORDER BY rowid",
+    "INSERT INTO main.series(run_id, name, t, value)"
+    " SELECT ?1, " V1_SERIES_NAME("s") ", s.t, s.value FROM " SRC ".series s WHERE s.run_id = ?2 ORDER BY s.rowid",
+    "INSERT INTO main.counter(run_id, name, value)"
+    " SELECT ?1, c.name, " V1_COUNTER_VALUE("c") " FROM " SRC ".counter c WHERE c.run_id = ?2 ORDER BY c.rowid",
+    "INSERT INTO main.profile(run_id, host, cpu, symbol, cpu_ns, calls)"
+    " SELECT ?1, " V1_PROFILE_HOST("p") ", " V1_PROFILE_CPU("p") ", p.symbol, p.cpu_ns, p.calls FROM " SRC
+    ".profile p WHERE p.run_id = ?2 ORDER BY p.rowid",
+};
+_Static_assert(sizeof copy_child_sql == sizeof copy_child_v1_sql, "one statement per table in both versions");
 
 static const char copy_run_sql[] =
     "INSERT INTO main.run(id, scenario, variant_label, seed, rep, started_at, wall_s,"
@@ -62,14 +79,23 @@ static const char conflict_sql[] =
     " WHERE scenario IS ?1 AND status = 'complete' AND scenario_hash IS NOT ?2 LIMIT 1";
 
 /* A duplicate (see record.h): same configuration and complete, or the
- * very same run copied before. IS compares NULLs as equal. */
-static const char duplicate_sql[] =
-    "SELECT m.id FROM main.run m, " SRC ".run s WHERE s.id = ?1"
-    " AND m.scenario_hash IS s.scenario_hash AND m.variant_label IS s.variant_label"
-    " AND m.rep IS s.rep AND m.seed IS s.seed"
-    " AND (m.status = 'complete' OR (m.status IS s.status AND m.started_at IS s.started_at"
-    "      AND m.hostname IS s.hostname AND m.wall_s IS s.wall_s AND m.error IS s.error))"
-    " LIMIT 1";
+ * very same run copied before. IS compares NULLs as equal. The
+ * configuration is the scenario file's hash and every resolved parameter,
+ * so that runs of one file with other --set values are not taken for
+ * duplicates (KEY: the source row sp's key as version 2 spells it). */
+#define DUPLICATE_SQL(KEY)                                                                                    \
+    "SELECT m.id FROM main.run m, " SRC ".run s WHERE s.id = ?1"                                              \
+    " AND m.scenario_hash IS s.scenario_hash AND m.variant_label IS s.variant_label"                          \
+    " AND m.rep IS s.rep AND m.seed IS s.seed"                                                                \
+    " AND (m.status = 'complete' OR (m.status IS s.status AND m.started_at IS s.started_at"                   \
+    "      AND m.hostname IS s.hostname AND m.wall_s IS s.wall_s AND m.error IS s.error))"                    \
+    " AND (SELECT count(*) FROM main.param mp WHERE mp.run_id = m.id) ="                                      \
+    "     (SELECT count(*) FROM " SRC ".param sp WHERE sp.run_id = s.id)"                                     \
+    " AND NOT EXISTS (SELECT 1 FROM " SRC ".param sp WHERE sp.run_id = s.id AND NOT EXISTS"                   \
+    "     (SELECT 1 FROM main.param mp WHERE mp.run_id = m.id AND mp.key = " KEY " AND mp.value IS sp.value))" \
+    " LIMIT 1"
+static const char duplicate_sql[] = DUPLICATE_SQL("sp.key");
+static const char duplicate_v1_sql[] = DUPLICATE_SQL(V1_PARAM_KEY(SRC ".param", "sp"));
 
 /* The very same run only: what rec_import_run skips. */
 static const char same_run_sql[] =
@@ -92,6 +118,7 @@ struct copy {
     const char *src_path;        /* for messages */
     int64_t src_id;
     enum copy_mode mode;
+    int64_t src_version;
 };
 
 /* Sets the error "copy run N from SRC: what: SQLite's message". */
@@ -157,11 +184,12 @@ static int check_source(struct copy *c)
                       c->src_path, ntables ? " (it has tables but no schema version)" : " (it is empty)");
         return -1;
     }
-    if (version != RECORD_SCHEMA_VERSION) {
-        rec_set_error(c->dst, "copy run %lld from %s: results schema version %lld, this netsim reads version %d",
+    if (version != RECORD_SCHEMA_VERSION && version != 1) {
+        rec_set_error(c->dst, "copy run %lld from %s: results schema version %lld, this netsim reads versions 1 to %d",
                       (long long)c->src_id, c->src_path, (long long)version, RECORD_SCHEMA_VERSION);
         return -1;
     }
+    c->src_version = version;
     return 0;
 }
 
@@ -221,7 +249,7 @@ static int64_t copy_in_txn(struct copy *c, int64_t want_id)
     if (c->mode == COPY_MERGE && check_version(c) != 0)
         return -1;
     if (c->mode != COPY_APPEND) {
-        rc = run_stmt(c, "looking for duplicates", c->mode == COPY_MERGE ? duplicate_sql : same_run_sql, c->src_id,
+        rc = run_stmt(c, "looking for duplicates", c->mode != COPY_MERGE ? same_run_sql : c->src_version == 1 ? duplicate_v1_sql : duplicate_sql, c->src_id,
                       0, &dup);
         if (rc < 0)
             return -1;
@@ -250,7 +278,8 @@ static int64_t copy_in_txn(struct copy *c, int64_t want_id)
     }
     id = sqlite3_last_insert_rowid(c->db);
     for (i = 0; i < sizeof copy_child_sql / sizeof copy_child_sql[0]; i++)
-        if (run_stmt(c, "copying rows", copy_child_sql[i], id, c->src_id, NULL) < 0)
+        if (run_stmt(c, "copying rows", c->src_version == 1 ? copy_child_v1_sql[i] : copy_child_sql[i], id,
+                     c->src_id, NULL) < 0)
             return -1;
     return id;
 }

@@ -1,15 +1,17 @@
 /*
- * record_schema.c - the results schema (version 1, documented in
- * record.h): creating it in a new file and checking an existing one.
+ * record_schema.c - the results schema (version 2, documented in
+ * record.h): creating it in a new file, checking an existing one, and
+ * upgrading one of version 1 (record_v1.c).
  */
 #include "sim/out/record.h"
+#include "sim/out/record_v1.h"
 
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Version 1 of the schema, as documented in record.h. The run_id columns
+/* Version 2 of the schema, as documented in record.h. The run_id columns
  * reference run(id) so that deleting a run (by hand, or in a future
  * `merge --drop`) takes its rows along. */
 static const char schema_sql[] =
@@ -46,10 +48,11 @@ static const char schema_sql[] =
     "CREATE TABLE counter("
     " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
     " name TEXT NOT NULL,"
-    " value REAL);\n"
+    " value INTEGER);\n"
     "CREATE TABLE profile("
     " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
     " host TEXT NOT NULL,"
+    " cpu INTEGER,"
     " symbol TEXT NOT NULL,"
     " cpu_ns REAL,"
     " calls INTEGER);\n"
@@ -92,8 +95,27 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 static const char *version_sql = "PRAGMA user_version";
 static const char *ntables_sql = "SELECT count(*) FROM sqlite_master";
 
+/* A writer that opens a version-1 file upgrades it, in one transaction
+ * (a second writer doing the same waits, then finds version 2). */
+static char *upgrade_v1(sqlite3 *db, const char *path)
+{
+    int64_t version = 0;
+    char *err = NULL;
+
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return rec_open_err(path, "upgrading from schema version 1: %s", sqlite3_errmsg(db));
+    if (query_int(db, version_sql, &version) != SQLITE_OK ||
+        (version == 1 && rec_v1_upgrade(db) != SQLITE_OK) ||
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        err = rec_open_err(path, "upgrading from schema version 1: %s", sqlite3_errmsg(db));
+    if (err && !sqlite3_get_autocommit(db))
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return err;
+}
+
 /*
- * Brings a fresh file to schema version 1, or checks an existing one.
+ * Brings a fresh file to schema version 2 (one of version 1 is upgraded),
+ * or checks an existing one.
  * Creation runs under BEGIN IMMEDIATE and re-reads the version under that
  * lock, so two processes opening the same new file cannot both create it.
  * Returns NULL on success, else the malloc'ed message for rec_open.
@@ -130,6 +152,10 @@ char *rec_check_schema(sqlite3 *db, const char *path)
             return err;
         }
     }
+    if (version == 1 && (err = upgrade_v1(db, path)) != NULL)
+        return err;
+    if (version == 1)
+        version = RECORD_SCHEMA_VERSION;
     if (version != RECORD_SCHEMA_VERSION)
         return rec_open_err(path, "results schema version %lld, this netsim writes version %d",
                         (long long)version, RECORD_SCHEMA_VERSION);

@@ -31,15 +31,15 @@ static void sink_series(void *ctx, const char *name, simtime_t t, double value)
     rec_series(ctx, name, time_to_s(t), value);
 }
 
-static void sink_counter(void *ctx, const char *name, double value, bool is_drop)
+static void sink_counter(void *ctx, const char *name, uint64_t value, bool is_drop)
 {
     (void)is_drop;
     rec_counter(ctx, name, value);
 }
 
-static void sink_profile(void *ctx, const char *host, const char *symbol, double cpu_ns, uint64_t calls)
+static void sink_profile(void *ctx, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls)
 {
-    rec_profile(ctx, host, symbol, cpu_ns, calls);
+    rec_profile(ctx, host, cpu, symbol, cpu_ns, calls);
 }
 
 static int sink_run_end(void *ctx, const struct sink_end *e)

@@ -203,14 +203,19 @@ static void sink_interval(void *ctx, int flow, simtime_t t0, simtime_t t1, uint6
     report_interval(ctx, flow, time_to_s(t0), time_to_s(t1), bytes);
 }
 
-static void sink_counter(void *ctx, const char *name, double value, bool is_drop)
+static void sink_counter(void *ctx, const char *name, uint64_t value, bool is_drop)
 {
-    report_counter(ctx, name, value, is_drop);
+    report_counter(ctx, name, (double)value, is_drop);
 }
 
-static void sink_profile(void *ctx, const char *host, const char *symbol, double cpu_ns, uint64_t calls)
+/* One core's rows are shown as perf record -C N shows them, under
+ * "HOST/cpuN", beside the host's own. */
+static void sink_profile(void *ctx, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls)
 {
-    report_profile(ctx, host, symbol, cpu_ns, calls);
+    char name[96];
+    if (cpu >= 0)
+        snprintf(name, sizeof name, "%s/cpu%d", host, cpu);
+    report_profile(ctx, cpu >= 0 ? name : host, symbol, cpu_ns, calls);
 }
 
 static void sink_line(void *ctx, const char *text)

@@ -12,7 +12,7 @@ check "one interval row per flow per second" test "$rows" -eq 3
 bad=$(q "$db" "select count(*) from interval where run_id = 1 and abs(bits_per_s - 9570871261.378) / 9570871261.378 > 0.002")
 check "every interval within 0.2% of 9.571 Gbit/s" test "$bad" -eq 0
 check "run marked complete" test "$(q "$db" "select status from run where id = 1")" = complete
-check "params recorded" test "$(q "$db" "select value from param where run_id = 1 and key = 'link wire.rate'")" = 10gbit
+check "params recorded" test "$(q "$db" "select value from param where run_id = 1 and key = 'wire.rate'")" = 10gbit
 check "profile recorded" test "$(q "$db" "select count(*) from profile where run_id = 1 and host = 'receiver' and symbol = 'ip_rcv'")" -eq 1
 
 # --- ping: 2 x 25 us + two serialisations of a 98-byte IP packet (122 wire bytes, 97.6 ns)
@@ -39,7 +39,7 @@ INI
 out=$("$NETSIM" run "$tmp/ping.ini" --no-db)
 check "ping rtt is 50 us + 2 serialisations exactly" grep -q 'rtt min/avg/max/mdev = 50.1952/50.1952/50.1952/0.0000 us' <<<"$out"
 "$NETSIM" run "$tmp/ping.ini" -o "$tmp/ping.db" -q >/dev/null
-check "ping rtt series exact" test "$(q "$tmp/ping.db" "select count(*) from series where name = 'flow1.rtt_us' and value = 50.1952")" -eq 10
+check "ping rtt series exact" test "$(q "$tmp/ping.db" "select count(*) from series where name = 'flow.1.rtt_us' and value = 50.1952")" -eq 10
 # a 5000-byte ping is 4 fragments each way (3 x 1538 + 626 wire bytes, 4.192 us); a
 # reassembled datagram carries its last fragment's receive time, so 50 + 2 x 4.192
 out=$("$NETSIM" run "$tmp/ping.ini" --no-db --set 1.size=5000)

@@ -102,8 +102,8 @@ check "same seed, same interval rows" test "$(q "$tmp/d.db" "select group_concat
 
 # --- Part B: heartbeat re-arm cost on loopback, jitter against lazy
 sym="_raw_spin_unlock_irqrestore <- mod_timer <- sctp_transport_reset_timers"
-share() { q "$1" "select 100.0 * (select cpu_ns from profile where run_id = $2 and host = 'lo/cpu0' and symbol = '$sym')
-                  / (select sum(cpu_ns) from profile where run_id = $2 and host = 'lo/cpu0')"; }
+share() { q "$1" "select 100.0 * (select cpu_ns from profile where run_id = $2 and host = 'lo' and cpu = 0 and symbol = '$sym')
+                  / (select sum(cpu_ns) from profile where run_id = $2 and host = 'lo' and cpu = 0)"; }
 "$NETSIM" run scenarios/sctp_hb.ini --set lo.sctp.hb=jitter --set sim.duration=2s --set 1.hb_sample=0 -o "$tmp/b.db" --profile > "$tmp/b.out" 2>&1
 "$NETSIM" run scenarios/sctp_hb.ini --set lo.sctp.hb=lazy --set sim.duration=2s --set 1.hb_sample=0 -o "$tmp/b.db" -q >/dev/null 2>&1
 check "jitter: irq-restore under mod_timer 2.0 +-0.5 % of netperf's core (VB2)" between "$(share "$tmp/b.db" 1)" 1.5 2.5

@@ -12,7 +12,7 @@ run() {   # db drs loss seed
     "$NETSIM" run "$sc" -q -o "$1" --set sim.repeat=1 --set receiver.tcp.drs="$2" --set path.fwd.loss="$3" \
         --seed "$4" --set 1.trace_interval=0 > /dev/null 2>&1
 }
-mean() { q "$1" "select avg(c.value) from counter c join param p on p.run_id = c.run_id and p.key = 'host receiver.tcp.drs'
+mean() { q "$1" "select avg(c.value) from counter c join param p on p.run_id = c.run_id and p.key = 'receiver.tcp.drs'
                where c.name = 'flow.1.goodput_bps' and p.value = '$2'"; }
 
 # --- seed 003 under 1 % loss: continuous above trimodal on 3 paired seeds
