@@ -68,6 +68,20 @@ struct sock *host_sock_lookup(struct host *h, uint8_t proto, uint16_t port)
     return NULL;
 }
 
+uint16_t host_free_port(struct host *h, uint8_t proto, uint16_t from)
+{
+    for (uint32_t p = from ? from : 1; p <= 65535; p++)
+        if (!host_sock_lookup(h, proto, (uint16_t)p))
+            return (uint16_t)p;
+    return 0;
+}
+
+void host_free_port_text(struct host *h, uint8_t proto, uint16_t from, char *buf, size_t n)
+{
+    uint16_t p = host_free_port(h, proto, from);
+    snprintf(buf, n, "%u", p ? p : from);   /* none free: the default, which the taken-port check refuses */
+}
+
 uint16_t host_alloc_port(struct host *h)
 {
     /* ip_local_port_range starts at 32768 */

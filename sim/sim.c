@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "sim/config.h"
 #include "sim/sim.h"
+#include "sim/strindex.h"
 #include "sim/xalloc.h"
 
 /* A new counter row; its name is set by the caller. */
@@ -71,8 +72,47 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+struct desc_probe {
+    struct flow *const *flows;
+    const char *desc;
+};
+
+static bool desc_eq(const void *ctx, uint32_t id)
+{
+    const struct desc_probe *p = ctx;
+    return !strcmp(p->flows[id]->desc, p->desc);
+}
+
+/* Flows that an app describes alike (two iperf3 -c to one server) get
+ * their id appended, so that every label, and every line of a plot by
+ * flow, names one flow. */
+static void label_flows(struct sim *s)
+{
+    struct strindex ix = { 0 };
+    bool *shared = xcalloc((size_t)s->nflows + 1, sizeof *shared);
+    for (int i = 0; i < s->nflows; i++) {
+        struct desc_probe p = { s->flows, s->flows[i]->desc };
+        uint32_t h = strindex_hash(STRINDEX_SEED, p.desc, strlen(p.desc));
+        int64_t first = strindex_find(&ix, h, desc_eq, &p);
+        if (first >= 0)
+            shared[first] = shared[i] = true;
+        else if (strindex_add(&ix, h, (uint32_t)i))
+            xoom();
+    }
+    for (int i = 0; i < s->nflows; i++) {
+        struct flow *f = s->flows[i];
+        if (shared[i]) {
+            size_t n = strlen(f->desc);
+            snprintf(f->desc + n, sizeof f->desc - n, ", flow.%d", f->id);
+        }
+    }
+    strindex_free(&ix);
+    free(shared);
+}
+
 void sim_run(struct sim *s, bool progress)
 {
+    label_flows(s);
     for (int i = 0; i < s->nflows; i++) {
         struct flow *f = s->flows[i];
         if (f->counts_goodput)

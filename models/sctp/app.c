@@ -11,7 +11,9 @@ int sctp_app_pair(struct flow *f, struct cfg_section *sec, struct sctp_assoc *cl
 {
     int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
     int scpu = (int)cfg_int(sec, "server_cpu", f->to->ncores > 1 ? "1" : "0", 0, f->to->ncores - 1);
-    uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535);
+    char free_port[8];
+    host_free_port_text(f->to, IPPROTO_SCTP_, (uint16_t)atoi(def_port), free_port, sizeof free_port);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", free_port, 1, 65535);
     uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 30);
     uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 30);
     /* multi-homing: with a wildcard bind each end lists every address of

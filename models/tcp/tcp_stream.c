@@ -123,7 +123,9 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
     a->length = cfg_time(sec, bulk ? "time" : "length", bulk ? "10s" : "5s", PS_PER_MS, 1000000 * PS_PER_S);
     a->send_size = cfg_size(sec, "send_size", bulk ? "128K" : "16K", 1, 1ULL << 30);
     a->recv_size = cfg_size(sec, "recv_size", bulk ? "128K" : "87380", 1, 1ULL << 30);
-    uint16_t port = (uint16_t)cfg_int(sec, "port", bulk ? "5201" : "12866", 1, 65535);
+    char def_port[8];
+    host_free_port_text(f->to, IPPROTO_TCP_, bulk ? 5201 : 12866, def_port, sizeof def_port);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535);
     int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
     char def[16];
     snprintf(def, sizeof def, "%d", f->to->ncores - 1);

@@ -117,7 +117,9 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
         u->rate = cfg_rate(sec, "rate", "max");
     uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 31);
     uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 31);
-    uint16_t port = (uint16_t)cfg_int(sec, "port", "5201", 1, 65535);
+    char def_port[8];
+    host_free_port_text(f->to, IPPROTO_UDP_, 5201, def_port, sizeof def_port);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535);
     int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
     char def[16];
     snprintf(def, sizeof def, "%d", f->to->ncores - 1);

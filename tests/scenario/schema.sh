@@ -71,3 +71,48 @@ check "tools/plot reads version 1" test -s "$tmp/p.png"
 check "runs with other --set values are not duplicates" grep -q '^merged 2 runs from 2 databases' "$tmp/ab.out"
 "$NETSIM" merge "$tmp/ab.db" "$tmp/a.db" > "$tmp/ab2.out" 2>&1
 check "the same run is" grep -q '1 duplicates skipped\|1 duplicate skipped' "$tmp/ab2.out"
+
+# --- two iperf3 clients to one server host, no ports given: 5201, 5202 (as
+# a user starts iperf3 -s -p 5202 for the second); their labels differ
+cat > "$tmp/two.ini" <<'INI'
+[sim]
+duration = 0.1s
+interval = 0.1s
+[host a]
+[host b]
+[link l]
+ends = a:eth0 b:eth0
+rate = 10gbit
+propagation = 10us
+[flow 1]
+app = tcp_iperf3
+from = a
+to = b
+time = 0.1s
+[flow 2]
+app = tcp_iperf3
+from = a
+to = b
+time = 0.1s
+[flow 3]
+app = udp_stream
+from = a
+to = b
+rate = 1gbit
+port = 5201
+[flow 4]
+app = udp_stream
+from = a
+to = b
+rate = 1gbit
+INI
+"$NETSIM" run "$tmp/two.ini" -o "$tmp/two.db" -q > "$tmp/two.out" 2>&1
+check "two iperf3 flows without ports run" test $? -eq 0
+check "... on ports 5201 and 5202, recorded as resolved" test \
+    "$(q "$tmp/two.db" "select group_concat(key || '=' || value, ' ') from param where key in ('1.port', '2.port')")" = "1.port=5201 2.port=5202"
+check "UDP has its own ports: a port given is kept, the next default skips it" test \
+    "$(q "$tmp/two.db" "select group_concat(key || '=' || value, ' ') from param where key in ('3.port', '4.port')")" = "3.port=5201 4.port=5202"
+check "labels of identical flows differ" test \
+    "$(q "$tmp/two.db" "select count(distinct value) from param where key like 'label.flow.%'")" = 4
+check "... by the flow's name" test \
+    "$(q "$tmp/two.db" "select value from param where key = 'label.flow.2'")" = "tcp_iperf3 a -> b, cubic trimodal, flow.2"
