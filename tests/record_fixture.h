@@ -94,7 +94,7 @@ static inline int64_t write_run(struct rec *r, const struct rec_run_info *info, 
     assert_int_equal(rec_interval(r, 1, 1.0, 2.0, 1000000ULL * (uint64_t)k + 1, 8e6 * k + 8), 0);
     assert_int_equal(rec_interval(r, 2, 0.0, 2.0, (1ULL << 62) + (uint64_t)k, 0.1 * k), 0);
     assert_int_equal(rec_series(r, "frag_mem", 0.5, 1.25 * k), 0);
-    assert_int_equal(rec_counter(r, "drop.frag_evict", 17 * k), 0);
+    assert_int_equal(rec_counter(r, "drop.frag_evict", 17 * k, false), 0);
     assert_int_equal(rec_profile(r, "receiver", -1, "ip_defrag", 1.5e9 * k, 812744ULL * (uint64_t)k), 0);
     assert_int_equal(rec_run_end(r, status, 0.5 * k, 1000ULL * (uint64_t)k, 2.0, error), 0);
     return id;

@@ -237,7 +237,7 @@ static void test_report_after_merge(void **state)
 
     assert_int_equal(report(t, &o, &e, 2, argv_r), 0);
     snprintf(expect, sizeof expect,
-             "%s: 11 complete runs of frag_evict, 4 combinations; goodput = bytes of all flows x 8 / interval span\n"
+             "%s: 11 complete runs of frag_evict, 4 combinations; goodput = bytes of the flows x 8 / interval span\n"
              "drs  high  n  goodput     sd  95%% CI of the mean  unit\n"
              "old  4M    3    1.100  0.100  [0.852, 1.348]      Gbits/sec\n"
              "old  40M   3    1.100  0.100  [0.852, 1.348]      Gbits/sec\n"
@@ -268,7 +268,7 @@ static void test_report_errors(void **state)
     char *bad_axis[] = { "report", t->out, "--compare", "tcp.drs=old,new", NULL };
     char *bad_value[] = { "report", t->out, "--compare", "drs=old,cubic", NULL };
     char *bad_arg[] = { "report", t->out, "--compare", "drs=old", NULL };
-    char *bad_metric[] = { "report", t->out, "--metric", "rtt", NULL };
+    char *bad_metric[] = { "report", t->out, "--metric", "latency", NULL };
     char *no_db[] = { "report", missing, NULL };
     char *json[] = { "report", t->out, "--json", NULL };
 

@@ -136,7 +136,7 @@ static int64_t write_complete_run(struct rec *r)
     assert_int_equal(rec_interval(r, 1, 1.0, 2.0, 1000, 8000.5), 0);
     assert_int_equal(rec_series(r, "cwnd", 0.25, 10.0), 0);
     assert_int_equal(rec_series(r, "cwnd", 0.5, 20.0), 0);
-    assert_int_equal(rec_counter(r, "drop.rx_ring_full", 17), 0);
+    assert_int_equal(rec_counter(r, "drop.rx_ring_full", 17, false), 0);
     assert_int_equal(rec_profile(r, "receiver", -1, "ip_defrag", 1.5e9, 812744), 0);
     assert_int_equal(rec_run_end(r, "complete", 1.25, 12345678, 10.0, NULL), 0);
     return id;
@@ -462,7 +462,7 @@ static void test_misuse_errors(void **state)
     assert_string_equal(rec_errmsg(r), expect);
     assert_int_equal(rec_param(r, "k", "v"), -1);
     assert_int_equal(rec_series(r, "s", 0, 0), -1);
-    assert_int_equal(rec_counter(r, "c", 0), -1);
+    assert_int_equal(rec_counter(r, "c", 0, false), -1);
     assert_int_equal(rec_profile(r, "h", -1, "s", 0, 0), -1);
     assert_int_equal(rec_run_end(r, "complete", 0, 0, 0, NULL), -1);
 

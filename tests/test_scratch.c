@@ -66,7 +66,7 @@ static int64_t write_run(struct rec *r, const char *status, uint64_t bytes)
     assert_int_equal(rec_param(r, "sim.duration", "1s"), 0);
     assert_int_equal(rec_interval(r, 1, 0, 1, bytes, bytes * 8.0), 0);
     assert_int_equal(rec_series(r, "cwnd", 0.5, 10), 0);
-    assert_int_equal(rec_counter(r, "drops", 3), 0);
+    assert_int_equal(rec_counter(r, "drops", 3, false), 0);
     assert_int_equal(rec_profile(r, "h", -1, "udp_rcv", 1e6, 100), 0);
     assert_int_equal(rec_run_end(r, status, 0.5, 1000, 1.0, NULL), 0);
     return id;

@@ -1,7 +1,8 @@
 /*
- * report_cmd.c - `netsim report DB [--compare AXIS=A,B] [--json]`: the
- * statistics of a results database, per sweep combination over its
- * repeats, or variant B against variant A on paired seeds. This file is
+ * report_cmd.c - `netsim report DB [--compare AXIS=A,B] [--metric M]
+ * [--by flow|host] [--json]`: the statistics of a results database, per
+ * sweep combination (and flow or host) over its repeats, or variant B
+ * against variant A on paired seeds. The metrics are report_metric.c's. This file is
  * the command line; reading the database is report_db.c's, grouping and
  * the statistics report_group.c's, the tables and JSON report_print.c's.
  *
@@ -36,9 +37,10 @@
 static const char usage_report[] =
     "usage: netsim report DB [options]\n"
     "\n"
-    "Goodput of the complete runs in the results database DB: one row per\n"
-    "sweep combination (the values of its ${...} axes), over its repeats:\n"
-    "mean, standard deviation and the 95% confidence interval of the mean\n"
+    "A metric (goodput unless --metric) of the complete runs in the results\n"
+    "database DB: one row per sweep combination (the values of its ${...}\n"
+    "axes), or with --by per flow or host of each, over its repeats: mean,\n"
+    "standard deviation and the 95% confidence interval of the mean\n"
     "(Student's t, n-1 degrees of freedom). A run's goodput is the bytes of\n"
     "all its flows x 8 over its first-to-last interval span.\n"
     "\n"
@@ -46,15 +48,29 @@ static const char usage_report[] =
     "      --compare AXIS=A,B  B against A on paired seeds (the same rep) for\n"
     "                          every combination of the other axes: mean %change\n"
     "                          with its 95% interval and the paired t test's p;\n"
-    "                          REGRESSION when the interval is all below 0,\n"
-    "                          improvement when all above, else no change.\n"
+    "                          REGRESSION when the interval is all on the worse\n"
+    "                          side of 0 (below for goodput, jain and counters,\n"
+    "                          above for retransmits, rtt and drops),\n"
+    "                          improvement when all on the other, else no change.\n"
     "                          e.g. --compare tcp.drs=trimodal,continuous\n"
-    "      --metric NAME       what to compare: goodput (the only one so far)\n"
+    "      --metric NAME       what to measure (default goodput):\n"
+    "%s"
+    "      --by flow|host      a row per flow (with its label) or per host of\n"
+    "                          each combination, instead of per run\n"
     "      --json              print one JSON document instead of tables\n"
     "  -h, --help              this text\n"
     "\n"
     "Exit status: 0 success, 1 database missing or without complete runs,\n"
     "2 bad usage (unknown axis or value included).\n";
+
+/* The help text, with the metrics' lines where usage_report says %s. */
+static void usage(FILE *f)
+{
+    const char *at = strstr(usage_report, "%s");
+    fwrite(usage_report, 1, (size_t)(at - usage_report), f);
+    metric_help(f);
+    fputs(at + 2, f);
+}
 
 /* Without --compare: one row per combination. */
 static int report_combinations(const struct rdb *d, int json)
@@ -83,9 +99,10 @@ int cmd_report(int argc, char **argv)
     static const struct option opts[] = {
         { "compare", required_argument, 0, 'c' }, { "json", no_argument, 0, 'J' },
         { "metric", required_argument, 0, 'm' },  { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
+        { "by", required_argument, 0, 'b' },      { 0, 0, 0, 0 },
     };
-    const char *compare = NULL, *metric = "goodput";
+    const char *compare = NULL, *metric = "goodput", *by = NULL;
+    struct metric_use use;
     struct rdb d;
     int c, json = 0, rc;
 
@@ -95,26 +112,26 @@ int cmd_report(int argc, char **argv)
         case 'c': compare = optarg; break;
         case 'J': json = 1; break;
         case 'm': metric = optarg; break;
-        case 'h': fputs(usage_report, stdout); return 0;
-        default: fputs(usage_report, stderr); return 2;
+        case 'b': by = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "netsim report: expected one results database DB\n\n%s", usage_report);
+        fprintf(stderr, "netsim report: expected one results database DB\n\n");
+        usage(stderr);
         return 2;
     }
-    if (strcmp(metric, "goodput") != 0) {
-        fprintf(stderr, "netsim report: unknown metric '%s' (known: goodput)\n", metric);
+    if (metric_parse(metric, by, &use) != 0)
         return 2;
-    }
-    if (rdb_load(&d, argv[optind]) != 0) {
+    if (rdb_load(&d, argv[optind], &use) != 0) {
         rdb_free(&d);
         return 1;
     }
     if (d.nruns == 0) {
         if (d.complete)
-            fprintf(stderr, "netsim report: %s: none of its %zu complete runs has interval rows\n", d.path,
-                    d.complete);
+            fprintf(stderr, "netsim report: %s: none of its %zu complete runs has a value of %s\n", d.path,
+                    d.complete, use.label);
         else
             fprintf(stderr, "netsim report: %s: no complete runs\n", d.path);
         rdb_free(&d);

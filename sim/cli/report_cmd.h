@@ -15,13 +15,47 @@
 #include "sim/cli/stats.h"
 #include "sim/xalloc.h"
 
-/* One complete run with intervals. */
+/* ---- report_metric.c: what a row measures --------------------------------- */
+
+enum report_by { BY_RUN, BY_FLOW, BY_HOST };
+enum metric_kind { METRIC_RATE, METRIC_COUNT, METRIC_PLAIN };
+
+struct metric {
+    const char *name;           /* "goodput", ..., "counter" (counter:NAME) */
+    const char *unit;           /* of the value: "bits/sec" (scaled as iperf3's), "segments", "ms", "" */
+    enum metric_kind kind;
+    int lower_is_better;        /* --compare's verdict: a rise is the REGRESSION */
+    const char *doc;
+    const char *sql[3];         /* per report_by: rows (run_id, entity, value); NULL: not by that */
+};
+
+struct metric_use {
+    const struct metric *m;
+    const char *pattern;        /* counter:NAME's NAME */
+    const char *label;          /* as the user wrote it */
+    enum report_by by;
+};
+
+/* --metric and --by as given (by may be NULL: per run). 0, or 2 after
+ * saying why. */
+int metric_parse(const char *metric, const char *by, struct metric_use *u);
+const char *metric_by_name(enum report_by by);
+/* One line per metric for the help text. */
+void metric_help(FILE *f);
+/* The metric's query on db with its parameter bound. 0 or -1. */
+int metric_query(sqlite3 *db, const struct metric_use *u, sqlite3_stmt **st);
+
+/* One row of the measure: a complete run, or with --by one flow or host
+ * of it; the rows of one run share its strings (owner: the first). */
 struct rrun {
     int64_t id;
     char *scenario;             /* NULL for SQL NULL, like every string here */
     char *hash;
     int64_t rep, seed;
-    double goodput;             /* bit/s */
+    double value;               /* the metric: bit/s for goodput */
+    char *entity;               /* --by flow: the flow id; --by host: its name; NULL per run */
+    char *label;                /* --by flow: the flow's label.flow.N */
+    int shares;                 /* the strings above entity belong to an earlier row */
     uint64_t fingerprint;       /* of its non-axis params but sim.seed */
     char **vals;                /* value of each axis, NULL where it has none */
 };
@@ -29,12 +63,14 @@ struct rrun {
 struct rdb {
     const char *path;
     sqlite3 *db;
+    struct metric_use use;
     char **axes;                /* names without "axis.", in order of first appearance */
     int naxes;
     struct rrun *runs;          /* by id */
     size_t nruns;
     size_t complete;            /* complete runs, with or without intervals */
-    size_t no_intervals;        /* complete runs left out: no interval rows or an empty span */
+    size_t no_intervals;        /* complete runs left out: no value of the metric (goodput:
+                                   no interval rows or an empty span) */
     int nscenarios;             /* distinct scenario names */
     int versions;               /* some scenario has runs of two versions */
 };
@@ -64,9 +100,9 @@ static inline int str_same(const char *a, const char *b)
 
 /* ---- report_db.c ---------------------------------------------------------- */
 
-/* Opens DB read-only and reads it. Returns 0, or 1 after saying why;
- * rdb_free() either way. */
-int rdb_load(struct rdb *d, const char *path);
+/* Opens DB read-only and reads it, measuring u. Returns 0, or 1 after
+ * saying why; rdb_free() either way. */
+int rdb_load(struct rdb *d, const char *path, const struct metric_use *u);
 void rdb_free(struct rdb *d);
 
 /* ---- report_group.c ------------------------------------------------------- */

@@ -1,7 +1,8 @@
 /*
  * report_db.c - reading a results database for `netsim report`: its
- * complete runs with their goodput, the sweep axes and each run's values,
- * and a fingerprint of each run's other parameters, all into memory.
+ * complete runs, the sweep axes and each run's values, a fingerprint of
+ * each run's other parameters, and the metric's value per run (or per
+ * flow or host of each run: report_metric.c), all into memory.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -31,6 +32,10 @@ static char *xstrdup_col(sqlite3_stmt *st, int i)
 void rdb_free(struct rdb *d)
 {
     for (size_t i = 0; i < d->nruns; i++) {
+        free(d->runs[i].entity);
+        free(d->runs[i].label);
+        if (d->runs[i].shares)
+            continue;
         for (int a = 0; a < d->naxes; a++)
             free(d->runs[i].vals[a]);
         free(d->runs[i].vals);
@@ -64,14 +69,11 @@ static struct rrun *run_by_id(struct rdb *d, int64_t id)
     return lo < d->nruns && d->runs[lo].id == id ? &d->runs[lo] : NULL;
 }
 
-/* The complete runs with their goodput, in id order. */
+/* The complete runs, in id order. */
 static int read_runs(struct rdb *d)
 {
     static const char sql[] =
-        "SELECT r.id, r.scenario, r.scenario_hash, r.rep, r.seed, g.bytes, g.t0, g.t1"
-        " FROM run r LEFT JOIN (SELECT run_id, total(bytes) AS bytes, min(t_start) AS t0, max(t_end) AS t1"
-        "                       FROM interval GROUP BY run_id) g ON g.run_id = r.id"
-        " WHERE r.status = 'complete' ORDER BY r.id";
+        "SELECT r.id, r.scenario, r.scenario_hash, r.rep, r.seed FROM run r WHERE r.status = 'complete' ORDER BY r.id";
     sqlite3_stmt *st;
     size_t cap = 0;
     int rc;
@@ -79,15 +81,9 @@ static int read_runs(struct rdb *d)
     if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK)
         return db_fail(d, "reading runs");
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        double bytes = sqlite3_column_double(st, 5), t0 = sqlite3_column_double(st, 6),
-               t1 = sqlite3_column_double(st, 7);
         struct rrun *r;
 
         d->complete++;
-        if (sqlite3_column_type(st, 5) == SQLITE_NULL || !(t1 > t0)) {
-            d->no_intervals++;
-            continue;
-        }
         if (d->nruns == cap) {
             cap = cap ? 2 * cap : 256;
             d->runs = xrealloc(d->runs, cap * sizeof *d->runs);
@@ -99,7 +95,6 @@ static int read_runs(struct rdb *d)
         r->hash = xstrdup_col(st, 2);
         r->rep = sqlite3_column_int64(st, 3);
         r->seed = sqlite3_column_int64(st, 4);
-        r->goodput = bytes * 8 / (t1 - t0);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -191,13 +186,90 @@ static int read_fingerprints(struct rdb *d)
     return 0;
 }
 
-int rdb_load(struct rdb *d, const char *path)
+/* The label of flow `entity` of run id. */
+static char *flow_label(struct rdb *d, sqlite3_stmt *st, int64_t id, const char *entity)
+{
+    char key[48];
+    char *s = NULL;
+
+    snprintf(key, sizeof key, "label.flow.%s", entity);
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        s = xstrdup_col(st, 0);
+    (void)d;
+    return s;
+}
+
+/* Replaces the runs by the metric's rows: one per run (or per flow or
+ * host of it) that has a value, in run order; runs without one are
+ * counted in no_intervals. */
+static int read_values(struct rdb *d)
+{
+    sqlite3_stmt *st, *lab = NULL;
+    struct rrun *rows = NULL;
+    size_t n = 0, cap = 0, at = 0;
+    int rc;
+    char *used = xcalloc(d->nruns + 1, 1);
+
+    if (metric_query(d->db, &d->use, &st) != 0)
+        return free(used), db_fail(d, "reading the metric");
+    if (d->use.by == BY_FLOW &&
+        sqlite3_prepare_v2(d->db, "SELECT value FROM param WHERE run_id = ?1 AND key = ?2", -1, &lab, NULL) !=
+            SQLITE_OK) {
+        sqlite3_finalize(st);
+        return free(used), db_fail(d, "reading flow labels");
+    }
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(st, 0);
+        while (at < d->nruns && d->runs[at].id < id)
+            at++;
+        if (at == d->nruns || d->runs[at].id != id || sqlite3_column_type(st, 2) == SQLITE_NULL)
+            continue;     /* not a complete run */
+        if (d->use.by != BY_RUN && sqlite3_column_type(st, 1) == SQLITE_NULL)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 256;
+            rows = xrealloc(rows, cap * sizeof *rows);
+        }
+        struct rrun *r = &rows[n++];
+        *r = d->runs[at];
+        r->shares = used[at];
+        used[at] = 1;
+        r->value = sqlite3_column_double(st, 2);
+        r->entity = d->use.by == BY_RUN ? NULL : xstrdup_col(st, 1);
+        r->label = d->use.by == BY_FLOW ? flow_label(d, lab, id, r->entity) : NULL;
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(lab);
+    for (size_t i = 0; i < d->nruns; i++) {
+        if (used[i])
+            continue;
+        d->no_intervals++;
+        for (int a = 0; a < d->naxes; a++)
+            free(d->runs[i].vals[a]);
+        free(d->runs[i].vals);
+        free(d->runs[i].scenario);
+        free(d->runs[i].hash);
+    }
+    free(used);
+    free(d->runs);
+    d->runs = rows;
+    d->nruns = n;
+    if (rc != SQLITE_DONE)
+        return db_fail(d, "reading the metric");
+    return 0;
+}
+
+int rdb_load(struct rdb *d, const char *path, const struct metric_use *u)
 {
     sqlite3_stmt *st;
     int64_t version = -1;
 
     memset(d, 0, sizeof *d);
     d->path = path;
+    d->use = *u;
     if (access(path, R_OK) != 0) {
         fprintf(stderr, "netsim report: %s: cannot open: %s\n", path, strerror(errno));
         return 1;
@@ -226,7 +298,7 @@ int rdb_load(struct rdb *d, const char *path)
      * still be writing it): views respell it as version 2. */
     if (version == 1 && rec_v1_views(d->db) != SQLITE_OK)
         return db_fail(d, "reading schema version 1");
-    if (read_runs(d) || read_axes(d) || read_fingerprints(d))
+    if (read_runs(d) || read_axes(d) || read_fingerprints(d) || read_values(d))
         return 1;
 
     /* Scenario names and versions, for the columns shown. */

@@ -37,7 +37,7 @@ static int rset_add(struct rset *s, size_t i)
 static int same_combination(const struct rdb *d, const struct rrun *a, const struct rrun *b, int skip,
                             const char *ignore)
 {
-    if (!str_same(a->scenario, b->scenario) || !str_same(a->hash, b->hash))
+    if (!str_same(a->scenario, b->scenario) || !str_same(a->hash, b->hash) || !str_same(a->entity, b->entity))
         return 0;
     for (int i = 0; i < d->naxes; i++)
         if (i != skip && !(ignore && ignore[i]) && !str_same(a->vals[i], b->vals[i]))
@@ -153,7 +153,7 @@ void group_combinations(const struct rdb *d, struct combo_report *out)
                 continue;
             }
             ids[n] = r->id;
-            x[n++] = r->goodput;
+            x[n++] = r->value;
         }
         stats_summarize(x, n, LEVEL, &rows[k].sum);
         rows[k].n = n;
@@ -330,12 +330,12 @@ int group_compare(const struct rdb *d, const char *arg, struct compare_report *o
             if (m == s->n)
                 continue;
             used[j] = used[m] = 1;
-            if (ra->goodput == 0) {
+            if (ra->value == 0) {
                 row_zero++;
                 continue;
             }
-            xa[n] = ra->goodput;
-            xb[n++] = d->runs[s->idx[m]].goodput;
+            xa[n] = ra->value;
+            xb[n++] = d->runs[s->idx[m]].value;
         }
         for (size_t j = 0; j < s->n; j++) {
             const struct rrun *r = &d->runs[s->idx[j]];
@@ -355,6 +355,10 @@ int group_compare(const struct rdb *d, const char *arg, struct compare_report *o
         zero_a += row_zero;
         if (stats_compare_paired(xa, xb, n, LEVEL, &p) != 0)
             p.verdict = STATS_TOO_FEW;    /* no pairs: all fields NaN */
+        else if (d->use.m->lower_is_better && p.verdict == STATS_REGRESSION)
+            p.verdict = STATS_IMPROVEMENT;   /* fewer retransmissions, drops, a shorter RTT */
+        else if (d->use.m->lower_is_better && p.verdict == STATS_IMPROVEMENT)
+            p.verdict = STATS_REGRESSION;
 
         rows[k].n = n;
         rows[k].unpaired = row_unpaired;

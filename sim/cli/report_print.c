@@ -28,11 +28,27 @@ static double rate_unit(double v, const char **name)
     return scale;
 }
 
+/* The scale and unit name of the metric's values around v: iperf3's rate
+ * units for goodput, the metric's own unit otherwise. */
+static double value_unit(const struct rdb *d, double v, const char **name)
+{
+    if (d->use.m->kind == METRIC_RATE)
+        return rate_unit(v, name);
+    *name = *d->use.m->unit ? d->use.m->unit : "-";
+    return 1;
+}
+
 /* Decimals that give 4 significant digits to v in its unit (9.412,
- * 12.31, 950.0), so values of one row line up. */
+ * 12.31, 950.0), so values of one row line up; none for a whole count. */
 static int decimals_for(double scaled)
 {
     double a = fabs(scaled);
+    if (isfinite(a) && a == floor(a) && a >= 1)
+        return 0;
+    if (a > 0 && a < 0.99995) {
+        int d = 3 - (int)floor(log10(a));
+        return d > 6 ? 6 : d;
+    }
     return a < 9.9995 ? 3 : a < 99.995 ? 2 : 1;
 }
 
@@ -129,12 +145,21 @@ static void json_combination(FILE *f, const struct rdb *d, const struct rrun *r,
         json_str(f, r->vals[a]);
     }
     fputc('}', f);
+    if (d->use.by != BY_RUN) {
+        fprintf(f, ", \"%s\": ", metric_by_name(d->use.by));
+        json_str(f, r->entity);
+    }
+    if (d->use.by == BY_FLOW) {
+        fputs(", \"label\": ", f);
+        json_str(f, r->label);
+    }
 }
 
 /* ---- the leading columns: scenario/version when they vary, the axes ------ */
 
 struct lead {
     int scenario, version;      /* show these columns */
+    int entity;                 /* --by flow / host: its column */
     int axes[64];               /* axis indices shown */
     int naxes;
 };
@@ -155,11 +180,12 @@ static void lead_init(struct lead *l, const struct rdb *d, const struct combos *
     }
     l->scenario = d->nscenarios > 1 || l->naxes == 0;
     l->version = d->versions;
+    l->entity = d->use.by != BY_RUN;
 }
 
 static int lead_count(const struct lead *l)
 {
-    return l->scenario + l->version + l->naxes;
+    return l->scenario + l->version + l->naxes + l->entity;
 }
 
 static void lead_head(const struct lead *l, const struct rdb *d, const char **head)
@@ -172,6 +198,8 @@ static void lead_head(const struct lead *l, const struct rdb *d, const char **he
         head[c++] = "version";
     for (int i = 0; i < l->naxes; i++)
         head[c++] = d->axes[l->axes[i]];
+    if (l->entity)
+        head[c++] = metric_by_name(d->use.by);
 }
 
 static void lead_cells(const struct lead *l, const struct rrun *r, char **cells)
@@ -184,6 +212,8 @@ static void lead_cells(const struct lead *l, const struct rrun *r, char **cells)
         cells[c++] = xasprintf("%.8s", r->hash ? r->hash : "-");
     for (int i = 0; i < l->naxes; i++)
         cells[c++] = xasprintf("%s", r->vals[l->axes[i]] ? r->vals[l->axes[i]] : "-");
+    if (l->entity)
+        cells[c++] = xasprintf("%s", r->entity ? r->entity : "-");
 }
 
 /* ---- without --compare: one row per combination --------------------------- */
@@ -197,7 +227,8 @@ void print_combinations(const struct rdb *d, const struct combo_report *r, int j
 
     lead_init(&l, d, cs, -1, NULL);
 
-    int nlead = lead_count(&l), ncols = nlead + 5;
+    int label = d->use.by == BY_FLOW;
+    int nlead = lead_count(&l), ncols = nlead + 5 + label;
     const char **head = xcalloc((size_t)ncols, sizeof *head);
     char *right = xcalloc((size_t)ncols, 1);
     char **cells = xcalloc((size_t)ncols, sizeof *cells);
@@ -205,22 +236,35 @@ void print_combinations(const struct rdb *d, const struct combo_report *r, int j
 
     lead_head(&l, d, head);
     head[nlead] = "n";
-    head[nlead + 1] = "goodput";
+    head[nlead + 1] = d->use.label;
     head[nlead + 2] = "sd";
     head[nlead + 3] = "95% CI of the mean";
     head[nlead + 4] = "unit";
+    if (label)
+        head[nlead + 5] = "label";
     right[nlead] = right[nlead + 1] = right[nlead + 2] = 1;
 
     if (json) {
         fputs("{\n  \"database\": ", f);
         json_str(f, d->path);
-        fputs(",\n  \"metric\": \"goodput\",\n  \"unit\": \"bits/sec\",\n  \"level\": 0.95,\n  \"axes\": [", f);
+        fputs(",\n  \"metric\": ", f);
+        json_str(f, d->use.label);
+        fputs(",\n  \"unit\": ", f);
+        json_str(f, d->use.m->unit);
+        fprintf(f, ",\n  \"by\": \"%s\",\n  \"level\": 0.95,\n  \"axes\": [", metric_by_name(d->use.by));
         for (int a = 0; a < d->naxes; a++) {
             fputs(a ? ", " : "", f);
             json_str(f, d->axes[a]);
         }
         fputs("],\n  \"combinations\": [", f);
     }
+    /* One unit for the column, that of its largest value. */
+    const char *unit;
+    double colmax = 0;
+    for (size_t k = 0; k < cs->n; k++)
+        if (isfinite(r->rows[k].sum.mean) && fabs(r->rows[k].sum.mean) > colmax)
+            colmax = fabs(r->rows[k].sum.mean);
+    double scale = value_unit(d, colmax, &unit);
     for (size_t k = 0; k < cs->n; k++) {
         const struct rset *s = &cs->c[k].runs;
         size_t n = r->rows[k].n;
@@ -243,10 +287,10 @@ void print_combinations(const struct rdb *d, const struct combo_report *r, int j
                 fprintf(f, "%s%lld", j ? ", " : "", (long long)ids[j]);
             fputs("]}", f);
         } else {
-            const char *unit;
-            double scale = rate_unit(sum.mean, &unit);
             int dec = decimals_for(sum.mean / scale);
             lead_cells(&l, r0, cells);
+            if (label)
+                cells[nlead + 5] = xasprintf("%s", r0->label ? r0->label : "-");
             cells[nlead] = xasprintf("%zu", n);
             cells[nlead + 1] = fmt_num(sum.mean / scale, dec);
             cells[nlead + 2] = fmt_num(sum.sd / scale, dec);
@@ -265,12 +309,12 @@ void print_combinations(const struct rdb *d, const struct combo_report *r, int j
         printf("%s: %zu complete run%s", d->path, d->complete, d->complete == 1 ? "" : "s");
         if (d->nscenarios == 1 && d->nruns)
             printf(" of %s", d->runs[0].scenario ? d->runs[0].scenario : "(unnamed)");
-        printf(", %zu combination%s; goodput = bytes of all flows x 8 / interval span\n", cs->n,
-               cs->n == 1 ? "" : "s");
+        printf(", %zu %s%s; %s = %s\n", cs->n, d->use.by == BY_RUN ? "combination" : "rows",
+               d->use.by == BY_RUN && cs->n != 1 ? "s" : "", d->use.label, d->use.m->doc);
         table_print(&t, f);
         if (d->no_intervals)
-            printf("note: %zu complete run%s without interval rows left out\n", d->no_intervals,
-                   d->no_intervals == 1 ? "" : "s");
+            printf("note: %zu complete run%s without a value of %s left out\n", d->no_intervals,
+                   d->no_intervals == 1 ? "" : "s", d->use.label);
         if (repeated)
             printf("note: %zu run%s repeating the seed, rep and parameters of an earlier run left out\n",
                    repeated, repeated == 1 ? "" : "s");
@@ -314,7 +358,11 @@ void print_compare(const struct rdb *d, const struct compare_report *r, int json
     if (json) {
         fputs("{\n  \"database\": ", f);
         json_str(f, d->path);
-        fputs(",\n  \"metric\": \"goodput\",\n  \"unit\": \"bits/sec\",\n  \"level\": 0.95,\n  \"compare\": {\"axis\": ", f);
+        fputs(",\n  \"metric\": ", f);
+        json_str(f, d->use.label);
+        fputs(",\n  \"unit\": ", f);
+        json_str(f, d->use.m->unit);
+        fprintf(f, ",\n  \"by\": \"%s\",\n  \"level\": 0.95,\n  \"compare\": {\"axis\": ", metric_by_name(d->use.by));
         json_str(f, cmp.axis);
         fputs(", \"a\": ", f);
         json_str(f, cmp.a);
@@ -329,6 +377,14 @@ void print_compare(const struct rdb *d, const struct compare_report *r, int json
         fputs("]},\n  \"rows\": [", f);
     }
 
+    const char *unit;
+    double colmax = 0;
+    for (size_t k = 0; k < cs->n; k++) {
+        double m = fmax(fabs(r->rows[k].p.mean_a), fabs(r->rows[k].p.mean_b));
+        if (isfinite(m) && m > colmax)
+            colmax = m;
+    }
+    double scale = value_unit(d, colmax, &unit);
     for (size_t k = 0; k < cs->n; k++) {
         const struct rset *s = &cs->c[k].runs;
         size_t n = r->rows[k].n, row_unpaired = r->rows[k].unpaired;
@@ -354,8 +410,6 @@ void print_compare(const struct rdb *d, const struct compare_report *r, int json
             json_str(f, stats_verdict_name(p.verdict));
             fputc('}', f);
         } else {
-            const char *unit;
-            double scale = rate_unit(p.mean_a, &unit);
             int dec = decimals_for(p.mean_a / scale);
             lead_cells(&l, r0, cells);
             cells[nlead] = xasprintf("%zu", n);
@@ -377,8 +431,8 @@ void print_compare(const struct rdb *d, const struct compare_report *r, int json
                 " \"repeated_seed\": %zu, \"zero_baseline\": %zu, \"without_axis\": %zu}\n}\n",
                 d->complete, d->no_intervals, unpaired, repeated, zero_a, without);
     } else {
-        printf("%s: %s=%s against %s=%s, paired by rep; change = (%s - %s) / %s of goodput per pair\n", d->path,
-               cmp.axis, cmp.b, cmp.axis, cmp.a, cmp.b, cmp.a, cmp.a);
+        printf("%s: %s=%s against %s=%s, paired by rep; change = (%s - %s) / %s of %s per pair\n", d->path,
+               cmp.axis, cmp.b, cmp.axis, cmp.a, cmp.b, cmp.a, cmp.a, d->use.label);
         int nmoves = 0;
         for (int x = 0; x < d->naxes; x++)
             if (moves[x])
@@ -393,14 +447,14 @@ void print_compare(const struct rdb *d, const struct compare_report *r, int json
             printf("note: %zu run%s repeating the rep of a paired run ignored\n", repeated,
                    repeated == 1 ? "" : "s");
         if (zero_a)
-            printf("note: %zu pair%s with zero goodput for %s ignored (no %%change)\n", zero_a,
-                   zero_a == 1 ? "" : "s", cmp.a);
+            printf("note: %zu pair%s with zero %s for %s ignored (no %%change)\n", zero_a,
+                   zero_a == 1 ? "" : "s", d->use.label, cmp.a);
         if (without)
             printf("note: %zu complete run%s without axis %s ignored\n", without, without == 1 ? "" : "s",
                    cmp.axis);
         if (d->no_intervals)
-            printf("note: %zu complete run%s without interval rows left out\n", d->no_intervals,
-                   d->no_intervals == 1 ? "" : "s");
+            printf("note: %zu complete run%s without a value of %s left out\n", d->no_intervals,
+                   d->no_intervals == 1 ? "" : "s", d->use.label);
     }
     free(cells);
     free(head);

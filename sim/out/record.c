@@ -63,7 +63,7 @@ static const char *const stmt_sql[ST_COUNT] = {
         "INSERT INTO interval(run_id, flow, t_start, t_end, bytes, bits_per_s)"
         " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     [ST_SERIES] = "INSERT INTO series(run_id, name, t, value) VALUES(?1, ?2, ?3, ?4)",
-    [ST_COUNTER] = "INSERT INTO counter(run_id, name, value) VALUES(?1, ?2, ?3)",
+    [ST_COUNTER] = "INSERT INTO counter(run_id, name, value, is_drop) VALUES(?1, ?2, ?3, ?4)",
     [ST_PROFILE] =
         "INSERT INTO profile(run_id, host, cpu, symbol, cpu_ns, calls)"
         " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
@@ -398,7 +398,7 @@ int rec_series(struct rec *r, const char *name, double t, double value)
     return step(r, ST_SERIES, "insert series");
 }
 
-int rec_counter(struct rec *r, const char *name, uint64_t value)
+int rec_counter(struct rec *r, const char *name, uint64_t value, bool is_drop)
 {
     sqlite3_stmt *st = r->st[ST_COUNTER];
 
@@ -407,6 +407,7 @@ int rec_counter(struct rec *r, const char *name, uint64_t value)
     sqlite3_bind_int64(st, 1, r->run_id);
     bind_text(st, 2, name);
     sqlite3_bind_int64(st, 3, (sqlite3_int64)value);
+    sqlite3_bind_int(st, 4, is_drop);
     return step(r, ST_COUNTER, "insert counter");
 }
 

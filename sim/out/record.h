@@ -11,7 +11,8 @@
  *                                    "axis.NAME", flow labels "label.flow.N"
  *   interval(run_id, flow, t_start, t_end, bytes, bits_per_s)
  *   series(run_id, name, t, value)
- *   counter(run_id, name, value INTEGER)
+ *   counter(run_id, name, value INTEGER, is_drop)   is_drop 1: packets
+ *                                    dropped, by the cause its name says
  *   profile(run_id, host, cpu, symbol, cpu_ns, calls)   cpu NULL: the host's
  *                                    total; N: that core's rows (perf -C N)
  * Version 1 files are upgraded when a writer opens them and read through
@@ -94,7 +95,9 @@ int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info);
 int rec_param(struct rec *r, const char *key, const char *value);
 int rec_interval(struct rec *r, int flow, double t_start, double t_end, uint64_t bytes, double bits_per_s);
 int rec_series(struct rec *r, const char *name, double t, double value);
-int rec_counter(struct rec *r, const char *name, uint64_t value);
+/* is_drop: the counter counts packets dropped, by the cause its name says
+ * (report's "Drops by cause", `netsim report --metric drops`). */
+int rec_counter(struct rec *r, const char *name, uint64_t value, bool is_drop);
 /* cpu: the core the row is for, or -1 (NULL in the table): the whole host. */
 int rec_profile(struct rec *r, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls);
 /* status: "complete", "interrupted" or "failed"; error may be NULL.

@@ -41,8 +41,8 @@ static const char *const copy_child_sql[] = {
     " SELECT ?1, flow, t_start, t_end, bytes, bits_per_s FROM " SRC ".interval WHERE run_id = ?2 ORDER BY rowid",
     "INSERT INTO main.series(run_id, name, t, value)"
     " SELECT ?1, name, t, value FROM " SRC ".series WHERE run_id = ?2 ORDER BY rowid",
-    "INSERT INTO main.counter(run_id, name, value)"
-    " SELECT ?1, name, value FROM " SRC ".counter WHERE run_id = ?2 ORDER BY rowid",
+    "INSERT INTO main.counter(run_id, name, value, is_drop)"
+    " SELECT ?1, name, value, is_drop FROM " SRC ".counter WHERE run_id = ?2 ORDER BY rowid",
     "INSERT INTO main.profile(run_id, host, cpu, symbol, cpu_ns, calls)"
     " SELECT ?1, host, cpu, symbol, cpu_ns, calls FROM " SRC ".profile WHERE run_id = ?2 ORDER BY rowid",
 };
@@ -55,8 +55,8 @@ static const char *const copy_child_v1_sql[] = {
     " SELECT ?1, flow, t_start, t_end, bytes, bits_per_s FROM " SRC ".interval WHERE run_id = ?2 ORDER BY rowid",
     "INSERT INTO main.series(run_id, name, t, value)"
     " SELECT ?1, " V1_SERIES_NAME("s") ", s.t, s.value FROM " SRC ".series s WHERE s.run_id = ?2 ORDER BY s.rowid",
-    "INSERT INTO main.counter(run_id, name, value)"
-    " SELECT ?1, c.name, " V1_COUNTER_VALUE("c") " FROM " SRC ".counter c WHERE c.run_id = ?2 ORDER BY c.rowid",
+    "INSERT INTO main.counter(run_id, name, value, is_drop)"
+    " SELECT ?1, c.name, " V1_COUNTER_VALUE("c") ", NULL FROM " SRC ".counter c WHERE c.run_id = ?2 ORDER BY c.rowid",
     "INSERT INTO main.profile(run_id, host, cpu, symbol, cpu_ns, calls)"
     " SELECT ?1, " V1_PROFILE_HOST("p") ", " V1_PROFILE_CPU("p") ", p.symbol, p.cpu_ns, p.calls FROM " SRC
     ".profile p WHERE p.run_id = ?2 ORDER BY p.rowid",

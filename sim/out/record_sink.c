@@ -33,8 +33,7 @@ static void sink_series(void *ctx, const char *name, simtime_t t, double value)
 
 static void sink_counter(void *ctx, const char *name, uint64_t value, bool is_drop)
 {
-    (void)is_drop;
-    rec_counter(ctx, name, value);
+    rec_counter(ctx, name, value, is_drop);
 }
 
 static void sink_profile(void *ctx, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls)

@@ -17,7 +17,8 @@ static const char upgrade_sql[] =
     "CREATE TABLE main.counter_v2("
     " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
     " name TEXT NOT NULL,"
-    " value INTEGER);\n"
+    " value INTEGER,"
+    " is_drop INTEGER);\n"
     "INSERT INTO main.counter_v2(rowid, run_id, name, value)"
     " SELECT c.rowid, c.run_id, c.name, " V1_COUNTER_VALUE("c") " FROM main.counter c ORDER BY c.rowid;\n"
     "DROP TABLE main.counter;\n"
@@ -48,7 +49,7 @@ static const char views_sql[] =
     "CREATE TEMP VIEW param AS SELECT p.rowid AS rowid, p.run_id AS run_id, " V1_PARAM_KEY("main.param", "p")
     " AS key, p.value AS value FROM main.param p;\n"
     "CREATE TEMP VIEW counter AS SELECT c.rowid AS rowid, c.run_id AS run_id, c.name AS name, " V1_COUNTER_VALUE("c")
-    " AS value FROM main.counter c;\n"
+    " AS value, NULL AS is_drop FROM main.counter c;\n"
     "CREATE TEMP VIEW profile AS SELECT p.rowid AS rowid, p.run_id AS run_id, " V1_PROFILE_HOST("p") " AS host, "
     V1_PROFILE_CPU("p") " AS cpu, p.symbol AS symbol, p.cpu_ns AS cpu_ns, p.calls AS calls FROM main.profile p;\n"
     "CREATE TEMP VIEW series AS SELECT s.rowid AS rowid, s.run_id AS run_id, " V1_SERIES_NAME("s")

@@ -9,7 +9,8 @@
  *   param.key      "host sender.tcp.cc", "flow 1.time": now as --set takes
  *                  them, "sender.tcp.cc", "1.time" (a name that two kinds
  *                  share keeps its kind, as --set would refuse it);
- *   counter.value  REAL: now INTEGER;
+ *   counter.value  REAL: now INTEGER, beside is_drop (NULL for old rows:
+ *                  version 1 did not record which counters count drops);
  *   profile.host   "lo/cpu0" for one core's rows: now host "lo", cpu 0
  *                  (NULL for the host's own rows);
  *   series.name    ping's "flow1.rtt_us": now "flow.1.rtt_us".
