@@ -59,7 +59,8 @@ static void attach(struct sim *s, struct host *h, int slot)
     ns->scope_all = cfg_choice(sec, "ipfrag.scope", "all", scopes,
             "drop-new: the memory limit drops every fragment (all, as 4.18) or only those that would create a queue (new, 4.17)") == 0;
     ns->nbuckets = (uint32_t)cfg_int(sec, "ipfrag.hash_buckets", ns->ops->rhash ? "65536" : "64", 1, FRAG_MAX_BUCKETS,
-            "{64, or 65536 for drop-new|1 to 65536, a power of two} buckets of the fragment hash table (INETFRAGS_HASHSZ 64; drop-new's rhashtable)");
+                                     "{|1 to 65536, a power of two} buckets of the fragment hash table "
+                                     "(INETFRAGS_HASHSZ 64; drop-new's rhashtable: 65536)");
     if (ns->nbuckets & (ns->nbuckets - 1)) {
         cfg_error(sec, "ipfrag.hash_buckets", "got %u, expected a power of two", ns->nbuckets);
         ns->nbuckets = 64;

@@ -14,7 +14,7 @@ int sctp_app_pair(struct flow *f, struct cfg_section *sec, struct sctp_assoc *cl
     int scpu = (int)cfg_int(sec, "server_cpu", f->to->ncores > 1 ? "1" : "0", 0, f->to->ncores - 1,
             "{1, or 0 on a 1-core host|0 to cores - 1} core of the server (reader) process; 0 puts it on the RX core");
     uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535,
-                                      "{iperf3 5201, netperf 12866|1 to 65535} server port");
+                                      "server port (sctp_iperf3: iperf3's 5201; sctp_stream: netperf's 12866)");
     uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 30,
                                "SO_SNDBUF requested on both ends; 0 = the net.core default");
     uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 30,

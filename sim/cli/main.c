@@ -34,6 +34,7 @@ static const char usage_main[] =
     "  report DB      goodput per combination with 95% intervals; --compare AXIS=A,B\n"
     "  merge OUT IN.. combine result databases of one scenario\n"
     "  models         list applications, CPU profiles and model families\n"
+    "  keys [WHAT]    every scenario key with its default, unit, range and doc\n"
     "  help           this text; `netsim run --help` for the options of run\n"
     "\n"
     "Exit status: 0 success, 1 simulation or I/O error, 2 bad usage or bad scenario.\n";
@@ -197,6 +198,8 @@ int main(int argc, char **argv)
         return cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "merge"))
         return cmd_merge(argc - 1, argv + 1);
+    if (!strcmp(cmd, "keys"))
+        return cmd_keys(argc - 1, argv + 1);
     if (!strcmp(cmd, "models")) {
         models_list();
         return 0;
