@@ -2,7 +2,9 @@
 # `make` builds ./netsim; `make test` runs every test; `make run` runs the
 # bundled scenario; `make deps` installs the Debian packages it needs;
 # `make fuzz` builds the libFuzzer harnesses (clang), `make fuzz-smoke`
-# runs each for FUZZ_TIME seconds.
+# runs each for FUZZ_TIME seconds; `make install PREFIX=/usr/local
+# DESTDIR=` installs netsim, netsim-plot, the man pages, the bash
+# completion and the bundled scenarios, `make uninstall` removes them.
 
 PKGS     := gsl sqlite3 inih
 CC       ?= cc
@@ -26,9 +28,10 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 NETSIM   ?= netsim
 
-DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel perl
+DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel perl \
+	    mandoc man-db
 
-.PHONY: all deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke FORCE
+.PHONY: all deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke install uninstall FORCE
 all: $(NETSIM)
 
 $(NETSIM): $(BUILD)/sim/cli/main.o $(BUILD)/libnetsim.a
@@ -47,6 +50,17 @@ $(BUILD)/%.o: %.c
 $(BUILD)/gen/variants.c: FORCE
 	@mkdir -p $(dir $@)
 	@tools/gen-variants $(VARIANT_SRC) > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+
+# The version `netsim --version` prints: git describe of this tree, or
+# the VERSION file of a release tarball; written again on every make and
+# replaced only when it changed.
+$(BUILD)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@v=$$( { [ -e .git ] && git describe --always --dirty 2>/dev/null; } || cat VERSION 2>/dev/null || echo unknown); \
+	  printf '#define NETSIM_VERSION "%s"\n' "$$v" > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+
+$(BUILD)/sim/cli/main.o: $(BUILD)/gen/version.h
+$(BUILD)/sim/cli/main.o: CFLAGS += -include $(BUILD)/gen/version.h
 
 $(BUILD)/gen/variants.o: $(BUILD)/gen/variants.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -127,6 +141,28 @@ fuzz-smoke: fuzz
 plots: all
 	tools/run-bundled.sh ./$(NETSIM)
 	tools/plot-all.sh
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+IROOT   := $(DESTDIR)$(PREFIX)
+SCEN    := $(IROOT)/share/netsim/scenarios
+INSTALLED := bin/netsim bin/netsim-plot share/man/man1/netsim.1 share/man/man5/netsim-scenario.5 \
+	share/bash-completion/completions/netsim
+
+install: all
+	install -d $(IROOT)/bin $(IROOT)/share/man/man1 $(IROOT)/share/man/man5 \
+	  $(IROOT)/share/bash-completion/completions $(SCEN)/bench
+	install -m 755 $(NETSIM) $(IROOT)/bin/netsim
+	install -m 755 tools/plot $(IROOT)/bin/netsim-plot
+	install -m 644 man/netsim.1 $(IROOT)/share/man/man1/netsim.1
+	install -m 644 man/netsim-scenario.5 $(IROOT)/share/man/man5/netsim-scenario.5
+	install -m 644 tools/netsim-completion.bash $(IROOT)/share/bash-completion/completions/netsim
+	install -m 644 scenarios/*.ini $(SCEN)/
+	install -m 644 scenarios/bench/*.ini $(SCEN)/bench/
+
+uninstall:
+	rm -f $(INSTALLED:%=$(IROOT)/%)
+	rm -rf $(IROOT)/share/netsim
 
 clean:
 	rm -rf build build-asan build-fuzz netsim netsim-asan
