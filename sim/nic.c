@@ -51,7 +51,8 @@ void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
     p->rss_udp_ports = cfg_bool(sec, "rss_udp_ports", "off",
             "RSS hashes UDP ports too (ethtool -N rx-flow-hash udp4 sdfn); off: addresses only, the ixgbe default");
     const char *itr = cfg_str(sec, "itr", "adaptive",
-            "{|adaptive or 0 to 1022us} interrupt throttle: adaptive (ethtool -C rx-usecs 1, the default) or a fixed interval, 0 = off");
+            "{|adaptive or 0 to 1022us} interrupt throttle: adaptive (ethtool -C rx-usecs 1, the default) "
+            "or a fixed interval, 0 = off");
     if (!strcmp(itr, "adaptive")) {
         p->itr_us = 0;
     } else {
@@ -76,7 +77,8 @@ void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
     for (uint32_t i = 0; i < NIC_MAX_QUEUES; i++)
         p->queue_cpu[i] = (int)(i % (uint32_t)ncores);
     const char *pin = cfg_str(sec, "rx_queue_cpu", "",
-            "{queue i on core i mod cores|core numbers} the core that serves each RX queue's interrupt, \"0, 1, 2\" (smp_affinity)");
+            "{queue i on core i mod cores|core numbers} the core that serves each RX queue's interrupt, "
+            "\"0, 1, 2\" (smp_affinity)");
     if (*pin) {
         char buf[256];
         snprintf(buf, sizeof buf, "%s", pin);

@@ -46,18 +46,22 @@ static void attach(struct sim *s, struct host *h, int slot)
     ns->secret_interval = cfg_time(sec, "ipfrag_secret_interval", "600s", PS_PER_MS, 1000000 * PS_PER_S,
             "period of the hash secret rebuild (net.ipv4.ipfrag_secret_interval; Linux 3.7 default 600s)");
     ns->max_dist = (uint32_t)cfg_int(sec, "ipfrag_max_dist", "64", 0, INT32_MAX,
-            "fragments from a source, between two of a queue, that make it too far (ip_frag_too_far); 0 = off (default 64)");
+            "fragments from a source, between two of a queue, that make it too far (ip_frag_too_far); "
+            "0 = off (default 64)");
     static const char *const races[] = { "progressive", "atomic", NULL };
     ns->race_atomic = cfg_choice(sec, "ipfrag.race_model", "progressive", races,
-            "progressive: memory freed by a queue being destroyed drops as its work proceeds; atomic: at once (ablation)") == 1;
+            "progressive: memory freed by a queue being destroyed drops as its work proceeds; "
+            "atomic: at once (ablation)") == 1;
     static const char *const modes[] = { "evict_tail", "drop_incoming", NULL };
     ns->taildrop_incoming = cfg_choice(sec, "ipfrag.taildrop_mode", "evict_tail", modes,
-            "lru-warm's reading of \"tail drop\" when the LRU head is warm: evict the tail, or drop the incoming fragment") == 1;
+            "lru-warm's reading of \"tail drop\" when the LRU head is warm: evict the tail, "
+            "or drop the incoming fragment") == 1;
     ns->warm_jiffies = (uint32_t)cfg_int(sec, "ipfrag.warm_jiffies", "1", 0, 1000000,
             "lru-warm: a queue created less than this many jiffies ago is warm (1: the same jiffy)");
     static const char *const scopes[] = { "all", "new", NULL };
     ns->scope_all = cfg_choice(sec, "ipfrag.scope", "all", scopes,
-            "drop-new: the memory limit drops every fragment (all, as 4.18) or only those that would create a queue (new, 4.17)") == 0;
+            "drop-new: the memory limit drops every fragment (all, as 4.18) or only those that would create "
+            "a queue (new, 4.17)") == 0;
     ns->nbuckets = (uint32_t)cfg_int(sec, "ipfrag.hash_buckets", ns->ops->rhash ? "65536" : "64", 1, FRAG_MAX_BUCKETS,
                                      "{|1 to 65536, a power of two} buckets of the fragment hash table "
                                      "(INETFRAGS_HASHSZ 64; drop-new's rhashtable: 65536)");

@@ -56,7 +56,7 @@ static void attach(struct sim *s, struct host *h, int slot)
     if (!th->adv_win_scale)
         cfg_error(sec, "net.ipv4.tcp_adv_win_scale", "got 0, expected -31..-1 or 1..31");
     th->app_win = (int)cfg_int(sec, "net.ipv4.tcp_app_win", "31", 0, 31,
-                               "bytes reserved from the window for the application: window / 2^n (Linux default 31)");
+                               "window reserved for the application buffer: window / 2^n, 0 = none (Linux default 31)");
     th->moderate_rcvbuf = cfg_bool(sec, "net.ipv4.tcp_moderate_rcvbuf", "1",
                                    "receive-buffer autotuning (tcp.drs) on (Linux default 1)");
     th->timestamps = cfg_bool(sec, "net.ipv4.tcp_timestamps", "1", "TCP timestamps option (RFC 7323; Linux default 1)");
@@ -65,7 +65,7 @@ static void attach(struct sim *s, struct host *h, int slot)
                                   "window scaling option (RFC 7323; Linux default 1)");
     th->reordering = (int)cfg_int(sec, "net.ipv4.tcp_reordering", "3", 1, 300,
                                   "initial reordering degree: duplicate ACKs before fast retransmit (Linux default 3)");
-    th->fack = cfg_bool(sec, "net.ipv4.tcp_fack", "1", "forward acknowledgement loss detection (Linux 4.15 default 1)");
+    th->fack = cfg_bool(sec, "net.ipv4.tcp_fack", "1", "forward acknowledgement loss detection (sysctl default 1)");
     th->rack = cfg_int(sec, "net.ipv4.tcp_recovery", "1", 0, 1,
                        "bit 0: RACK loss detection (Linux 4.15 default 1)") & 1;
     th->tlp = cfg_int(sec, "net.ipv4.tcp_early_retrans", "3", 0, 4,

@@ -42,7 +42,7 @@ static void host_configure(struct sim *s, struct host *h)
 {
     struct cfg_section *sec = h->sec;
     h->ncores = (int)cfg_int(sec, "cores", "4", 1, HOST_MAX_CORES,
-                             "CPU cores of the host (the Xeon of the published measurements has 4)");
+                             "CPU cores of the host");
     h->cpu_profile = cfg_str(sec, "cpu", "xeon-2012",
                              "CPU profile: the per-function costs in ns (`netsim models` lists the profiles)");
     const struct cpu_profile *prof = cpu_profile_find(h->cpu_profile);
@@ -67,7 +67,8 @@ static void host_configure(struct sim *s, struct host *h)
     double speed = cfg_double(sec, "cpu_speed", "1", 0.01, 100,
                               "clock speed factor: every cost is divided by it (2 = twice as fast)");
     double jitter = cfg_double(sec, "cost_jitter", "0", 0, 1,
-                               "each charged cost varies uniformly by +- this fraction (0: exact costs)");
+                               "random share j of each CPU slice's cost: x (1 - j + j Exp(1)), the mean unchanged "
+                               "(0: exact)");
     double factor[HOST_MAX_CORES];
     for (int i = 0; i < HOST_MAX_CORES; i++)
         factor[i] = 1.0;
@@ -524,7 +525,7 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
     s->seed = (uint64_t)cfg_int(simsec, "seed", "1", 0, INT64_MAX,
                                 "seed of every random stream of the run (--seed overrides it)");
     cfg_int(simsec, "repeat", "1", 1, 1000000,
-            "runs of each combination in a sweep, seeds seed, seed+1, ... (--rep picks one in run)");
+            "runs of each combination in a sweep, replication r on a seed derived from seed and r (run: --rep)");
     cfg_str(simsec, "name", "", "a label for the scenario, recorded with the run");
     if (have_seed_override)
         s->seed = seed_override;
