@@ -1,8 +1,11 @@
 # netsim - packet-level discrete-event network simulator.
 # `make` builds ./netsim; `make test` runs every test; `make run` runs the
-# bundled scenario; `make deps` installs the Debian packages it needs;
+# bundled scenario; `make deps` installs the Debian packages it needs
+# (`make run` and `make test` do so only for what is missing);
 # `make fuzz` builds the libFuzzer harnesses (clang), `make fuzz-smoke`
-# runs each for FUZZ_TIME seconds.
+# runs each for FUZZ_TIME seconds; `make install PREFIX=/usr/local
+# DESTDIR=` installs netsim, netsim-plot, the man pages, the bash
+# completion and the bundled scenarios, `make uninstall` removes them.
 
 PKGS     := gsl sqlite3 inih
 CC       ?= cc
@@ -26,9 +29,16 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 NETSIM   ?= netsim
 
-DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel perl
+DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel perl \
+	    mandoc man-db python3
+# What `make run` and `make test` need, each with its Debian package:
+# libraries by their pkg-config name, then the commands the tests call
+# (prove is perl's; man is optional, its test says so and skips).
+NEED_PC  := gsl:libgsl-dev sqlite3:libsqlite3-dev inih:libinih-dev cmocka:libcmocka-dev
+NEED_CMD := pkg-config:pkg-config sqlite3:sqlite3 gnuplot:gnuplot-nox perl:perl prove:perl parallel:parallel \
+	    mandoc:mandoc python3:python3
 
-.PHONY: all deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke FORCE
+.PHONY: all deps need-deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke install uninstall FORCE
 all: $(NETSIM)
 
 $(NETSIM): $(BUILD)/sim/cli/main.o $(BUILD)/libnetsim.a
@@ -47,6 +57,17 @@ $(BUILD)/%.o: %.c
 $(BUILD)/gen/variants.c: FORCE
 	@mkdir -p $(dir $@)
 	@tools/gen-variants $(VARIANT_SRC) > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+
+# The version `netsim --version` prints: git describe of this tree, or
+# the VERSION file of a release tarball; written again on every make and
+# replaced only when it changed.
+$(BUILD)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@v=$$( { [ -e .git ] && git describe --always --dirty 2>/dev/null; } || cat VERSION 2>/dev/null || echo unknown); \
+	  printf '#define NETSIM_VERSION "%s"\n' "$$v" > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+
+$(BUILD)/sim/cli/main.o: $(BUILD)/gen/version.h
+$(BUILD)/sim/cli/main.o: CFLAGS += -include $(BUILD)/gen/version.h
 
 $(BUILD)/gen/variants.o: $(BUILD)/gen/variants.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -72,7 +93,21 @@ deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-run: deps
+# Only what is missing, and apt-get only on Debian: with the libraries and
+# commands installed, another distribution builds and tests without root.
+need-deps:
+	@missing=""; \
+	for p in $(NEED_PC); do pkg-config --exists $${p%%:*} 2>/dev/null || missing="$$missing $${p#*:}"; done; \
+	for c in $(NEED_CMD); do command -v $${c%%:*} >/dev/null 2>&1 || missing="$$missing $${c#*:}"; done; \
+	[ -n "$$missing" ] || exit 0; \
+	missing=$$(printf '%s\n' $$missing | sort -u | tr '\n' ' ' | sed 's/ $$//'); \
+	if command -v apt-get >/dev/null 2>&1 && command -v dpkg >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory deps DEB_PKGS="$$missing"; \
+	else \
+	  echo "make: missing $$missing (Debian's package names): install them with your package manager" >&2; exit 1; \
+	fi
+
+run: need-deps
 	$(MAKE) all
 	./$(NETSIM) run scenarios/default.ini -o results/default.db
 	@echo "plot of this run (old against new):"
@@ -82,7 +117,7 @@ run: deps
 unit: $(TEST_BIN) $(NETSIM)
 
 # the walls of the tree first: an include across one fails the build
-test: deps
+test: need-deps
 	tools/check-includes . $(EXTRA_MODELS)
 	$(MAKE) unit
 	tests/run.sh $(BUILD) ./$(NETSIM)
@@ -127,6 +162,28 @@ fuzz-smoke: fuzz
 plots: all
 	tools/run-bundled.sh ./$(NETSIM)
 	tools/plot-all.sh
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+IROOT   := $(DESTDIR)$(PREFIX)
+SCEN    := $(IROOT)/share/netsim/scenarios
+INSTALLED := bin/netsim bin/netsim-plot share/man/man1/netsim.1 share/man/man5/netsim-scenario.5 \
+	share/bash-completion/completions/netsim
+
+install: all
+	install -d $(IROOT)/bin $(IROOT)/share/man/man1 $(IROOT)/share/man/man5 \
+	  $(IROOT)/share/bash-completion/completions $(SCEN)/bench
+	install -m 755 $(NETSIM) $(IROOT)/bin/netsim
+	install -m 755 tools/plot $(IROOT)/bin/netsim-plot
+	install -m 644 man/netsim.1 $(IROOT)/share/man/man1/netsim.1
+	install -m 644 man/netsim-scenario.5 $(IROOT)/share/man/man5/netsim-scenario.5
+	install -m 644 tools/netsim-completion.bash $(IROOT)/share/bash-completion/completions/netsim
+	install -m 644 scenarios/*.ini $(SCEN)/
+	install -m 644 scenarios/bench/*.ini $(SCEN)/bench/
+
+uninstall:
+	rm -f $(INSTALLED:%=$(IROOT)/%)
+	rm -rf $(IROOT)/share/netsim
 
 clean:
 	rm -rf build build-asan build-fuzz netsim netsim-asan

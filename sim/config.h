@@ -42,21 +42,41 @@ int cfg_has(const struct cfg_section *s, const char *key);
  * the type's limit (SIMTIME_NEVER, UINT64_MAX, INT64_MIN/MAX, +-DBL_MAX)
  * is open. cfg_str's string lives until the key's value is replaced
  * (cfg_override, cfg_set_value) or cfg_free(). cfg_choice matches exactly
- * (case-sensitive); on a bad value it returns the default's index. */
+ * (case-sensitive); on a bad value it returns the default's index.
+ *
+ * `doc` is the key's line in `netsim keys`, docs/reference/keys.md and
+ * netsim-scenario(5): what the key does, in one line, and where its default
+ * comes from when the code says (a sysctl's kernel default, a datasheet).
+ * The first getter to ask for a key documents it, together with its type's
+ * unit, its default and its range, so the reference is the validator's own
+ * table. A default the caller computes (from another key, the host's cores)
+ * is shown as written at the head of doc between braces, "{duration} ...";
+ * "{D|R}" also replaces the range column with R. doc must outlive every cfg
+ * (a literal, a static table); NULL only in tests. */
 /* Every time is at most CFG_TIME_MAX whatever max says, so that the sums
  * the engine forms of a few of them stay far inside its 106-day clock. */
 #define CFG_TIME_MAX (1000000 * PS_PER_S)
-simtime_t   cfg_time(struct cfg_section *s, const char *key, const char *def, simtime_t min, simtime_t max);
-uint64_t    cfg_rate(struct cfg_section *s, const char *key, const char *def);          /* > 0 */
-uint64_t    cfg_size(struct cfg_section *s, const char *key, const char *def, uint64_t min, uint64_t max);
-double      cfg_percent(struct cfg_section *s, const char *key, const char *def);       /* 0..1 */
-int64_t     cfg_int(struct cfg_section *s, const char *key, const char *def, int64_t min, int64_t max);
-double      cfg_double(struct cfg_section *s, const char *key, const char *def, double min, double max);
-int         cfg_bool(struct cfg_section *s, const char *key, const char *def);
-const char *cfg_str(struct cfg_section *s, const char *key, const char *def);
-/* One of `choices` (NULL-terminated); returns its index. The error lists
- * them: "expected one of: reno, cubic, bbr". */
-int         cfg_choice(struct cfg_section *s, const char *key, const char *def, const char *const *choices);
+simtime_t   cfg_time(struct cfg_section *s, const char *key, const char *def, simtime_t min, simtime_t max,
+                     const char *doc);
+uint64_t    cfg_rate(struct cfg_section *s, const char *key, const char *def, const char *doc);          /* > 0 */
+uint64_t    cfg_size(struct cfg_section *s, const char *key, const char *def, uint64_t min, uint64_t max,
+                     const char *doc);
+double      cfg_percent(struct cfg_section *s, const char *key, const char *def, const char *doc);       /* 0..1 */
+int64_t     cfg_int(struct cfg_section *s, const char *key, const char *def, int64_t min, int64_t max,
+                    const char *doc);
+double      cfg_double(struct cfg_section *s, const char *key, const char *def, double min, double max,
+                       const char *doc);
+int         cfg_bool(struct cfg_section *s, const char *key, const char *def, const char *doc);
+const char *cfg_str(struct cfg_section *s, const char *key, const char *def, const char *doc);
+/* One of `choices` (NULL-terminated, outliving the cfg like doc); returns
+ * its index. The error lists them: "expected one of: reno, cubic, bbr". */
+int         cfg_choice(struct cfg_section *s, const char *key, const char *def, const char *const *choices,
+                       const char *doc);
+/* A family of keys read only when present (cost.SYMBOL: one per CPU cost
+ * symbol): documented as one row named `pattern`, as cfg_time would
+ * document it, but not itself a valid key. */
+void        cfg_pattern_time(struct cfg_section *s, const char *pattern, const char *def, simtime_t min,
+                             simtime_t max, const char *doc);
 /* A sysctl vector such as tcp_rmem's "4096 87380 6291456": exactly n
  * whitespace-separated sizes (units as cfg_size) into out; 0, or -1 when
  * text is anything else (the caller says what it expected). */

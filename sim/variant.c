@@ -163,7 +163,7 @@ const void *variant_choose(struct cfg_section *sec, const char *key)
         fprintf(stderr, "netsim: no model family '%s'\n", key);
         exit(1);
     }
-    int i = cfg_choice(sec, key, fe->fam->def, fe->names);
+    int i = cfg_choice(sec, key, fe->fam->def, fe->names, fe->fam->doc);
     return variant_find(key, fe->names[i]);
 }
 

@@ -83,8 +83,8 @@ static void test_empty_section_and_empty_value(void **state)
     assert_int_equal(cfg_errors(c), 0);
     assert_int_equal(cfg_section_count(c), 2);
     assert_int_equal(cfg_key_count(cfg_find(c, "sim", NULL)), 0);
-    assert_string_equal(cfg_str(s, "note", "x"), "");
-    assert_int_equal(cfg_int(s, "note", "3", 0, 10), 3);
+    assert_string_equal(cfg_str(s, "note", "x", NULL), "");
+    assert_int_equal(cfg_int(s, "note", "3", 0, 10, NULL), 3);
     expect_errors(c, "t.ini:3: [host a] note: got '', expected an integer such as 42\n");
     cfg_free(c);
 }
@@ -97,8 +97,8 @@ static void test_crlf_bom_and_indent(void **state)
     (void)state;
     assert_non_null(s);
     assert_int_equal(cfg_errors(c), 0);
-    assert_string_equal(cfg_str(s, "duration", NULL), "1s");
-    assert_int_equal(cfg_int(s, "seed", NULL, 0, 100), 2);
+    assert_string_equal(cfg_str(s, "duration", NULL, NULL), "1s");
+    assert_int_equal(cfg_int(s, "seed", NULL, 0, 100, NULL), 2);
     cfg_free(c);
 }
 
@@ -135,7 +135,7 @@ static void test_duplicate_section(void **state)
     (void)state;
     expect_errors(c, "t.ini:4: duplicate section [host a] (first at line 1)\n");
     assert_int_equal(cfg_section_count(c), 2);
-    assert_string_equal(cfg_str(cfg_find(c, "host", "a"), "x", NULL), "1");
+    assert_string_equal(cfg_str(cfg_find(c, "host", "a"), "x", NULL, NULL), "1");
     cfg_free(c);
 }
 
@@ -145,7 +145,7 @@ static void test_duplicate_key(void **state)
 
     (void)state;
     expect_errors(c, "t.ini:4: [sim] duplicate key 'seed' (first at line 2)\n");
-    assert_string_equal(cfg_str(cfg_find(c, "sim", NULL), "seed", NULL), "1");
+    assert_string_equal(cfg_str(cfg_find(c, "sim", NULL), "seed", NULL, NULL), "1");
     cfg_free(c);
 }
 
@@ -170,7 +170,7 @@ static void test_continuation_and_junk_lines(void **state)
     expect_errors(c,
         "t.ini:4: continuation lines are not supported (indented line without '=')\n"
         "t.ini:5: expected 'key = value' or a [section] header, got 'rate 10gbit'\n");
-    assert_string_equal(cfg_str(cfg_find(c, "link", "a"), "ends", NULL), "h1:eth0");
+    assert_string_equal(cfg_str(cfg_find(c, "link", "a"), "ends", NULL, NULL), "h1:eth0");
     cfg_free(c);
 }
 
@@ -189,7 +189,7 @@ static void test_line_too_long(void **state)
     snprintf(text, sizeof text, "[sim]\nnote = %0*d\n", 191, 0);              /* 198 fit */
     c = load(text);
     assert_int_equal(cfg_errors(c), 0);
-    assert_int_equal(strlen(cfg_str(cfg_find(c, "sim", NULL), "note", NULL)), 191);
+    assert_int_equal(strlen(cfg_str(cfg_find(c, "sim", NULL), "note", NULL, NULL)), 191);
     cfg_free(c);
 }
 

@@ -25,14 +25,14 @@ static void test_getters_parse_values(void **state)
     struct cfg_section *s = cfg_find(c, "host", "h");
 
     (void)state;
-    assert_int_equal(cfg_time(s, "t", NULL, 0, SIMTIME_NEVER), 1500000);
-    assert_int_equal(cfg_rate(s, "r", NULL), 10000000000ULL);
-    assert_int_equal(cfg_size(s, "z", NULL, 0, UINT64_MAX), 262144);
-    assert_true(cfg_percent(s, "p", NULL) == 0.01);
-    assert_int_equal(cfg_int(s, "i", NULL, -10, 10), -3);
-    assert_true(cfg_double(s, "d", NULL, 0, 1) == 0.25);
-    assert_int_equal(cfg_bool(s, "b", NULL), 1);
-    assert_string_equal(cfg_str(s, "s", NULL), "hello world");
+    assert_int_equal(cfg_time(s, "t", NULL, 0, SIMTIME_NEVER, NULL), 1500000);
+    assert_int_equal(cfg_rate(s, "r", NULL, NULL), 10000000000ULL);
+    assert_int_equal(cfg_size(s, "z", NULL, 0, UINT64_MAX, NULL), 262144);
+    assert_true(cfg_percent(s, "p", NULL, NULL) == 0.01);
+    assert_int_equal(cfg_int(s, "i", NULL, -10, 10, NULL), -3);
+    assert_true(cfg_double(s, "d", NULL, 0, 1, NULL) == 0.25);
+    assert_int_equal(cfg_bool(s, "b", NULL, NULL), 1);
+    assert_string_equal(cfg_str(s, "s", NULL, NULL), "hello world");
     assert_int_equal(cfg_errors(c), 0);
     cfg_free(c);
 }
@@ -43,15 +43,15 @@ static void test_getters_defaults(void **state)
     struct cfg_section *s = cfg_find(c, "sim", NULL);
 
     (void)state;
-    assert_int_equal(cfg_time(s, "duration", "10s", 0, SIMTIME_NEVER), 10 * PS_PER_S);
-    assert_int_equal(cfg_rate(s, "rate", "1mbps"), 8000000);
-    assert_int_equal(cfg_size(s, "buf", "4M", 0, UINT64_MAX), 4194304);
-    assert_true(cfg_percent(s, "loss", "0.5%") == 0.005);
-    assert_int_equal(cfg_int(s, "seed", "1", 0, 100), 1);
-    assert_true(cfg_double(s, "gain", "2.5", 0, 10) == 2.5);
-    assert_int_equal(cfg_bool(s, "quiet", "off"), 0);
-    assert_string_equal(cfg_str(s, "label", "base"), "base");
-    assert_string_equal(cfg_str(s, "nothing", NULL), "");     /* required: "" and an error */
+    assert_int_equal(cfg_time(s, "duration", "10s", 0, SIMTIME_NEVER, NULL), 10 * PS_PER_S);
+    assert_int_equal(cfg_rate(s, "rate", "1mbps", NULL), 8000000);
+    assert_int_equal(cfg_size(s, "buf", "4M", 0, UINT64_MAX, NULL), 4194304);
+    assert_true(cfg_percent(s, "loss", "0.5%", NULL) == 0.005);
+    assert_int_equal(cfg_int(s, "seed", "1", 0, 100, NULL), 1);
+    assert_true(cfg_double(s, "gain", "2.5", 0, 10, NULL) == 2.5);
+    assert_int_equal(cfg_bool(s, "quiet", "off", NULL), 0);
+    assert_string_equal(cfg_str(s, "label", "base", NULL), "base");
+    assert_string_equal(cfg_str(s, "nothing", NULL, NULL), "");     /* required: "" and an error */
     expect_errors(c, "t.ini:1: [sim]: missing key 'nothing'\n");
     cfg_free(c);
 }
@@ -62,10 +62,10 @@ static void test_bad_value_returns_default(void **state)
     struct cfg_section *s = cfg_find(c, "link", "a");
 
     (void)state;
-    assert_int_equal(cfg_rate(s, "rate", "10gbit"), 10000000000ULL);
-    assert_int_equal(cfg_time(s, "delay", "25us", 0, SIMTIME_NEVER), 25 * PS_PER_US);
-    assert_int_equal(cfg_int(s, "mtu", NULL, 64, 9000), 0);
-    assert_true(cfg_percent(s, "loss", "0") == 0.0);
+    assert_int_equal(cfg_rate(s, "rate", "10gbit", NULL), 10000000000ULL);
+    assert_int_equal(cfg_time(s, "delay", "25us", 0, SIMTIME_NEVER, NULL), 25 * PS_PER_US);
+    assert_int_equal(cfg_int(s, "mtu", NULL, 64, 9000, NULL), 0);
+    assert_true(cfg_percent(s, "loss", "0", NULL) == 0.0);
     expect_errors(c,
         "t.ini:2: [link a] rate: got 'fast', expected a rate such as 10gbit, 100mbit or 125mbps (bytes/s)\n"
         "t.ini:3: [link a] delay: got '5', expected a time with a unit (ps, ns, us, ms, s, m) such as 50ms\n"
@@ -81,13 +81,13 @@ static void test_range_messages_with_units(void **state)
     struct cfg_section *s = cfg_find(c, "host", "h");
 
     (void)state;
-    assert_int_equal(cfg_time(s, "t", "1s", PS_PER_US, 10 * PS_PER_S), PS_PER_S);
-    assert_int_equal(cfg_time(s, "t2", "1ms", 1500 * PS_PER_NS, SIMTIME_NEVER), PS_PER_MS);
-    assert_int_equal(cfg_size(s, "z", "4096", 64, 4096), 4096);
-    assert_int_equal(cfg_size(s, "z2", "4M", 64 * 1024, 1024 * 1024 * 1024), 4194304);
-    assert_int_equal(cfg_int(s, "i", "0", 0, INT64_MAX), 0);
-    assert_int_equal(cfg_int(s, "j", "0", INT64_MIN, 10), 0);
-    assert_true(cfg_double(s, "d", "1", 0.5, 2) == 1.0);
+    assert_int_equal(cfg_time(s, "t", "1s", PS_PER_US, 10 * PS_PER_S, NULL), PS_PER_S);
+    assert_int_equal(cfg_time(s, "t2", "1ms", 1500 * PS_PER_NS, SIMTIME_NEVER, NULL), PS_PER_MS);
+    assert_int_equal(cfg_size(s, "z", "4096", 64, 4096, NULL), 4096);
+    assert_int_equal(cfg_size(s, "z2", "4M", 64 * 1024, 1024 * 1024 * 1024, NULL), 4194304);
+    assert_int_equal(cfg_int(s, "i", "0", 0, INT64_MAX, NULL), 0);
+    assert_int_equal(cfg_int(s, "j", "0", INT64_MIN, 10, NULL), 0);
+    assert_true(cfg_double(s, "d", "1", 0.5, 2, NULL) == 1.0);
     expect_errors(c,
         "t.ini:2: [host h] t: got '20s', expected 1us to 10s\n"
         "t.ini:3: [host h] t2: got '1ns', expected 1500ns to 1000000s\n"   /* every time is capped */
@@ -105,10 +105,10 @@ static void test_missing_required_key(void **state)
     struct cfg_section *s = cfg_find(c, "flow", "1");
 
     (void)state;
-    assert_string_equal(cfg_str(s, "app", NULL), "udp_stream");
-    assert_string_equal(cfg_str(s, "from", NULL), "");
-    assert_int_equal(cfg_rate(s, "rate", NULL), 0);
-    assert_string_equal(cfg_str(s, "from", NULL), "");   /* reported once */
+    assert_string_equal(cfg_str(s, "app", NULL, NULL), "udp_stream");
+    assert_string_equal(cfg_str(s, "from", NULL, NULL), "");
+    assert_int_equal(cfg_rate(s, "rate", NULL, NULL), 0);
+    assert_string_equal(cfg_str(s, "from", NULL, NULL), "");   /* reported once */
     expect_errors(c,
         "t.ini:3: [flow 1]: missing key 'from'\n"
         "t.ini:3: [flow 1]: missing key 'rate'\n");
@@ -121,9 +121,9 @@ static void test_choice(void **state)
     struct cfg *c = load("[flow 1]\ncc = bbr\n[flow 2]\ncc = vegas\n[flow 3]\n");
 
     (void)state;
-    assert_int_equal(cfg_choice(cfg_find(c, "flow", "1"), "cc", "cubic", cc), 2);
-    assert_int_equal(cfg_choice(cfg_find(c, "flow", "2"), "cc", "cubic", cc), 1);
-    assert_int_equal(cfg_choice(cfg_find(c, "flow", "3"), "cc", "cubic", cc), 1);
+    assert_int_equal(cfg_choice(cfg_find(c, "flow", "1"), "cc", "cubic", cc, NULL), 2);
+    assert_int_equal(cfg_choice(cfg_find(c, "flow", "2"), "cc", "cubic", cc, NULL), 1);
+    assert_int_equal(cfg_choice(cfg_find(c, "flow", "3"), "cc", "cubic", cc, NULL), 1);
     expect_errors(c, "t.ini:4: [flow 2] cc: got 'vegas', expected one of: reno, cubic, bbr\n");
     cfg_free(c);
 }
@@ -136,13 +136,13 @@ static void test_unknown_key(void **state)
     (void)state;
     cfg_claim(s);
     cfg_claim(cfg_find(c, "sim", NULL));
-    cfg_time(s, "delay", "0", 0, SIMTIME_NEVER);
-    cfg_rate(s, "rate", "10gbit");
-    cfg_int(s, "mtu", "1500", 68, 65535);
-    cfg_time(s, "delay", "0", 0, SIMTIME_NEVER);   /* asked twice: listed once */
+    cfg_time(s, "delay", "0", 0, SIMTIME_NEVER, NULL);
+    cfg_rate(s, "rate", "10gbit", NULL);
+    cfg_int(s, "mtu", "1500", 68, 65535, NULL);
+    cfg_time(s, "delay", "0", 0, SIMTIME_NEVER, NULL);   /* asked twice: listed once */
     assert_int_equal(cfg_finish(c), 2);
     expect_errors(c,
-        "t.ini:3: [link a] unknown key 'rtae'; valid keys: delay, rate, mtu\n"
+        "t.ini:3: [link a] unknown key 'rtae'; valid keys: delay, rate, mtu (`netsim keys link` documents them)\n"
         "t.ini:6: [sim] unknown key 'foo'; this section takes no keys\n");
     assert_int_equal(cfg_finish(c), 2);            /* not reported twice */
     cfg_free(c);
@@ -180,7 +180,7 @@ static void test_finish_clean(void **state)
         for (int j = 0; j < cfg_key_count(s); j++) {
             const char *k;
             cfg_key_at(s, j, &k, NULL, NULL);
-            cfg_str(s, k, NULL);
+            cfg_str(s, k, NULL, NULL);
         }
     }
     assert_int_equal(cfg_finish(c), 0);
@@ -195,12 +195,12 @@ static void test_params(void **state)
     const char *k, *v;
 
     (void)state;
-    cfg_time(sim, "duration", "10s", 0, SIMTIME_NEVER);
-    cfg_time(sim, "interval", "1s", 0, SIMTIME_NEVER);
-    cfg_size(h, "ipfrag_high_thresh", "256K", 0, UINT64_MAX);
-    cfg_str(h, "ipfrag.evictor", "lru");
-    cfg_time(sim, "duration", "5s", 0, SIMTIME_NEVER);   /* not recorded again */
-    cfg_str(h, "missing", NULL);                        /* no value: not recorded */
+    cfg_time(sim, "duration", "10s", 0, SIMTIME_NEVER, NULL);
+    cfg_time(sim, "interval", "1s", 0, SIMTIME_NEVER, NULL);
+    cfg_size(h, "ipfrag_high_thresh", "256K", 0, UINT64_MAX, NULL);
+    cfg_str(h, "ipfrag.evictor", "lru", NULL);
+    cfg_time(sim, "duration", "5s", 0, SIMTIME_NEVER, NULL);   /* not recorded again */
+    cfg_str(h, "missing", NULL, NULL);                        /* no value: not recorded */
     assert_int_equal(cfg_param_count(c), 4);
     cfg_param_at(c, 0, &k, &v);
     assert_string_equal(k, "sim.duration");
@@ -226,11 +226,11 @@ static void test_param_keys_as_set_takes_them(void **state)
     const char *k, *v;
 
     (void)state;
-    cfg_time(cfg_find(c, "sim", ""), "duration", "10s", 0, SIMTIME_NEVER);
-    cfg_int(cfg_find(c, "host", "a"), "cores", "4", 1, 64);
-    cfg_str(cfg_find(c, "link", "a"), "rate", "10gbit");
-    cfg_int(cfg_find(c, "host", "b"), "cores", "4", 1, 64);
-    cfg_time(cfg_find(c, "flow", "1"), "time", "10s", 0, SIMTIME_NEVER);
+    cfg_time(cfg_find(c, "sim", ""), "duration", "10s", 0, SIMTIME_NEVER, NULL);
+    cfg_int(cfg_find(c, "host", "a"), "cores", "4", 1, 64, NULL);
+    cfg_str(cfg_find(c, "link", "a"), "rate", "10gbit", NULL);
+    cfg_int(cfg_find(c, "host", "b"), "cores", "4", 1, 64, NULL);
+    cfg_time(cfg_find(c, "flow", "1"), "time", "10s", 0, SIMTIME_NEVER, NULL);
     assert_int_equal(cfg_param_count(c), 5);
     const char *want[] = { "sim.duration", "host a.cores", "link a.rate", "b.cores", "1.time" };
     for (int i = 0; i < 5; i++) {
@@ -253,8 +253,8 @@ static void test_override_replaces_and_creates(void **state)
     assert_int_equal(cfg_override(c, "sim.seed=7"), 0);
     assert_int_equal(cfg_override(c, "1.msg_size=1000"), 0);
     assert_int_equal(cfg_errors(c), 0);
-    assert_int_equal(cfg_size(h, "ipfrag_high_thresh", NULL, 0, UINT64_MAX), 40 * 1048576);
-    assert_string_equal(cfg_str(h, "ipfrag.evictor", NULL), "drop-new");
+    assert_int_equal(cfg_size(h, "ipfrag_high_thresh", NULL, 0, UINT64_MAX, NULL), 40 * 1048576);
+    assert_string_equal(cfg_str(h, "ipfrag.evictor", NULL, NULL), "drop-new");
     assert_int_equal(cfg_key_count(h), 3);
     cfg_key_at(h, 1, &k, &v, &line);
     assert_string_equal(k, "ipfrag_high_thresh");
@@ -263,7 +263,7 @@ static void test_override_replaces_and_creates(void **state)
     assert_string_equal(k, "seed");
     assert_string_equal(v, "7");
     assert_int_equal(line, 0);
-    assert_string_equal(cfg_str(cfg_find(c, "flow", "1"), "msg_size", NULL), "1000");
+    assert_string_equal(cfg_str(cfg_find(c, "flow", "1"), "msg_size", NULL, NULL), "1000");
     cfg_free(c);
 }
 
@@ -280,7 +280,7 @@ static void test_override_errors_name_set(void **state)
     assert_int_equal(cfg_override(c, ".x=1"), -1);
     assert_int_equal(cfg_override(c, "receiver.=1"), -1);
     assert_int_equal(cfg_override(c, "receiver.ipfrag_high_thresh=lots"), 0);
-    assert_int_equal(cfg_size(h, "ipfrag_high_thresh", "256K", 0, UINT64_MAX), 262144);
+    assert_int_equal(cfg_size(h, "ipfrag_high_thresh", "256K", 0, UINT64_MAX, NULL), 262144);
     expect_errors(c,
         "--set: 'a.rate=1gbit': section name 'a' is ambiguous: [host a], [link a]\n"
         "--set: 'nosuch.x=1': no section named 'nosuch' and no section [nosuch]\n"
@@ -301,9 +301,9 @@ static void test_override_unknown_key_reported_as_set(void **state)
     (void)state;
     assert_int_equal(cfg_override(c, "sim.duratoin=2s"), 0);
     cfg_claim(s);
-    cfg_time(s, "duration", "10s", 0, SIMTIME_NEVER);
+    cfg_time(s, "duration", "10s", 0, SIMTIME_NEVER, NULL);
     assert_int_equal(cfg_finish(c), 1);
-    expect_errors(c, "--set: [sim] unknown key 'duratoin'; valid keys: duration\n");
+    expect_errors(c, "--set: [sim] unknown key 'duratoin'; valid keys: duration (`netsim keys sim` documents them)\n");
     cfg_free(c);
 }
 
@@ -321,8 +321,8 @@ static void test_axes(void **state)
     assert_int_equal(cfg_has_axes(c, &s, &key), 1);
     assert_ptr_equal(s, h);
     assert_string_equal(key, "ipfrag_high_thresh");
-    assert_int_equal(cfg_size(h, "ipfrag_high_thresh", "1M", 0, UINT64_MAX), 1048576);
-    assert_int_equal(cfg_size(h, "ipfrag_high_thresh", "1M", 0, UINT64_MAX), 1048576);
+    assert_int_equal(cfg_size(h, "ipfrag_high_thresh", "1M", 0, UINT64_MAX, NULL), 1048576);
+    assert_int_equal(cfg_size(h, "ipfrag_high_thresh", "1M", 0, UINT64_MAX, NULL), 1048576);
     expect_errors(c, "t.ini:5: [host receiver] ipfrag_high_thresh: '${high=256K, 4M, 40M, 400M}' "
                      "is a sweep axis: use `netsim sweep`, not `netsim run`\n");
     cfg_param_at(c, 0, &k, &v);
@@ -334,7 +334,7 @@ static void test_axes(void **state)
     assert_int_equal(cfg_has_axes(c, &s, &key), 0);
     assert_null(s);
     assert_null(key);
-    assert_int_equal(cfg_size(h, "ipfrag_low_thresh", NULL, 0, UINT64_MAX), 3145728);
+    assert_int_equal(cfg_size(h, "ipfrag_low_thresh", NULL, 0, UINT64_MAX, NULL), 3145728);
     cfg_free(c);
 }
 
@@ -389,7 +389,7 @@ static void test_load_file(void **state)
     c = cfg_load(path);
     assert_non_null(c);
     assert_string_equal(cfg_file(c), path);
-    assert_int_equal(cfg_rate(cfg_find(c, "link", "a"), "rate", "1gbit"), 1000000000);
+    assert_int_equal(cfg_rate(cfg_find(c, "link", "a"), "rate", "1gbit", NULL), 1000000000);
     char want[200];
     snprintf(want, sizeof want, "%s:5: [link a] rate: got 'slow', "
              "expected a rate such as 10gbit, 100mbit or 125mbps (bytes/s)\n", path);

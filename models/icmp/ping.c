@@ -86,10 +86,12 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 {
     struct ping *p;
     APP_STATE(p, s, f);
-    p->size = (uint32_t)cfg_size(sec, "size", "56", 0, 65507);
-    p->interval = cfg_time(sec, "interval", "1s", PS_PER_US, 3600 * PS_PER_S);
-    p->count = (uint64_t)cfg_int(sec, "count", "0", 0, INT64_MAX);
-    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
+    p->size = (uint32_t)cfg_size(sec, "size", "56", 0, 65507, "data bytes per echo request (ping -s; default 56)");
+    p->interval = cfg_time(sec, "interval", "1s", PS_PER_US, 3600 * PS_PER_S,
+                           "time between requests (ping -i; default 1s)");
+    p->count = (uint64_t)cfg_int(sec, "count", "0", 0, INT64_MAX,
+                                 "requests to send (ping -c); 0 = until the flow stops");
+    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1, "{0|0 to cores - 1} core of the ping process");
     p->core = &f->from->cores[cpu];
     sock_init(&p->sk, f->from, IPPROTO_ICMP_, host_alloc_port(f->from));
     p->sk.priv = p;

@@ -64,8 +64,10 @@ static int cmp_time(const void *a, const void *b)
  * stream at attach time so they do not depend on the traffic. */
 void frag_stats_start(struct frag_ns *ns, struct cfg_section *sec)
 {
-    ns->sample_every = cfg_time(sec, "ipfrag.sample_interval", "1ms", PS_PER_US, PS_PER_S);
-    ns->series_every = cfg_time(sec, "ipfrag.series_interval", "10ms", PS_PER_US, 1000 * PS_PER_S);
+    ns->sample_every = cfg_time(sec, "ipfrag.sample_interval", "1ms", PS_PER_US, PS_PER_S,
+            "period at which fragment memory and queues are sampled for their averages (mem_avg, inuse_avg)");
+    ns->series_every = cfg_time(sec, "ipfrag.series_interval", "10ms", PS_PER_US, 1000 * PS_PER_S,
+                                "period of the series HOST.frag_mem and HOST.frag_inuse");
     simtime_t w = warmup(ns), span = ns->s->duration - w;
     for (int i = 0; i < 5; i++)
         ns->snap_at[i] = w + (simtime_t)(rng_uniform(&ns->rng) * (double)span);

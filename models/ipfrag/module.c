@@ -37,25 +37,42 @@ static void attach(struct sim *s, struct host *h, int slot)
     ns->evicted_id = xcalloc(npeers, sizeof *ns->evicted_id);
     ns->evicted_pos = xcalloc(npeers, sizeof *ns->evicted_pos);
     ns->ops = variant_choose(sec, "ipfrag.evictor");
-    ns->high = cfg_size(sec, "ipfrag_high_thresh", "256K", 0, 1ULL << 40);
-    ns->low = cfg_size(sec, "ipfrag_low_thresh", "192K", 0, 1ULL << 40);
-    ns->timeout = cfg_time(sec, "ipfrag_time", "30s", PS_PER_MS, 1000000 * PS_PER_S);
-    ns->secret_interval = cfg_time(sec, "ipfrag_secret_interval", "600s", PS_PER_MS, 1000000 * PS_PER_S);
-    ns->max_dist = (uint32_t)cfg_int(sec, "ipfrag_max_dist", "64", 0, INT32_MAX);
+    ns->high = cfg_size(sec, "ipfrag_high_thresh", "256K", 0, 1ULL << 40,
+            "fragment memory above which the evictor runs (net.ipv4.ipfrag_high_thresh; Linux 3.7 default 256K)");
+    ns->low = cfg_size(sec, "ipfrag_low_thresh", "192K", 0, 1ULL << 40,
+            "fragment memory the evictor brings it down to (net.ipv4.ipfrag_low_thresh; Linux 3.7 default 192K)");
+    ns->timeout = cfg_time(sec, "ipfrag_time", "30s", PS_PER_MS, 1000000 * PS_PER_S,
+                           "lifetime of an incomplete reassembly queue (net.ipv4.ipfrag_time; Linux default 30s)");
+    ns->secret_interval = cfg_time(sec, "ipfrag_secret_interval", "600s", PS_PER_MS, 1000000 * PS_PER_S,
+            "period of the hash secret rebuild (net.ipv4.ipfrag_secret_interval; Linux 3.7 default 600s)");
+    ns->max_dist = (uint32_t)cfg_int(sec, "ipfrag_max_dist", "64", 0, INT32_MAX,
+            "fragments from a source, between two of a queue, that make it too far (ip_frag_too_far); "
+            "0 = off (default 64)");
     static const char *const races[] = { "progressive", "atomic", NULL };
-    ns->race_atomic = cfg_choice(sec, "ipfrag.race_model", "progressive", races) == 1;
+    ns->race_atomic = cfg_choice(sec, "ipfrag.race_model", "progressive", races,
+            "progressive: memory freed by a queue being destroyed drops as its work proceeds; "
+            "atomic: at once (ablation)") == 1;
     static const char *const modes[] = { "evict_tail", "drop_incoming", NULL };
-    ns->taildrop_incoming = cfg_choice(sec, "ipfrag.taildrop_mode", "evict_tail", modes) == 1;
-    ns->warm_jiffies = (uint32_t)cfg_int(sec, "ipfrag.warm_jiffies", "1", 0, 1000000);
+    ns->taildrop_incoming = cfg_choice(sec, "ipfrag.taildrop_mode", "evict_tail", modes,
+            "lru-warm's reading of \"tail drop\" when the LRU head is warm: evict the tail, "
+            "or drop the incoming fragment") == 1;
+    ns->warm_jiffies = (uint32_t)cfg_int(sec, "ipfrag.warm_jiffies", "1", 0, 1000000,
+            "lru-warm: a queue created less than this many jiffies ago is warm (1: the same jiffy)");
     static const char *const scopes[] = { "all", "new", NULL };
-    ns->scope_all = cfg_choice(sec, "ipfrag.scope", "all", scopes) == 0;
-    ns->nbuckets = (uint32_t)cfg_int(sec, "ipfrag.hash_buckets", ns->ops->rhash ? "65536" : "64", 1, FRAG_MAX_BUCKETS);
+    ns->scope_all = cfg_choice(sec, "ipfrag.scope", "all", scopes,
+            "drop-new: the memory limit drops every fragment (all, as 4.18) or only those that would create "
+            "a queue (new, 4.17)") == 0;
+    ns->nbuckets = (uint32_t)cfg_int(sec, "ipfrag.hash_buckets", ns->ops->rhash ? "65536" : "64", 1, FRAG_MAX_BUCKETS,
+                                     "{|1 to 65536, a power of two} buckets of the fragment hash table "
+                                     "(INETFRAGS_HASHSZ 64; drop-new's rhashtable: 65536)");
     if (ns->nbuckets & (ns->nbuckets - 1)) {
         cfg_error(sec, "ipfrag.hash_buckets", "got %u, expected a power of two", ns->nbuckets);
         ns->nbuckets = 64;
     }
-    ns->t_llc_ns = time_to_ns(cfg_time(sec, "ipfrag.t_llc", "8ms", PS_PER_NS, 1000 * PS_PER_S));
-    ns->w_llc = (double)cfg_size(sec, "ipfrag.w_llc", "20M", 1, 1ULL << 40);
+    ns->t_llc_ns = time_to_ns(cfg_time(sec, "ipfrag.t_llc", "8ms", PS_PER_NS, 1000 * PS_PER_S,
+            "time an untouched queue's cache lines stay in the last-level cache (the cost model's residency)"));
+    ns->w_llc = (double)cfg_size(sec, "ipfrag.w_llc", "20M", 1, 1ULL << 40,
+                                 "last-level cache size the cost model fills with fragment memory");
 
     ns->sym_defrag = cpu_sym("ip_defrag");
     ns->sym_lock = cpu_sym("ip_defrag.lock");

@@ -9,17 +9,24 @@
 int sctp_app_pair(struct flow *f, struct cfg_section *sec, struct sctp_assoc *cli, struct sctp_assoc *srv,
                   uint8_t family, const char *len_key, uint32_t len, const char *def_port)
 {
-    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
-    int scpu = (int)cfg_int(sec, "server_cpu", f->to->ncores > 1 ? "1" : "0", 0, f->to->ncores - 1);
+    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1,
+                           "{0|0 to cores - 1} core of the client (sender) process on the from host");
+    int scpu = (int)cfg_int(sec, "server_cpu", f->to->ncores > 1 ? "1" : "0", 0, f->to->ncores - 1,
+            "{1, or 0 on a 1-core host|0 to cores - 1} core of the server (reader) process; 0 puts it on the RX core");
     char free_port[8];
     host_free_port_text(f->to, IPPROTO_SCTP_, (uint16_t)atoi(def_port), free_port, sizeof free_port);
-    uint16_t port = (uint16_t)cfg_int(sec, "port", free_port, 1, 65535);
-    uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 30);
-    uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 30);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", free_port, 1, 65535,
+                                      "{the tool's, or the next free one up|1 to 65535} server port (sctp_iperf3: "
+                                      "iperf3's 5201; sctp_stream: netperf's 12866; taken: the next free one)");
+    uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 30,
+                               "SO_SNDBUF requested on both ends; 0 = the net.core default");
+    uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 30,
+                               "SO_RCVBUF requested on both ends; 0 = the net.core default");
     /* multi-homing: with a wildcard bind each end lists every address of
      * the peer's scope in INIT / INIT-ACK (sctp_bind_addr_copy); 1 =
      * one address pair */
-    int npaths = (int)cfg_int(sec, "paths", "1", 1, SCTP_MAX_PATHS);
+    int npaths = (int)cfg_int(sec, "paths", "1", 1, SCTP_MAX_PATHS,
+                              "addresses each end lists (multi-homing); 1 = one address pair");
     if (host_sock_lookup(f->to, IPPROTO_SCTP_, port))
         cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
     sctp_assoc_pair(cli, srv, f->from, f->to, family, port, (uint32_t)f->id, sndbuf, rcvbuf, npaths, sec);

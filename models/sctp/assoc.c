@@ -15,9 +15,9 @@ static int slot = -1;
 int sctp_host_slot(void) { return slot; }
 void sctp_set_slot(int s) { slot = s; }
 
-static uint64_t jiffies_key(struct cfg_section *sec, const char *key, const char *def)
+static uint64_t jiffies_key(struct cfg_section *sec, const char *key, const char *def, const char *doc)
 {
-    return (uint64_t)(cfg_time(sec, key, def, KT_PS_PER_JIFFY, 3600 * PS_PER_S) / KT_PS_PER_JIFFY);
+    return (uint64_t)(cfg_time(sec, key, def, KT_PS_PER_JIFFY, 3600 * PS_PER_S, doc) / KT_PS_PER_JIFFY);
 }
 
 static void counter(struct sim *s, const char *host, const char *what, const uint64_t *v)
@@ -38,26 +38,41 @@ struct sctp_host *sctp_host_of(struct host *h)
     static const char *irq[] = { "restore", "self", NULL };
     sh->rwnd = variant_choose(sec, "sctp.rwnd");
     sh->hb = variant_choose(sec, "sctp.hb");
-    sh->rto_initial = jiffies_key(sec, "net.sctp.rto_initial", "3s");
-    sh->rto_min = jiffies_key(sec, "net.sctp.rto_min", "1s");
-    sh->rto_max = jiffies_key(sec, "net.sctp.rto_max", "60s");
-    sh->hb_interval = jiffies_key(sec, "net.sctp.hb_interval", "30s");
-    sh->sack_timeout = jiffies_key(sec, "net.sctp.sack_timeout", "200ms");
-    sh->max_burst = (uint32_t)cfg_int(sec, "net.sctp.max_burst", "4", 1, 1000);
-    sh->rwnd_update_shift = (uint32_t)cfg_int(sec, "net.sctp.rwnd_update_shift", "4", 1, 31);
-    sh->assoc_max_retrans = (uint32_t)cfg_int(sec, "net.sctp.association_max_retrans", "10", 1, 1000);
-    sh->path_max_retrans = (uint32_t)cfg_int(sec, "net.sctp.path_max_retrans", "5", 1, 1000);
+    sh->rto_initial = jiffies_key(sec, "net.sctp.rto_initial", "3s",
+                                 "initial retransmission timeout (net.sctp.rto_initial; Linux default 3s)");
+    sh->rto_min = jiffies_key(sec, "net.sctp.rto_min", "1s",
+                                 "smallest retransmission timeout (net.sctp.rto_min; Linux default 1s)");
+    sh->rto_max = jiffies_key(sec, "net.sctp.rto_max", "60s",
+                                 "largest retransmission timeout (net.sctp.rto_max; Linux default 60s)");
+    sh->hb_interval = jiffies_key(sec, "net.sctp.hb_interval", "30s",
+                                 "heartbeat interval of an idle path (net.sctp.hb_interval; Linux default 30s)");
+    sh->sack_timeout = jiffies_key(sec, "net.sctp.sack_timeout", "200ms",
+                                 "delayed SACK timer (net.sctp.sack_timeout; Linux default 200ms)");
+    sh->max_burst = (uint32_t)cfg_int(sec, "net.sctp.max_burst", "4", 1, 1000,
+                                      "packets sent at once after a SACK (net.sctp.max_burst; Linux default 4)");
+    sh->rwnd_update_shift = (uint32_t)cfg_int(sec, "net.sctp.rwnd_update_shift", "4", 1, 31,
+            "a window update is sent when rwnd grows by rcvbuf >> n (Linux default 4)");
+    sh->assoc_max_retrans = (uint32_t)cfg_int(sec, "net.sctp.association_max_retrans", "10", 1, 1000,
+                                              "retransmissions before the association is aborted (Linux default 10)");
+    sh->path_max_retrans = (uint32_t)cfg_int(sec, "net.sctp.path_max_retrans", "5", 1, 1000,
+                                             "retransmissions before a path is inactive (Linux default 5)");
     /* protocol.c sctp_net_init leaves pf_retrans 0 (ip-sysctl.txt:
      * "Default: 0"); 3.14 has no pf_enable, so PF is always on */
-    sh->pf_retrans = (uint32_t)cfg_int(sec, "net.sctp.pf_retrans", "0", 0, 1000);
-    sh->sack_freq = (uint32_t)cfg_int(sec, "sctp.sack_freq", "2", 1, 100);
-    sh->skb_struct_size = (uint32_t)cfg_size(sec, "sctp.skb_struct_size", "232", 0, 4096);
+    sh->pf_retrans = (uint32_t)cfg_int(sec, "net.sctp.pf_retrans", "0", 0, 1000,
+            "retransmissions before a path is potentially failed (Linux default 0: the first one)");
+    sh->sack_freq = (uint32_t)cfg_int(sec, "sctp.sack_freq", "2", 1, 100,
+                                      "packets per SACK when none is delayed (sack_freq, Linux default 2)");
+    sh->skb_struct_size = (uint32_t)cfg_size(sec, "sctp.skb_struct_size", "232", 0, 4096,
+            "bytes charged to the receive buffer per message besides its data (the skb, 232)");
     /* sizeof(struct sctp_chunk) [E]: with the 2304-byte chunk skb, the
      * spec's per-chunk send-buffer charge of about 2500 (sctp.md A.2) */
-    sh->chunk_struct_size = (uint32_t)cfg_size(sec, "sctp.chunk_struct_size", "196", 0, 4096);
-    sh->nodelay = cfg_bool(sec, "sctp.nodelay", "off");
-    sh->lazy_rearm_jitter = cfg_bool(sec, "sctp.lazy_rearm_jitter", "off");
-    kt_irqoff_restore = cfg_choice(sec, "sctp.irqoff_attribution", "restore", irq) == 0;
+    sh->chunk_struct_size = (uint32_t)cfg_size(sec, "sctp.chunk_struct_size", "196", 0, 4096,
+            "sizeof(struct sctp_chunk), charged to the send buffer with each chunk's skb");
+    sh->nodelay = cfg_bool(sec, "sctp.nodelay", "off", "SCTP_NODELAY on the sender: no Nagle bundling");
+    sh->lazy_rearm_jitter = cfg_bool(sec, "sctp.lazy_rearm_jitter", "off",
+                                     "hb lazy: add the RFC 4960 8.3 jitter back on the re-arms after a heartbeat");
+    kt_irqoff_restore = cfg_choice(sec, "sctp.irqoff_attribution", "restore", irq,
+            "where --profile books irq-off sections: restore (at the irq restore, as perf in a VM) or self") == 0;
     if (sh->rto_min > sh->rto_max)
         cfg_error(sec, "net.sctp.rto_min", "is larger than net.sctp.rto_max");
     char name[96];

@@ -99,9 +99,12 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     struct iperf3 *p;
     APP_STATE(p, s, f);
     static const char *const ips[] = { "4", "6", NULL };
-    uint8_t family = cfg_choice(sec, "ip", "4", ips) ? NET_IPV6 : NET_IPV4;
-    uint32_t len = (uint32_t)cfg_size(sec, "len", "1452", 1, 65000);
-    p->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, 3600 * PS_PER_S);
+    uint8_t family = cfg_choice(sec, "ip", "4", ips,
+                                "IP version of the association: 4 or 6 (iperf3 -4 / -6)") ? NET_IPV6 : NET_IPV4;
+    uint32_t len = (uint32_t)cfg_size(sec, "len", "1452", 1, 65000,
+                                      "bytes per message (iperf3 -l; 1452 fills a 1500-byte MTU with one DATA chunk)");
+    p->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, 3600 * PS_PER_S,
+                           "period of the association's series (rwnd, cwnd, flight, rto, ...); 0 = none");
     sctp_app_pair(f, sec, &p->cli, &p->srv, family, "len", len, "5201");
     p->cli.hooks = (struct sctp_app_hooks){ .written = written, .ctx = p };
     p->srv.hooks = (struct sctp_app_hooks){ .read = read_, .ctx = p };

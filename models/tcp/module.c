@@ -29,9 +29,9 @@ extern const struct app_ops tcp_stream_app, tcp_iperf3_app;
 static const struct app_ops *const apps[] = { &tcp_stream_app, &tcp_iperf3_app, NULL };
 
 /* "4096 87380 6291456": three sizes, non-decreasing */
-static void read_triple(struct cfg_section *sec, const char *key, const char *def, uint64_t out[3])
+static void read_triple(struct cfg_section *sec, const char *key, const char *def, uint64_t out[3], const char *doc)
 {
-    const char *v = cfg_str(sec, key, def);
+    const char *v = cfg_str(sec, key, def, doc);
     if (cfg_split_sizes(v, out, 3) || out[0] > out[1] || out[1] > out[2] || out[2] > (1ULL << 31) || out[1] < 256) {
         cfg_error(sec, key, "got '%s', expected three sizes 'min default max' such as '%s' (max at most 2G)", v, def);
         sscanf(def, "%llu %llu %llu", (unsigned long long *)&out[0], (unsigned long long *)&out[1],
@@ -47,22 +47,33 @@ static void attach(struct sim *s, struct host *h, int slot)
     tcp_module_slot = slot;
     struct cfg_section *sec = h->sec;
     struct tcp_host *th = xcalloc(1, sizeof *th);
-    read_triple(sec, "net.ipv4.tcp_rmem", "4096 87380 6291456", th->rmem);
-    read_triple(sec, "net.ipv4.tcp_wmem", "4096 16384 4194304", th->wmem);
-    th->adv_win_scale = (int)cfg_int(sec, "net.ipv4.tcp_adv_win_scale", "1", -31, 31);
+    read_triple(sec, "net.ipv4.tcp_rmem", "4096 87380 6291456", th->rmem,
+                "{|MIN DEFAULT MAX, at most 2G} receive buffer sizes of TCP sockets (Linux 4.15 defaults)");
+    read_triple(sec, "net.ipv4.tcp_wmem", "4096 16384 4194304", th->wmem,
+                "{|MIN DEFAULT MAX, at most 2G} send buffer sizes of TCP sockets (Linux 4.15 defaults)");
+    th->adv_win_scale = (int)cfg_int(sec, "net.ipv4.tcp_adv_win_scale", "1", -31, 31,
+            "share of the receive buffer advertised as window: 1 - 2^-n for n > 0 (Linux 4.15 default 1)");
     if (!th->adv_win_scale)
         cfg_error(sec, "net.ipv4.tcp_adv_win_scale", "got 0, expected -31..-1 or 1..31");
-    th->app_win = (int)cfg_int(sec, "net.ipv4.tcp_app_win", "31", 0, 31);
-    th->moderate_rcvbuf = cfg_bool(sec, "net.ipv4.tcp_moderate_rcvbuf", "1");
-    th->timestamps = cfg_bool(sec, "net.ipv4.tcp_timestamps", "1");
-    th->sack = cfg_bool(sec, "net.ipv4.tcp_sack", "1");
-    th->window_scaling = cfg_bool(sec, "net.ipv4.tcp_window_scaling", "1");
-    th->reordering = (int)cfg_int(sec, "net.ipv4.tcp_reordering", "3", 1, 300);
-    th->fack = cfg_bool(sec, "net.ipv4.tcp_fack", "1");
-    th->rack = cfg_int(sec, "net.ipv4.tcp_recovery", "1", 0, 1) & 1;
-    th->tlp = cfg_int(sec, "net.ipv4.tcp_early_retrans", "3", 0, 4) >= 3;
-    th->init_cwnd = (uint32_t)cfg_int(sec, "tcp.init_cwnd", "10", 1, 1000);
-    th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off");
+    th->app_win = (int)cfg_int(sec, "net.ipv4.tcp_app_win", "31", 0, 31,
+                               "window reserved for the application buffer: window / 2^n, 0 = none (Linux default 31)");
+    th->moderate_rcvbuf = cfg_bool(sec, "net.ipv4.tcp_moderate_rcvbuf", "1",
+                                   "receive-buffer autotuning (tcp.drs) on (Linux default 1)");
+    th->timestamps = cfg_bool(sec, "net.ipv4.tcp_timestamps", "1", "TCP timestamps option (RFC 7323; Linux default 1)");
+    th->sack = cfg_bool(sec, "net.ipv4.tcp_sack", "1", "selective acknowledgements (RFC 2018; Linux default 1)");
+    th->window_scaling = cfg_bool(sec, "net.ipv4.tcp_window_scaling", "1",
+                                  "window scaling option (RFC 7323; Linux default 1)");
+    th->reordering = (int)cfg_int(sec, "net.ipv4.tcp_reordering", "3", 1, 300,
+                                  "initial reordering degree: duplicate ACKs before fast retransmit (Linux default 3)");
+    th->fack = cfg_bool(sec, "net.ipv4.tcp_fack", "1", "forward acknowledgement loss detection (sysctl default 1)");
+    th->rack = cfg_int(sec, "net.ipv4.tcp_recovery", "1", 0, 1,
+                       "bit 0: RACK loss detection (Linux 4.15 default 1)") & 1;
+    th->tlp = cfg_int(sec, "net.ipv4.tcp_early_retrans", "3", 0, 4,
+                      "3 or 4: tail loss probes (TLP); below 3 none (Linux 4.15 default 3)") >= 3;
+    th->init_cwnd = (uint32_t)cfg_int(sec, "tcp.init_cwnd", "10", 1, 1000,
+                                      "initial congestion window in segments (Linux's TCP_INIT_CWND 10)");
+    th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off",
+                             "the sender's qdisc is fq: CUBIC and Reno are paced as sch_fq paces them (BBR always is)");
     th->cc = variant_choose(sec, "tcp.cc");
     th->drs = variant_choose(sec, "tcp.drs");
     h->mod[slot] = th;

@@ -120,18 +120,26 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
 {
     struct tcp_app *a;
     APP_STATE(a, s, f);
-    a->length = cfg_time(sec, bulk ? "time" : "length", bulk ? "10s" : "5s", PS_PER_MS, 1000000 * PS_PER_S);
-    a->send_size = cfg_size(sec, "send_size", bulk ? "128K" : "16K", 1, 1ULL << 30);
-    a->recv_size = cfg_size(sec, "recv_size", bulk ? "128K" : "87380", 1, 1ULL << 30);
+    a->length = cfg_time(sec, bulk ? "time" : "length", bulk ? "10s" : "5s", PS_PER_MS, 1000000 * PS_PER_S,
+                         "how long the client writes (tcp_iperf3: time, -t; tcp_stream: length, -l)");
+    a->send_size = cfg_size(sec, "send_size", bulk ? "128K" : "16K", 1, 1ULL << 30,
+                            "bytes per write (-m / -l); recorded only: the source is modelled as unlimited");
+    a->recv_size = cfg_size(sec, "recv_size", bulk ? "128K" : "87380", 1, 1ULL << 30,
+                            "bytes per read of the server (netperf -M; netserver's default 87380, iperf3's 128K)");
     char def_port[8];
     host_free_port_text(f->to, IPPROTO_TCP_, bulk ? 5201 : 12866, def_port, sizeof def_port);
-    uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535);
-    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535,
+                                      "{the tool's, or the next free one up|1 to 65535} server port (tcp_stream: "
+                                      "netperf's 12866, tcp_iperf3: iperf3's 5201; taken: the next free one)");
+    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1,
+                           "{0|0 to cores - 1} core of the sending process on the from host");
     char def[16];
     snprintf(def, sizeof def, "%d", f->to->ncores - 1);
-    int rcpu = (int)cfg_int(sec, "reader_cpu", def, 0, f->to->ncores - 1);
-    a->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, PS_PER_S * 1000);
-    a->drs_log = cfg_str(sec, "drs_log", "");
+    int rcpu = (int)cfg_int(sec, "reader_cpu", def, 0, f->to->ncores - 1,
+                            "{the last core|0 to cores - 1} core of the reading process on the to host");
+    a->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, PS_PER_S * 1000,
+                           "period of the per-socket series (cwnd, rwnd, rcvbuf, ...); 0 = none");
+    a->drs_log = cfg_str(sec, "drs_log", "", "path of a log of every receive-buffer autotuning call (empty: none)");
     if (host_sock_lookup(f->to, IPPROTO_TCP_, port))
         cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
     if (f->from == f->to)

@@ -110,24 +110,30 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     struct udp_stream *u;
     APP_STATE(u, s, f);
     static const char *const fams[] = { "inet", "inet6", NULL };
-    uint8_t family = cfg_choice(sec, "family", "inet", fams) ? NET_IPV6 : NET_IPV4;
-    u->msg_size = (uint32_t)cfg_size(sec, "msg_size", "1472", 1, 65507);
-    const char *rate = cfg_str(sec, "rate", "max");
+    uint8_t family = cfg_choice(sec, "family", "inet", fams,
+                                "address family: inet (IPv4) or inet6 (IPv6)") ? NET_IPV6 : NET_IPV4;
+    u->msg_size = (uint32_t)cfg_size(sec, "msg_size", "1472", 1, 65507,
+                                     "bytes per datagram (1472 fills a 1500-byte MTU)");
+    const char *rate = cfg_str(sec, "rate", "max",
+            "{max|max or a rate} sending rate, as iperf3 -b (max: as fast as the socket takes them)");
     if (strcmp(rate, "max"))
-        u->rate = cfg_rate(sec, "rate", "max");
-    uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 31);
-    uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 31);
+        u->rate = cfg_rate(sec, "rate", "max", NULL);   /* documented as first read */
+    uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 31, "SO_SNDBUF requested; 0 = net.core.wmem_default");
+    uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 31, "SO_RCVBUF requested; 0 = net.core.rmem_default");
     char def_port[8];
     host_free_port_text(f->to, IPPROTO_UDP_, 5201, def_port, sizeof def_port);
-    uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535);
-    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535,
+                                      "{5201, or the next free one up|1 to 65535} receiver port (iperf3's 5201)");
+    int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1, "{0|0 to cores - 1} core of the sending process");
     char def[16];
     snprintf(def, sizeof def, "%d", f->to->ncores - 1);
-    int rcpu = (int)cfg_int(sec, "reader_cpu", def, 0, f->to->ncores - 1);
+    int rcpu = (int)cfg_int(sec, "reader_cpu", def, 0, f->to->ncores - 1,
+                            "{the last core|0 to cores - 1} core of the reading process (away from RX queue 0)");
     if (host_sock_lookup(f->to, IPPROTO_UDP_, port))
         cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
     static const char *const disc[] = { "dont", "want", "do", NULL };
-    uint8_t pmtudisc = (uint8_t)cfg_choice(sec, "pmtudisc", "want", disc);
+    uint8_t pmtudisc = (uint8_t)cfg_choice(sec, "pmtudisc", "want", disc,
+            "IP_MTU_DISCOVER: want (Linux default: DF when it fits), do (always DF, EMSGSIZE), dont (never DF)");
     uint32_t max = ip_max_unfragmented(f->from, f->to->id, family) - UDP_HDR_LEN;
     if (pmtudisc == IP_PMTUDISC_DO && u->msg_size > max)
         cfg_error(sec, "msg_size", "got %u with pmtudisc = do: more than the %u bytes that fit the first hop's MTU, "
@@ -146,8 +152,10 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
                                      : "IP reassembly, which comes with the ipfrag model");
     if (u->rate)
         u->period = time_serialise(u->msg_size, u->rate);
-    u->jitter = cfg_time(sec, "pace_jitter", "0", 0, PS_PER_S);
-    bool phase = cfg_bool(sec, "start_phase", "off");
+    u->jitter = cfg_time(sec, "pace_jitter", "0", 0, PS_PER_S,
+                         "with a rate: each datagram leaves at its slot +- a uniform jitter");
+    bool phase = cfg_bool(sec, "start_phase", "off",
+                          "with a rate: the first datagram leaves at a random offset within one period");
     char sname[48];
     snprintf(sname, sizeof sname, "flow.%d.pace", f->id);
     u->rnd = rng_derive_seed(s->seed, sname);

@@ -23,6 +23,12 @@
 #include "sim/variant.h"
 #include "sim/load/scenario.h"
 
+/* The Makefile forces BUILD/gen/version.h on this file (git describe, or
+ * a tarball's VERSION); a build without it still says what it is. */
+#ifndef NETSIM_VERSION
+#define NETSIM_VERSION "unknown"
+#endif
+
 static const char usage_main[] =
     "usage: netsim <command> [options]\n"
     "\n"
@@ -34,7 +40,9 @@ static const char usage_main[] =
     "  report DB      goodput per combination with 95% intervals; --compare AXIS=A,B\n"
     "  merge OUT IN.. combine result databases of one scenario\n"
     "  models         list applications, CPU profiles and model families\n"
+    "  keys [WHAT]    every scenario key with its default, unit, range and doc\n"
     "  help           this text; `netsim run --help` for the options of run\n"
+    "  --version      the version of this build\n"
     "\n"
     "Exit status: 0 success, 1 simulation or I/O error, 2 bad usage or bad scenario.\n";
 
@@ -189,6 +197,10 @@ int main(int argc, char **argv)
         fputs(usage_main, stdout);
         return 0;
     }
+    if (!strcmp(cmd, "--version")) {
+        printf("netsim %s\n", NETSIM_VERSION);
+        return 0;
+    }
     if (!strcmp(cmd, "run"))
         return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "sweep"))
@@ -197,6 +209,8 @@ int main(int argc, char **argv)
         return cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "merge"))
         return cmd_merge(argc - 1, argv + 1);
+    if (!strcmp(cmd, "keys"))
+        return cmd_keys(argc - 1, argv + 1);
     if (!strcmp(cmd, "models")) {
         models_list();
         return 0;

@@ -13,22 +13,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Adds key to the section's valid keys; returns 1 the first time. */
-static int cfg_mark_asked(struct cfg_section *s, const char *key)
+union cfg_val {
+    int64_t i;
+    uint64_t u;
+    double d;
+};
+
+/* The getters' types: each but CFG_STR is one row of cfg_types[] below. */
+enum cfg_type { CFG_TIME, CFG_RATE, CFG_SIZE, CFG_PERCENT, CFG_INT, CFG_DOUBLE, CFG_BOOL, CFG_CHOICE, CFG_STR };
+
+/* Which member of union cfg_val a type's values and bounds live in. */
+enum cfg_field { CFG_I, CFG_U, CFG_D };
+
+/* The bounds a getter was given, in its type's member; cfg_choice's list. */
+struct cfg_limits {
+    union cfg_val lo, hi;
+    const char *const *choices;
+};
+
+/*
+ * Adds key to the section's valid keys with what its getter says of it
+ * (the row `netsim keys` prints); returns 1 the first time. Only the
+ * first ask is kept: a key read twice (nic's itr as text, then as a time)
+ * is documented as first read.
+ */
+static int cfg_mark_asked(struct cfg_section *s, const char *key, const char *def, enum cfg_type type,
+                          const struct cfg_limits *lim, const char *doc, int pattern)
 {
-    char **v, *k;
+    struct cfg_ask *v, *a;
+    char *k, *d = NULL;
 
     for (int i = 0; i < s->nasked; i++)
-        if (strcmp(s->asked[i], key) == 0)
+        if (strcmp(s->asked[i].key, key) == 0)
             return 0;
     v = cfg_grow(s->cfg, s->asked, s->nasked, &s->capasked, sizeof *v);
     if (!v)
         return 0;
     s->asked = v;
     k = cfg_strdup(s->cfg, key);
-    if (!k)
+    if (k && s->cfg->describe && def)
+        d = cfg_strdup(s->cfg, def);
+    if (!k || (s->cfg->describe && def && !d)) {
+        free(k);
         return 0;
-    s->asked[s->nasked++] = k;
+    }
+    a = &s->asked[s->nasked++];
+    *a = (struct cfg_ask){ .key = k, .doc = doc, .def = d, .type = type, .pattern = pattern };
+    if (lim) {
+        memcpy(&a->lo, &lim->lo, sizeof a->lo);
+        memcpy(&a->hi, &lim->hi, sizeof a->hi);
+        a->choices = lim->choices;
+    }
     return 1;
 }
 
@@ -63,15 +98,16 @@ static void cfg_param_add(struct cfg_section *s, const char *key, const char *va
 
 /*
  * The text a getter parses: the value given, else def. Marks the key known
- * and, on the first ask, records the parameter. Returns NULL (error
+ * (with its description) and, on the first ask, records the parameter. Returns NULL (error
  * recorded on the first ask) for a missing required key; for a sweep axis
  * records the error and returns def.
  */
-static const char *cfg_lookup(struct cfg_section *s, const char *key, const char *def)
+static const char *cfg_lookup(struct cfg_section *s, const char *key, const char *def, enum cfg_type type,
+                              const struct cfg_limits *lim, const char *doc)
 {
     struct cfg_key *k = cfg_key_find(s, key);
     const char *text = k ? k->value : def;
-    int first = cfg_mark_asked(s, key);
+    int first = cfg_mark_asked(s, key, def, type, lim, doc, 0);
 
     if (first && text)
         cfg_param_add(s, key, text);
@@ -85,24 +121,6 @@ static const char *cfg_lookup(struct cfg_section *s, const char *key, const char
         cfg_error(s, NULL, "missing key '%s'", key);
     return text;
 }
-
-union cfg_val {
-    int64_t i;
-    uint64_t u;
-    double d;
-};
-
-/* The getters' types: each is one row of cfg_types[] below. */
-enum cfg_type { CFG_TIME, CFG_RATE, CFG_SIZE, CFG_PERCENT, CFG_INT, CFG_DOUBLE, CFG_BOOL, CFG_CHOICE };
-
-/* Which member of union cfg_val a type's values and bounds live in. */
-enum cfg_field { CFG_I, CFG_U, CFG_D };
-
-/* The bounds a getter was given, in its type's member; cfg_choice's list. */
-struct cfg_limits {
-    union cfg_val lo, hi;
-    const char *const *choices;
-};
 
 /* "64 to 4096", or "at least"/"at most" when one side is open. */
 static int cfg_why_range(struct cfg_text *why, const char *lo, const char *hi, int has_lo, int has_hi)
@@ -266,11 +284,11 @@ static int cfg_parse_value(enum cfg_type type, const char *text, const struct cf
  * one), so that building goes on and every error is reported at once.
  */
 static union cfg_val cfg_get(struct cfg_section *s, const char *key, const char *def, enum cfg_type type,
-                             const struct cfg_limits *lim)
+                             const struct cfg_limits *lim, const char *doc)
 {
     union cfg_val v = { 0 }, zero = { 0 };
     struct cfg_text why = { 0 };
-    const char *text = cfg_lookup(s, key, def);
+    const char *text = cfg_lookup(s, key, def, type, lim, doc);
 
     if (!text)
         return zero;
@@ -289,22 +307,24 @@ static union cfg_val cfg_get(struct cfg_section *s, const char *key, const char 
     return v;
 }
 
-simtime_t cfg_time(struct cfg_section *s, const char *key, const char *def, simtime_t min, simtime_t max)
+simtime_t cfg_time(struct cfg_section *s, const char *key, const char *def, simtime_t min, simtime_t max,
+                   const char *doc)
 {
     struct cfg_limits lim = { .lo.i = min, .hi.i = max < CFG_TIME_MAX ? max : CFG_TIME_MAX };
-    return cfg_get(s, key, def, CFG_TIME, &lim).i;
+    return cfg_get(s, key, def, CFG_TIME, &lim, doc).i;
 }
 
-uint64_t cfg_rate(struct cfg_section *s, const char *key, const char *def)
+uint64_t cfg_rate(struct cfg_section *s, const char *key, const char *def, const char *doc)
 {
     struct cfg_limits lim = { 0 };
-    return cfg_get(s, key, def, CFG_RATE, &lim).u;
+    return cfg_get(s, key, def, CFG_RATE, &lim, doc).u;
 }
 
-uint64_t cfg_size(struct cfg_section *s, const char *key, const char *def, uint64_t min, uint64_t max)
+uint64_t cfg_size(struct cfg_section *s, const char *key, const char *def, uint64_t min, uint64_t max,
+                  const char *doc)
 {
     struct cfg_limits lim = { .lo.u = min, .hi.u = max };
-    return cfg_get(s, key, def, CFG_SIZE, &lim).u;
+    return cfg_get(s, key, def, CFG_SIZE, &lim, doc).u;
 }
 
 int cfg_split_sizes(const char *text, uint64_t *out, int n)
@@ -324,38 +344,115 @@ int cfg_split_sizes(const char *text, uint64_t *out, int n)
     return k == n ? 0 : -1;
 }
 
-double cfg_percent(struct cfg_section *s, const char *key, const char *def)
+double cfg_percent(struct cfg_section *s, const char *key, const char *def, const char *doc)
 {
     struct cfg_limits lim = { 0 };
-    return cfg_get(s, key, def, CFG_PERCENT, &lim).d;
+    return cfg_get(s, key, def, CFG_PERCENT, &lim, doc).d;
 }
 
-int64_t cfg_int(struct cfg_section *s, const char *key, const char *def, int64_t min, int64_t max)
+int64_t cfg_int(struct cfg_section *s, const char *key, const char *def, int64_t min, int64_t max, const char *doc)
 {
     struct cfg_limits lim = { .lo.i = min, .hi.i = max };
-    return cfg_get(s, key, def, CFG_INT, &lim).i;
+    return cfg_get(s, key, def, CFG_INT, &lim, doc).i;
 }
 
-double cfg_double(struct cfg_section *s, const char *key, const char *def, double min, double max)
+double cfg_double(struct cfg_section *s, const char *key, const char *def, double min, double max, const char *doc)
 {
     struct cfg_limits lim = { .lo.d = min, .hi.d = max };
-    return cfg_get(s, key, def, CFG_DOUBLE, &lim).d;
+    return cfg_get(s, key, def, CFG_DOUBLE, &lim, doc).d;
 }
 
-int cfg_bool(struct cfg_section *s, const char *key, const char *def)
+int cfg_bool(struct cfg_section *s, const char *key, const char *def, const char *doc)
 {
     struct cfg_limits lim = { 0 };
-    return (int)cfg_get(s, key, def, CFG_BOOL, &lim).i;
+    return (int)cfg_get(s, key, def, CFG_BOOL, &lim, doc).i;
 }
 
-int cfg_choice(struct cfg_section *s, const char *key, const char *def, const char *const *choices)
+int cfg_choice(struct cfg_section *s, const char *key, const char *def, const char *const *choices, const char *doc)
 {
     struct cfg_limits lim = { .choices = choices };
-    return (int)cfg_get(s, key, def, CFG_CHOICE, &lim).i;
+    return (int)cfg_get(s, key, def, CFG_CHOICE, &lim, doc).i;
 }
 
-const char *cfg_str(struct cfg_section *s, const char *key, const char *def)
+const char *cfg_str(struct cfg_section *s, const char *key, const char *def, const char *doc)
 {
-    const char *text = cfg_lookup(s, key, def);
+    const char *text = cfg_lookup(s, key, def, CFG_STR, NULL, doc);
     return text ? text : "";
+}
+
+void cfg_pattern_time(struct cfg_section *s, const char *pattern, const char *def, simtime_t min, simtime_t max,
+                      const char *doc)
+{
+    struct cfg_limits lim = { .lo.i = min, .hi.i = max < CFG_TIME_MAX ? max : CFG_TIME_MAX };
+    cfg_mark_asked(s, pattern, def, CFG_TIME, &lim, doc, 1);
+}
+
+/* ---- the key reference (netsim keys) --------------------------------------- */
+
+void cfg_describe(struct cfg *c)
+{
+    c->describe = 1;
+}
+
+int cfg_key_doc_count(const struct cfg_section *s)
+{
+    return s->nasked;
+}
+
+/* The unit column: what a value of the getter's type is written in. */
+static const char *const cfg_units[] = {
+    [CFG_TIME] = "time", [CFG_RATE] = "bit/s", [CFG_SIZE] = "bytes", [CFG_PERCENT] = "%",
+    [CFG_INT] = "integer", [CFG_DOUBLE] = "number", [CFG_BOOL] = "on/off", [CFG_CHOICE] = "choice",
+    [CFG_STR] = "text",
+};
+
+/* The range column, with the bounds written as the error would write them. */
+static void cfg_range_text(const struct cfg_ask *a, char *buf, size_t n)
+{
+    const struct cfg_type_row *t = &cfg_types[a->type];
+    union cfg_val lo, hi;
+    char l[32], h[32];
+    size_t len = 0;
+
+    buf[0] = 0;
+    if (a->type == CFG_CHOICE) {
+        for (int i = 0; a->choices && a->choices[i] && len < n; i++)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", a->choices[i]);
+        return;
+    }
+    if (a->type == CFG_RATE) {
+        snprintf(buf, n, "above 0");
+        return;
+    }
+    if (a->type == CFG_PERCENT) {
+        snprintf(buf, n, "0%% to 100%%");
+        return;
+    }
+    if (a->type == CFG_STR || !t->fmt)
+        return;
+    memcpy(&lo, &a->lo, sizeof lo);
+    memcpy(&hi, &a->hi, sizeof hi);
+    int has_lo = t->lo_shown || !cfg_open(t->field, lo, 1), has_hi = !cfg_open(t->field, hi, 0);
+    if (!has_lo && !has_hi)
+        return;
+    t->fmt(l, sizeof l, lo);
+    t->fmt(h, sizeof h, hi);
+    if (has_lo && has_hi)
+        snprintf(buf, n, "%s to %s", l, h);
+    else if (has_lo)
+        snprintf(buf, n, "at least %s", l);
+    else
+        snprintf(buf, n, "at most %s", h);
+}
+
+void cfg_key_doc_at(const struct cfg_section *s, int i, struct cfg_key_doc *d)
+{
+    const struct cfg_ask *a = &s->asked[i];
+
+    d->key = a->key;
+    d->unit = cfg_units[a->type];
+    d->def = a->def;
+    d->doc = a->doc ? a->doc : "";
+    d->pattern = a->pattern;
+    cfg_range_text(a, d->range, sizeof d->range);
 }

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "sim/load/load.h"
 #include "sim/strindex.h"
 
@@ -19,6 +20,25 @@ struct cfg_key {
     char *value;
     int line;              /* 0: set with cfg_override ("--set") */
     int axis_reported;     /* the "is a sweep axis" error was recorded */
+};
+
+/* What the first getter to ask for a key said about it: the key's row of
+ * `netsim keys` (cfg_key_doc_at). doc and limits.choices are the caller's
+ * and outlive the cfg (literals, static tables); def is a copy, kept
+ * only once cfg_describe() was called, since ordinary runs never print
+ * it. A pattern (cfg_pattern_time) is documented but is no valid key. */
+struct cfg_ask {
+    char *key;
+    const char *doc;
+    char *def;             /* describe mode only; NULL also for a required key */
+    int type;              /* enum cfg_type (config_get.c) */
+    int pattern;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+    } lo, hi;
+    const char *const *choices;
 };
 
 struct cfg_section {
@@ -33,7 +53,7 @@ struct cfg_section {
     struct cfg_key *keys;  /* in file order; overrides appended */
     int nkeys, capkeys;
     struct strindex kindex;   /* key name -> keys[] */
-    char **asked;          /* keys a getter asked for, in ask order: the valid keys */
+    struct cfg_ask *asked; /* keys a getter asked for, in ask order: the valid keys */
     int nasked, capasked;
 };
 
@@ -57,6 +77,7 @@ struct cfg {
     int nparams, capparams;
     int oom;               /* an allocation failed: counts as one more error */
     int finished;          /* cfg_finish() ran: do not report twice */
+    int describe;          /* cfg_describe(): the getters keep each key's default text */
 };
 
 #define CFG_MAX_LINE 198         /* inih's INI_MAX_LINE (200) less the newline and NUL */

@@ -254,7 +254,7 @@ static void cfg_known_kinds(const struct cfg *c, struct cfg_text *t)
 static int cfg_was_asked(const struct cfg_section *s, const char *key)
 {
     for (int i = 0; i < s->nasked; i++)
-        if (strcmp(s->asked[i], key) == 0)
+        if (!s->asked[i].pattern && strcmp(s->asked[i].key, key) == 0)
             return 1;
     return 0;
 }
@@ -281,14 +281,17 @@ int cfg_finish(struct cfg *c)
         }
         if (s->unchecked)
             continue;
+        /* a flow's keys are its app's: `netsim keys tcp_iperf3` */
+        struct cfg_key *app = strcmp(s->kind, "flow") ? NULL : cfg_key_find(s, "app");
+        const char *keys_arg = app && app->value[0] ? app->value : s->kind;
         for (int j = 0; j < s->nasked; j++)
-            cfg_text_add(&valid, "%s%s", j ? ", " : "", s->asked[j]);
+            cfg_text_add(&valid, "%s%s", j ? ", " : "", s->asked[j].key);
         for (int j = 0; j < s->nkeys; j++) {
             if (cfg_was_asked(s, s->keys[j].key))
                 continue;
             if (valid.p)
-                cfg_report(c, s->keys[j].line, "[%s%s%s] unknown key '%s'; valid keys: %s",
-                           s->kind, cfg_sep(s), s->name, s->keys[j].key, valid.p);
+                cfg_report(c, s->keys[j].line, "[%s%s%s] unknown key '%s'; valid keys: %s (`netsim keys %s` "
+                           "documents them)", s->kind, cfg_sep(s), s->name, s->keys[j].key, valid.p, keys_arg);
             else
                 cfg_report(c, s->keys[j].line, "[%s%s%s] unknown key '%s'; this section takes no keys",
                            s->kind, cfg_sep(s), s->name, s->keys[j].key);

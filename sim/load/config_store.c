@@ -289,8 +289,10 @@ void cfg_free(struct cfg *c)
             free(s->keys[j].key);
             free(s->keys[j].value);
         }
-        for (int j = 0; j < s->nasked; j++)
-            free(s->asked[j]);
+        for (int j = 0; j < s->nasked; j++) {
+            free(s->asked[j].key);
+            free(s->asked[j].def);
+        }
         free(s->keys);
         strindex_free(&s->kindex);
         free(s->asked);

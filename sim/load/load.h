@@ -80,6 +80,23 @@ int  cfg_finish(struct cfg *c);
 int  cfg_param_count(const struct cfg *c);
 void cfg_param_at(const struct cfg *c, int i, const char **key, const char **value);
 
+/* The key reference (`netsim keys`): after cfg_describe(c) the getters
+ * also keep each key's default text, and a section's keys read as rows of
+ * what the first getter to ask said: unit from its type ("time", "bytes",
+ * "bit/s", "%", "integer", "number", "on/off", "choice", "text"), default
+ * (NULL: required), range as an error would write it ("1 to 64", "at
+ * least 1us", "cubic, bbr, reno"; "" when any value of the unit goes), and
+ * doc (sim/config.h). Rows are in ask order; d's strings live as long as
+ * the section. */
+struct cfg_key_doc {
+    const char *key, *unit, *def, *doc;
+    int pattern;                 /* cfg_pattern_time: a family of keys, no key itself */
+    char range[512];
+};
+void cfg_describe(struct cfg *c);
+int  cfg_key_doc_count(const struct cfg_section *s);
+void cfg_key_doc_at(const struct cfg_section *s, int i, struct cfg_key_doc *d);
+
 /* Any "${" in any value? Returns the first such section/key for the error
  * message (run refuses them; sweep expands them). */
 int cfg_has_axes(const struct cfg *c, const struct cfg_section **s, const char **key);

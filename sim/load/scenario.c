@@ -41,8 +41,10 @@ static struct host *host_get(struct sim *s, const char *name)
 static void host_configure(struct sim *s, struct host *h)
 {
     struct cfg_section *sec = h->sec;
-    h->ncores = (int)cfg_int(sec, "cores", "4", 1, HOST_MAX_CORES);
-    h->cpu_profile = cfg_str(sec, "cpu", "xeon-2012");
+    h->ncores = (int)cfg_int(sec, "cores", "4", 1, HOST_MAX_CORES,
+                             "CPU cores of the host");
+    h->cpu_profile = cfg_str(sec, "cpu", "xeon-2012",
+                             "CPU profile: the per-function costs in ns (`netsim models` lists the profiles)");
     const struct cpu_profile *prof = cpu_profile_find(h->cpu_profile);
     if (!prof) {
         char list[256] = "";
@@ -54,18 +56,24 @@ static void host_configure(struct sim *s, struct host *h)
     for (const struct cost_row *r = prof->rows; r->symbol; r++)
         h->cost[cpu_sym(r->symbol)] = r->ns;
     models_apply_costs(h, prof->name);
+    cfg_pattern_time(sec, "cost.SYMBOL", "0", 0, PS_PER_S, "{the CPU profile's} cost of one call of kernel "
+                     "function SYMBOL (the names `--profile` prints), over the profile's");
     for (int i = 0; i < cpu_sym_count(); i++) {
         char key[96];
         snprintf(key, sizeof key, "cost.%s", cpu_sym_name(i));
         if (cfg_has(sec, key))
-            h->cost[i] = time_to_ns(cfg_time(sec, key, "0", 0, PS_PER_S));
+            h->cost[i] = time_to_ns(cfg_time(sec, key, "0", 0, PS_PER_S, "cost of one call of this kernel function"));
     }
-    double speed = cfg_double(sec, "cpu_speed", "1", 0.01, 100);
-    double jitter = cfg_double(sec, "cost_jitter", "0", 0, 1);
+    double speed = cfg_double(sec, "cpu_speed", "1", 0.01, 100,
+                              "clock speed factor: every cost is divided by it (2 = twice as fast)");
+    double jitter = cfg_double(sec, "cost_jitter", "0", 0, 1,
+                               "random share j of each CPU slice's cost: x (1 - j + j Exp(1)), the mean unchanged "
+                               "(0: exact)");
     double factor[HOST_MAX_CORES];
     for (int i = 0; i < HOST_MAX_CORES; i++)
         factor[i] = 1.0;
-    const char *fl = cfg_str(sec, "core_cost_factor", "");
+    const char *fl = cfg_str(sec, "core_cost_factor", "",
+            "{|up to cores factors} per-core factors on every cost, \"0.99, 1.015\": core 0, core 1, ... (empty: 1)");
     if (*fl) {
         char buf[512];
         snprintf(buf, sizeof buf, "%s", fl);
@@ -81,10 +89,14 @@ static void host_configure(struct sim *s, struct host *h)
             factor[i] = v;
         }
     }
-    h->rmem_default = cfg_size(sec, "net.core.rmem_default", "212992", 256, 1ULL << 31);
-    h->rmem_max = cfg_size(sec, "net.core.rmem_max", "212992", 256, 1ULL << 31);
-    h->wmem_default = cfg_size(sec, "net.core.wmem_default", "212992", 256, 1ULL << 31);
-    h->wmem_max = cfg_size(sec, "net.core.wmem_max", "212992", 256, 1ULL << 31);
+    h->rmem_default = cfg_size(sec, "net.core.rmem_default", "212992", 256, 1ULL << 31,
+                               "SO_RCVBUF when the app sets none (net.core.rmem_default; Linux default 212992)");
+    h->rmem_max = cfg_size(sec, "net.core.rmem_max", "212992", 256, 1ULL << 31,
+                           "largest SO_RCVBUF an app may set (net.core.rmem_max; Linux default 212992)");
+    h->wmem_default = cfg_size(sec, "net.core.wmem_default", "212992", 256, 1ULL << 31,
+                               "SO_SNDBUF when the app sets none (net.core.wmem_default; Linux default 212992)");
+    h->wmem_max = cfg_size(sec, "net.core.wmem_max", "212992", 256, 1ULL << 31,
+                           "largest SO_SNDBUF an app may set (net.core.wmem_max; Linux default 212992)");
     nic_params_read(&h->nicp, sec, h->ncores);
     for (int i = 0; i < h->ncores; i++) {
         core_init(&h->cores[i], &s->q, h, i, h->prof);
@@ -101,7 +113,8 @@ static void host_configure(struct sim *s, struct host *h)
     h->sym_ip_rcv = cpu_sym("ip_rcv");
     h->sym_ip_output = cpu_sym("ip_output");
     h->sym_ip_forward = cpu_sym("ip_forward");
-    ip_loopback_init(h, (uint32_t)cfg_int(sec, "lo_mtu", "65536", 1280, 65536));
+    ip_loopback_init(h, (uint32_t)cfg_int(sec, "lo_mtu", "65536", 1280, 65536,
+                                          "MTU of the host's loopback (Linux default 65536)"));
     char name[64];
     snprintf(name, sizeof name, "host.%s", h->name);
     rng_init(&h->rng, s->seed, name);
@@ -120,7 +133,8 @@ static bool name_word(const char *s)
 /* "h1:eth0 h2:eth1" */
 static int parse_ends(struct cfg_section *sec, char host[2][32], char port[2][16])
 {
-    const char *v = cfg_str(sec, "ends", NULL);
+    const char *v = cfg_str(sec, "ends", NULL,
+            "the two ports it joins, HOST:PORT HOST:PORT (PORT defaults to eth0); fwd is first to second");
     if (!v)
         return -1;
     char a[64], b[64], extra[8];
@@ -149,29 +163,44 @@ static int parse_ends(struct cfg_section *sec, char host[2][32], char port[2][16
     return 0;
 }
 
+/* A key of a link direction: KEY for both, fwd.KEY and rev.KEY for one;
+ * each spelling is documented (DIR_KEY writes the two one-way docs). */
+struct dir_key {
+    const char *key, *def, *doc, *fwd_doc, *rev_doc;
+};
+#define DIR_KEY(key, def, doc)                                                       \
+    { key, def, doc, "{as " key "} " key " of the fwd direction only (first end to second)", \
+      "{as " key "} " key " of the rev direction only (second end to first)" }
+
 /* The value of KEY for one direction: "fwd.KEY" / "rev.KEY" if given,
  * else "KEY", else def; both spellings become known keys. used (40 bytes)
  * gets the spelling an error is reported against; *given says whether
  * either is in the scenario. */
-static const char *dir_value(struct cfg_section *sec, const char *dir, const char *key, const char *def,
-                             char *used, bool *given)
+static const char *dir_value(struct cfg_section *sec, const char *dir, const struct dir_key *k, char *used, bool *given)
 {
-    snprintf(used, 40, "%s.%s", dir, key);
+    snprintf(used, 40, "%s.%s", dir, k->key);
     bool d = cfg_has(sec, used);
-    *given = d || cfg_has(sec, key);
-    const char *v = cfg_str(sec, key, def);
-    const char *dv = cfg_str(sec, used, "");
+    *given = d || cfg_has(sec, k->key);
+    const char *v = cfg_str(sec, k->key, k->def, k->doc);
+    const char *dv = cfg_str(sec, used, "", strcmp(dir, "fwd") ? k->rev_doc : k->fwd_doc);
     if (d)
         return dv;
-    snprintf(used, 40, "%s", key);
+    snprintf(used, 40, "%s", k->key);
     return v;
 }
 
 enum { NK_DELAY, NK_LOSS, NK_REORDER, NK_DUPLICATE, NK_CORRUPT, NK_RATE, NK_LIMIT, NK_COUNT };
-static const struct { const char *key, *def; } netem_keys[NK_COUNT] = {
-    { "delay", "0" }, { "loss", "0%" }, { "reorder", "0%" }, { "duplicate", "0%" },
-    { "corrupt", "0%" }, { "netem_rate", "" }, { "limit", "1000" },
+static const struct dir_key netem_keys[NK_COUNT] = {
+    DIR_KEY("delay", "0", "{0|TIME [JITTER] [distribution uniform|normal]} netem delay on the sending port's egress"),
+    DIR_KEY("loss", "0%", "{0%|PERCENT, random PERCENT, gemodel P [R [1-H [1-K]]]} netem loss (a bare number is a %)"),
+    DIR_KEY("reorder", "0%", "{0%|PERCENT} netem reorder: that share skips the delay (needs a delay)"),
+    DIR_KEY("duplicate", "0%", "{0%|PERCENT} netem duplicate: that share is sent twice"),
+    DIR_KEY("corrupt", "0%", "{0%|PERCENT} netem corrupt: that share fails the receiver's checksum"),
+    DIR_KEY("netem_rate", "", "{none|RATE [PACKETOVERHEAD [CELLSIZE [CELLOVERHEAD]]]} netem's rate, spacing packets"),
+    DIR_KEY("limit", "1000", "{1000|1 to 10000000 packets} packets netem holds (tc's default 1000)"),
 };
+static const struct dir_key propagation_key =
+    DIR_KEY("propagation", "0", "{0|0 to 1000s} one-way delay of the cable, after the wire");
 
 /* One netem key's value into o; 0 or -1 with *why. */
 static int netem_key_parse(struct netem_opts *o, int k, const char *v, const char **why, bool *bare)
@@ -212,7 +241,7 @@ static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, cons
     bool any = false, given;
     netem_opts_init(o);
     for (int k = 0; k < NK_COUNT; k++) {
-        const char *v = dir_value(sec, dir, netem_keys[k].key, netem_keys[k].def, key[k], &given);
+        const char *v = dir_value(sec, dir, &netem_keys[k], key[k], &given);
         const char *why = NULL;
         bool bare = false;
         any |= given;
@@ -225,7 +254,7 @@ static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, cons
     if (o->reorder > 0 && !o->latency)
         cfg_error(sec, key[NK_REORDER], "reorder needs a delay (tc: reordering not possible without specifying some delay)");
     d->nm.on = any;   /* netem_init completes it once the sending NIC exists */
-    const char *v = dir_value(sec, dir, "propagation", "0", pkey, &given);
+    const char *v = dir_value(sec, dir, &propagation_key, pkey, &given);
     const char *why = NULL;
     if (parse_time(v, &d->propagation, &why) || d->propagation > NETEM_MAX_DELAY) {
         cfg_error(sec, pkey, "got '%s', expected %s", v, why ? why : "a propagation delay of at most 1000s");
@@ -261,12 +290,13 @@ static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (
             s->links = xrealloc(s->links, (size_t)s->links_cap * sizeof *s->links);
         }
         s->links[s->nlinks++] = l;
-        uint64_t rate = cfg_rate(sec, "rate", "10gbit");
+        uint64_t rate = cfg_rate(sec, "rate", "10gbit",
+                                 "{|at least 1kbit} line rate of each direction (the 82599's 10 Gbit/s)");
         if (rate < 1000) {       /* a frame must serialise within minutes */
-            cfg_error(sec, "rate", "got '%s', expected at least 1kbit", cfg_str(sec, "rate", "10gbit"));
+            cfg_error(sec, "rate", "got '%s', expected at least 1kbit", cfg_str(sec, "rate", "10gbit", NULL));
             rate = 10000000000ULL;
         }
-        uint32_t mtu = (uint32_t)cfg_int(sec, "mtu", "1500", 68, 65535);
+        uint32_t mtu = (uint32_t)cfg_int(sec, "mtu", "1500", 68, 65535, "MTU of both ports (IP packet bytes)");
         struct host *h[2] = { host_find(s, ends[i][0]), host_find(s, ends[i][1]) };
         struct nic *n[2] = { NULL, NULL };
         if (!h[0] || !h[1])
@@ -410,7 +440,8 @@ static void flows_build(struct sim *s)
             cfg_unchecked(sec);
             continue;
         }
-        const char *appname = cfg_str(sec, "app", NULL);
+        const char *appname = cfg_str(sec, "app", NULL,
+                                      "the application (`netsim keys APP` lists its keys; `netsim models` the apps)");
         const struct app_ops *ops = appname ? app_find(appname) : NULL;
         if (appname && !ops) {
             char list[256] = "";
@@ -418,8 +449,9 @@ static void flows_build(struct sim *s)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", app_at(k)->name);
             cfg_error(sec, "app", "got '%s', expected one of: %s", appname, list);
         }
-        const char *from = cfg_str(sec, "from", NULL);
-        const char *to = cfg_str(sec, "to", NULL);
+        const char *from = cfg_str(sec, "from", NULL, "host the flow starts on (the client, the sender)");
+        const char *to = cfg_str(sec, "to", NULL,
+                                 "host the flow goes to (the server, the receiver); a route must join them");
         struct flow *f = xcalloc(1, sizeof *f);
         f->id = (int)id;
         f->ops = ops;
@@ -434,10 +466,11 @@ static void flows_build(struct sim *s)
             if (f->from && f->to && !routed)
                 cfg_error(sec, "to", "no route from %s to %s", f->from->name, f->to->name);
         }
-        f->start = cfg_time(sec, "start", "0s", 0, s->duration);
+        f->start = cfg_time(sec, "start", "0s", 0, s->duration,
+                            "{0s|0 to duration} when the client starts (connects, or sends its first packet)");
         char dur[32];
         snprintf(dur, sizeof dur, "%.12gs", time_to_s(s->duration));
-        f->stop = cfg_time(sec, "stop", dur, 0, SIMTIME_NEVER);
+        f->stop = cfg_time(sec, "stop", dur, 0, SIMTIME_NEVER, "{duration} when the flow stops sending");
         if (seen[f->id / 8] & (1u << (f->id % 8)))
             cfg_error(sec, NULL, "flow %d is defined twice", f->id);
         seen[f->id / 8] |= (uint8_t)(1u << (f->id % 8));
@@ -465,7 +498,7 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
     const struct cfg_section *axis_sec;
     const char *axis_key;
     if (cfg_has_axes(cfg, &axis_sec, &axis_key)) {
-        cfg_str((struct cfg_section *)axis_sec, axis_key, "");   /* the getter reports the axis */
+        cfg_str((struct cfg_section *)axis_sec, axis_key, "", NULL);   /* the getter reports the axis */
         return s;
     }
     /* Structural mistakes are reported with the key errors, and building
@@ -478,19 +511,22 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
             return s;            /* out of memory: counted as an error */
     }
     cfg_claim(simsec);
-    s->duration = cfg_time(simsec, "duration", "10s", PS_PER_US, CFG_TIME_MAX);
+    s->duration = cfg_time(simsec, "duration", "10s", PS_PER_US, CFG_TIME_MAX, "simulated time the run lasts");
     /* at most 1000 interval rows per flow per simulated second, and at
      * least one interval in the run */
     char idef[32] = "1s";
     if (s->duration < PS_PER_S)  /* a short run reports once, at its end */
         snprintf(idef, sizeof idef, "%lldus", (long long)(s->duration / PS_PER_US));
-    s->interval = cfg_time(simsec, "interval", idef, s->duration < PS_PER_MS ? s->duration : PS_PER_MS, CFG_TIME_MAX);
+    s->interval = cfg_time(simsec, "interval", idef, s->duration < PS_PER_MS ? s->duration : PS_PER_MS, CFG_TIME_MAX,
+                           "{1s, or duration if shorter|1ms to duration} length of an interval row (goodput per flow)");
     if (s->interval > s->duration)
         cfg_error(simsec, "interval", "%s is longer than the duration (%s): the run would have no interval",
-                  cfg_str(simsec, "interval", idef), cfg_str(simsec, "duration", "10s"));
-    s->seed = (uint64_t)cfg_int(simsec, "seed", "1", 0, INT64_MAX);
-    cfg_int(simsec, "repeat", "1", 1, 1000000);
-    cfg_str(simsec, "name", "");
+                  cfg_str(simsec, "interval", idef, NULL), cfg_str(simsec, "duration", "10s", NULL));
+    s->seed = (uint64_t)cfg_int(simsec, "seed", "1", 0, INT64_MAX,
+                                "seed of every random stream of the run (--seed overrides it)");
+    cfg_int(simsec, "repeat", "1", 1, 1000000,
+            "runs of each combination in a sweep, replication r on a seed derived from seed and r (run: --rep)");
+    cfg_str(simsec, "name", "", "a label for the scenario, recorded with the run");
     if (have_seed_override)
         s->seed = seed_override;
 

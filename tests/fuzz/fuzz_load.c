@@ -38,23 +38,23 @@ static void ask_everything(struct cfg *c)
                 h = (h ^ (unsigned char)*p) * 16777619u;
             /* k lives in the section; getters add no keys, so it stays put */
             switch (h % 11) {
-            case 0: cfg_time(s, k, "1ms", PS_PER_US, 10 * PS_PER_S); break;
-            case 1: cfg_rate(s, k, "10gbit"); break;
-            case 2: cfg_size(s, k, "64K", 64, 1ULL << 31); break;
-            case 3: cfg_percent(s, k, "0%"); break;
-            case 4: cfg_int(s, k, "1", INT64_MIN, INT64_MAX); break;
-            case 5: cfg_int(s, k, "4", 1, 64); break;
-            case 6: cfg_double(s, k, "1", -DBL_MAX, DBL_MAX); break;
-            case 7: cfg_double(s, k, "1", 0.01, 100); break;
-            case 8: cfg_bool(s, k, "off"); break;
-            case 9: cfg_choice(s, k, "cubic", choices); break;
-            default: cfg_str(s, k, ""); break;
+            case 0: cfg_time(s, k, "1ms", PS_PER_US, 10 * PS_PER_S, NULL); break;
+            case 1: cfg_rate(s, k, "10gbit", NULL); break;
+            case 2: cfg_size(s, k, "64K", 64, 1ULL << 31, NULL); break;
+            case 3: cfg_percent(s, k, "0%", NULL); break;
+            case 4: cfg_int(s, k, "1", INT64_MIN, INT64_MAX, NULL); break;
+            case 5: cfg_int(s, k, "4", 1, 64, NULL); break;
+            case 6: cfg_double(s, k, "1", -DBL_MAX, DBL_MAX, NULL); break;
+            case 7: cfg_double(s, k, "1", 0.01, 100, NULL); break;
+            case 8: cfg_bool(s, k, "off", NULL); break;
+            case 9: cfg_choice(s, k, "cubic", choices, NULL); break;
+            default: cfg_str(s, k, "", NULL); break;
             }
         }
     }
     /* a required key nobody wrote */
     if (cfg_section_count(c))
-        cfg_str(cfg_section_at(c, 0), "fuzz-required", NULL);
+        cfg_str(cfg_section_at(c, 0), "fuzz-required", NULL, NULL);
     for (int i = 0; i < cfg_param_count(c); i++) {
         const char *k, *v;
         cfg_param_at(c, i, &k, &v);

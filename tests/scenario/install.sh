@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# make install is a Unix tool's: into an empty DESTDIR with PREFIX=/usr it
+# puts netsim, netsim-plot, both man pages, the bash completion and the
+# bundled scenarios where their names say; the installed binary runs an
+# installed scenario and netsim-plot plots it from outside the tree;
+# --version says which build; the pages render without warnings; the
+# completion completes commands and keys; make uninstall leaves no file.
+. "$(dirname "$0")/common.bash"
+
+D=$tmp/dest
+mkdir -p "$D"
+nice make -s install DESTDIR="$D" PREFIX=/usr > "$tmp/install.out" 2>&1
+check "make install DESTDIR=\$D PREFIX=/usr" test $? -eq 0
+for f in bin/netsim bin/netsim-plot share/man/man1/netsim.1 share/man/man5/netsim-scenario.5 \
+         share/bash-completion/completions/netsim share/netsim/scenarios/udp_line_rate.ini \
+         share/netsim/scenarios/bench/w1.ini; do
+    check "... installs /usr/$f" test -s "$D/usr/$f"
+done
+check "... every bundled scenario" test "$(ls "$D"/usr/share/netsim/scenarios/*.ini | wc -l)" -eq "$(ls scenarios/*.ini | wc -l)"
+
+# from elsewhere, with the tree out of reach of relative paths
+(cd / && "$D/usr/bin/netsim" run "$D/usr/share/netsim/scenarios/udp_line_rate.ini" --set sim.duration=1s --no-db) \
+    > "$tmp/run.out" 2>&1
+check "the installed netsim runs the installed udp_line_rate.ini" test $? -eq 0
+check "... and prints its goodput" grep -q 'Gbit' "$tmp/run.out"
+(cd / && "$D/usr/bin/netsim" run "$D/usr/share/netsim/scenarios/udp_line_rate.ini" --set sim.duration=1s -q \
+    -o "$tmp/u.db" && "$D/usr/bin/netsim-plot" "$tmp/u.db" -o "$tmp/u.png") > "$tmp/plot.out" 2>&1
+check "netsim-plot plots its database from outside the tree" test $? -eq 0 -a -s "$tmp/u.png"
+"$D/usr/bin/netsim-plot" --help > "$tmp/plothelp.out" 2>&1
+check "... and names itself netsim-plot" grep -q '^usage: netsim-plot DB' "$tmp/plothelp.out"
+
+v=$("$D/usr/bin/netsim" --version)
+want=$( { [ -e .git ] && git describe --always --dirty 2>/dev/null; } || cat VERSION 2>/dev/null || echo unknown)
+check "netsim --version is git describe's ($v)" test "$v" = "netsim $want"
+
+for page in man1/netsim.1 man5/netsim-scenario.5; do
+    mandoc -T lint -W warning "$D/usr/share/man/$page" > "$tmp/lint.out" 2>&1
+    check "mandoc -T lint -W warning $page: no warnings" test $? -eq 0 -a ! -s "$tmp/lint.out"
+    if command -v man > /dev/null; then
+        MANWIDTH=80 man --warnings -E UTF-8 -l "$D/usr/share/man/$page" > "$tmp/page.out" 2> "$tmp/man.err"
+        check "man -l $page renders without warnings" test $? -eq 0 -a -s "$tmp/page.out" -a ! -s "$tmp/man.err"
+    else
+        ok "man -l $page # SKIP man is not installed (man-db)"
+    fi
+done
+check "netsim(1) documents every command" bash -c "for c in run sweep report merge models keys; do
+    grep -q \"^\\.B.* \$c\" '$D/usr/share/man/man1/netsim.1' || exit 1; done"
+
+# complete NAME WORD... : the completion's answer for the last word
+complete_words() {
+    PATH="$D/usr/bin:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _netsim
+        printf "%s\n" "${COMPREPLY[@]}"' _ "$D/usr/share/bash-completion/completions/netsim" "$@"
+}
+check "the completion completes netsim sw<TAB> to sweep" test "$(complete_words netsim sw)" = sweep
+s=$D/usr/share/netsim/scenarios/udp_line_rate.ini
+check "... a key after --set (receiver.rx_ri<TAB>)" \
+    test "$(complete_words netsim run "$s" --set receiver.rx_ri)" = receiver.rx_ring_size=
+check "... a section of the scenario after --set (rec<TAB>)" test "$(complete_words netsim run "$s" --set rec)" = receiver.
+check "... an option (netsim sweep --dr<TAB>)" test "$(complete_words netsim sweep --dr)" = --dry-run
+check "... an app for netsim keys (tcp_i<TAB>)" test "$(complete_words netsim keys tcp_i)" = tcp_iperf3
+
+nice make -s uninstall DESTDIR="$D" PREFIX=/usr > "$tmp/uninstall.out" 2>&1
+check "make uninstall" test $? -eq 0
+left=$(find "$D" ! -type d)
+check "... leaves no file behind" test -z "$left"
+check "... nor share/netsim" test ! -e "$D/usr/share/netsim"
