@@ -4,11 +4,11 @@
 # `make fuzz` builds the libFuzzer harnesses (clang), `make fuzz-smoke`
 # runs each for FUZZ_TIME seconds.
 
-PKGS     := gsl sqlite3 inih
+PKGS     := gsl sqlite3 inih libpcap
 CC       ?= cc
 OPT      ?= -O2
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Wmissing-prototypes -Werror -D_GNU_SOURCE -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcblas -lm -lsqlite3 -linih) -lm
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcblas -lm -lsqlite3 -linih -lpcap) -lm
 BUILD    ?= build
 
 LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*.c sim/*/*.c models/*.c models/*/*.c))
@@ -26,7 +26,8 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 NETSIM   ?= netsim
 
-DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel perl
+# libpcap-dev: netsim run --pcap; tshark: the capture test (tests/scenario/pcap.sh)
+DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel perl libpcap-dev tshark
 
 .PHONY: all deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke FORCE
 all: $(NETSIM)
