@@ -312,8 +312,10 @@ static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (
 static void pcap_key_read(struct host *h)
 {
     h->pcap_key = cfg_has(h->sec, "pcap");
+    h->pcap_ports = 0;           /* without the key: only if no host has it (pcap.c) */
+    if (!h->pcap_key)
+        return;
     const char *v = cfg_str(h->sec, "pcap", "all");
-    h->pcap_ports = 0;
     if (!strcmp(v, "all")) {
         h->pcap_ports = 0xff;
         return;
