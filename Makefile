@@ -7,11 +7,11 @@
 # DESTDIR=` installs netsim, netsim-plot, the man pages, the bash
 # completion and the bundled scenarios, `make uninstall` removes them.
 
-PKGS     := gsl sqlite3 inih
+PKGS     := gsl sqlite3 inih libpcap
 CC       ?= cc
 OPT      ?= -O2
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Wmissing-prototypes -Werror -D_GNU_SOURCE -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcblas -lm -lsqlite3 -linih) -lm
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcblas -lm -lsqlite3 -linih -lpcap) -lm
 BUILD    ?= build
 
 LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*.c sim/*/*.c models/*.c models/*/*.c))
@@ -29,12 +29,14 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 NETSIM   ?= netsim
 
+# libpcap-dev: netsim run --pcap; tshark: the capture test (tests/scenario/pcap.sh,
+# which skips, saying so, without it)
 DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel perl \
-	    mandoc man-db python3
+	    mandoc man-db python3 libpcap-dev tshark
 # What `make run` and `make test` need, each with its Debian package:
 # libraries by their pkg-config name, then the commands the tests call
-# (prove is perl's; man is optional, its test says so and skips).
-NEED_PC  := gsl:libgsl-dev sqlite3:libsqlite3-dev inih:libinih-dev cmocka:libcmocka-dev
+# (prove is perl's; man and tshark are optional, their tests say so and skip).
+NEED_PC  := gsl:libgsl-dev sqlite3:libsqlite3-dev inih:libinih-dev cmocka:libcmocka-dev libpcap:libpcap-dev
 NEED_CMD := pkg-config:pkg-config sqlite3:sqlite3 gnuplot:gnuplot-nox perl:perl prove:perl parallel:parallel \
 	    mandoc:mandoc python3:python3
 

@@ -70,6 +70,9 @@ struct host {
     uint64_t ip_frag_fails;      /* too big for the next hop and not to be fragmented: IPv4 with DF
                                   * (FRAGFAILS), IPv6 (Ip6InTooBigErrors) */
     uint64_t icmp_frag_needed;   /* "fragmentation needed" / "packet too big" received */
+    /* the pcap key (sim/pcap.h): bit k captures nics[k]; pcap_key: the host has the key */
+    uint8_t pcap_ports;
+    bool pcap_key;
     int sym_ip_rcv, sym_ip_output, sym_ip_forward, sym_lo_xmit, sym_backlog;
 };
 
@@ -106,6 +109,10 @@ uint32_t ip_path_mtu(struct host *h, uint32_t daddr, uint8_t family);
 uint32_t ip_route_min_mtu(struct host *h, uint32_t daddr);
 /* ICMP (icmp.c). */
 void icmp_rcv(struct host *h, struct skb *skb, struct core *c);
+/* The ICMP message of a capture (sim/pcap_wire.h), from the l4 layout this
+ * file and the ping model share; the icmp module registers it. */
+struct pcap_l4;
+void icmp_pcap_write(const struct skb *skb, const struct pcap_l4 *w);
 /* ICMP "fragmentation needed" (IPv6: "packet too big") for `skb`, which does
  * not fit the next hop's `mtu`, to its source. */
 void icmp_frag_needed_send(struct host *h, const struct skb *skb, uint32_t mtu, struct core *c);

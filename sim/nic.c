@@ -9,6 +9,7 @@
 #include "sim/host.h"
 #include "sim/link.h"
 #include "sim/nic.h"
+#include "sim/pcap.h"
 #include "sim/sim.h"
 #include "sim/sock.h"
 #include "sim/xalloc.h"
@@ -287,6 +288,8 @@ static void rx_one(struct nic_vec *v, struct core *c)
     skb->sk = NULL;
     skb->destructor = NULL;
     skb->tstamp = core_now(c);
+    if (n->pcap)                 /* netif_receive_skb: where tcpdump sees it */
+        pcap_frame(n->pcap, skb, skb->tstamp, true);
     v->rx_packets++;
     v->rx_bytes += skb->ip_len;
     v->itr_bytes += frame;
@@ -322,6 +325,8 @@ static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
     skb->destructor = NULL;
     if (skb->rx_page)
         nic_page_release(skb);   /* forwarded or echoed: its RX page is done */
+    if (n->pcap)                 /* dev_hard_start_xmit: after the qdisc, as tcpdump sees it */
+        pcap_frame(n->pcap, skb, t, false);
     r->done = link_dir_xmit(n->tx_link, skb, t);
     irq_request(v, r->done);
     if (tx_free_desc(v) < DESC_NEEDED) {

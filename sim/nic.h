@@ -21,6 +21,7 @@ struct host;
 struct link_dir;
 struct cfg_section;
 struct sock;
+struct pcap_port;
 
 #define NIC_MAX_QUEUES 16
 #define NIC_RETA_SIZE 128
@@ -93,6 +94,8 @@ struct nic {
     int sym_irq, sym_poll, sym_drv, sym_page, sym_txclean, sym_xmit;
     /* Observer of every arriving frame (tests, traces); NULL normally. */
     void (*rx_observer)(struct nic *n, const struct skb *skb, bool dropped);
+    /* The port's capture (sim/pcap.h), or NULL: tested once per frame. */
+    struct pcap_port *pcap;
 };
 
 /* Reads the NIC keys of the host section (with defaults); errors go to the

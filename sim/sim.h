@@ -120,6 +120,7 @@ static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += by
  */
 struct cost_row;
 struct variant_family;
+struct pcap_l4;
 struct model_module {
     const char *name;
     const struct app_ops *const *apps;          /* NULL-terminated, or NULL */
@@ -132,6 +133,10 @@ struct model_module {
     /* The variant families this module reads (sim/variant.h),
      * NULL-terminated, or NULL. */
     const struct variant_family *const *families;
+    /* Capture (sim/pcap_wire.h): the IP protocol number whose header this
+     * module writes from its skb->l4 fields, and the writer; NULL: none. */
+    uint8_t pcap_proto;
+    void (*pcap_write)(const struct skb *skb, const struct pcap_l4 *w);
 };
 
 const struct app_ops *app_find(const char *name);

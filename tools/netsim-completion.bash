@@ -46,9 +46,9 @@ _netsim() {
         ;;
     esac
     case $cmd in
-    run) opts="-o --output -s --set --seed --rep --profile --json -q --quiet --no-db -h --help" ;;
+    run) opts="-o --output -s --set --seed --rep --profile --json -q --quiet --no-db --pcap --pcap-snaplen --pcap-filter -h --help" ;;
     sweep) opts="-j --jobs -o --output -s --set --dry-run --resume --shard --only --emit-jobs -q --quiet -h --help" ;;
-    report) opts="--compare --metric --json -h --help" ;;
+    report) opts="--compare --metric --by --json -h --help" ;;
     merge | models | help) opts="-h --help" ;;
     keys) opts="--md --roff --names -h --help" ;;
     *) return ;;

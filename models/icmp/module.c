@@ -19,4 +19,6 @@ const struct model_module icmp_module = {
     .name = "icmp",
     .apps = apps,
     .attach_host = attach,
+    .pcap_proto = IPPROTO_ICMP_,
+    .pcap_write = icmp_pcap_write,
 };

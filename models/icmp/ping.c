@@ -42,6 +42,8 @@ static bool ping_slice(struct cpu_task *t, struct core *c)
     skb->daddr = p->f->to->id;
     skb->sport = skb->dport = p->sk.port;   /* the echo id */
     skb->l4[0] = 8;                          /* echo request */
+    uint16_t seq = (uint16_t)(p->sent + 1);  /* ping's icmp_seq, from 1 (icmp_pcap_write) */
+    memcpy(&skb->l4[6], &seq, sizeof seq);
     skb->payload = p->size;
     skb->ip_len = IPV4_HDR_LEN + ICMP_HDR_LEN + p->size;
     skb->truesize = skb_truesize_for(skb->ip_len + 16);

@@ -14,5 +14,8 @@ void sctp_set_slot(int s);
 void sctp_host_free(struct host *h, int slot);
 /* costs.c: the family's cost rows for a CPU profile */
 const struct cost_row *sctp_costs(const char *profile);
+/* sctp_pcap.c: the family's capture writer (sim/pcap_wire.h) */
+struct pcap_l4;
+void sctp_pcap_write(const struct skb *skb, const struct pcap_l4 *w);
 
 #endif

@@ -67,4 +67,6 @@ const struct model_module sctp_module = {
     .detach_host = detach,
     .costs = sctp_costs,
     .families = families,
+    .pcap_proto = IPPROTO_SCTP_,
+    .pcap_write = sctp_pcap_write,
 };

@@ -42,4 +42,8 @@ static inline struct tcp_host *tcp_host_of(const struct host *h)
     return tcp_module_slot >= 0 ? h->mod[tcp_module_slot] : NULL;
 }
 
+/* tcp_pcap.c: the module's capture writer (sim/pcap_wire.h) */
+struct pcap_l4;
+void tcp_pcap_write(const struct skb *skb, const struct pcap_l4 *w);
+
 #endif

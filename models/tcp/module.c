@@ -132,4 +132,6 @@ const struct model_module tcp_module = {
     .attach_host = attach,
     .detach_host = detach,
     .families = families,
+    .pcap_proto = IPPROTO_TCP_,
+    .pcap_write = tcp_pcap_write,
 };

@@ -19,4 +19,6 @@ const struct model_module udp_module = {
     .name = "udp",
     .apps = apps,
     .attach_host = attach,
+    .pcap_proto = IPPROTO_UDP_,
+    .pcap_write = udp_pcap_write,
 };

@@ -19,5 +19,8 @@ int udp_sendmsg(struct sock *sk, uint32_t daddr, uint16_t dport, uint32_t len, u
 /* Read one datagram, charging udp_recvmsg and copy_to_user; returns its
  * payload bytes, or -1 when the queue is empty. */
 int64_t udp_recvmsg(struct sock *sk, struct core *c);
+/* udp_pcap.c: the family's capture writer (sim/pcap_wire.h) */
+struct pcap_l4;
+void udp_pcap_write(const struct skb *skb, const struct pcap_l4 *w);
 
 #endif

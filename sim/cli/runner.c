@@ -14,6 +14,7 @@
 #include "sim/sim.h"
 #include "sim/load/load.h"
 #include "sim/load/scenario.h"
+#include "sim/pcap.h"
 
 static struct sim *volatile running;
 
@@ -89,15 +90,30 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
         s = sim_build(cfg, seed, true);
         s->rep = o->rep;
     }
+    /* the capture files before any database row: a run that cannot
+     * capture as asked does not run */
+    struct pcap_run *cap = NULL;
+    if (o->pcap.dir) {
+        char err[512];
+        if (!(cap = pcap_run_open(s, &o->pcap, err, sizeof err))) {
+            fprintf(stderr, "netsim: %s; nothing was run\n", err);
+            sim_free(s);
+            return 1;
+        }
+    }
     struct sink_end claimed = { .status = "failed", .sim_s = NAN, .error = o->claim_error };
     if (o->claim && (record_begin(o->claim, cfg, o, s) < 0 || record_sink_ops.run_end(o->claim, &claimed) < 0)) {
         fprintf(stderr, "netsim: %s; nothing was run\n", rec_errmsg(o->claim));
+        if (cap)
+            pcap_run_close(cap, stderr);
         sim_free(s);
         return 1;
     }
     int64_t id = rec ? record_begin(rec, cfg, o, s) : 0;
     if (id < 0) {
         fprintf(stderr, "netsim: %s\n", rec_errmsg(rec));
+        if (cap)
+            pcap_run_close(cap, stderr);
         sim_free(s);
         return 1;
     }
@@ -109,17 +125,20 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     if (rep)
         sim_add_sink(s, &report_sink_ops, rep);
 
+    int rc_cap = 0;
     running = s;
     double t0 = wall();
     sim_run(s, o->progress);
     double w = wall() - t0;
     running = NULL;
+    if (cap && pcap_run_close(cap, stderr) < 0)
+        rc_cap = 1;
     /* for make bench: what the run cost the event queue */
     if (getenv("NETSIM_QUEUE_STATS"))
         fprintf(stderr, "netsim: queue: %llu events, %llu heap operations\n", (unsigned long long)s->q.executed,
                 (unsigned long long)s->q.heap_ops);
     const char *status = s->interrupted ? "interrupted" : "complete";
-    int rc = s->interrupted ? 130 : 0;
+    int rc = s->interrupted ? 130 : rc_cap;
     struct sink_end end = { .status = status, .wall_s = w, .sim_s = time_to_s(s->q.now), .events = s->q.executed };
     if (rec && record_sink_ops.run_end(rec, &end) < 0) {
         fprintf(stderr, "netsim: writing results: %s\n", rec_errmsg(rec));

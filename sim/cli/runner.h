@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "sim/pcap.h"
 
 struct cfg;
 struct rec;
@@ -34,6 +35,8 @@ struct run_opts {
      * report in msg (the run did not reach its database: exit status 1). */
     int (*deliver)(void *arg, int64_t run_id, char *msg, size_t n);
     void *deliver_arg;
+    /* pcap.dir not NULL: capture the chosen ports there (sim/pcap.h) */
+    struct pcap_opts pcap;
 };
 
 /* Returns 0 complete, 1 simulation or database error, 2 scenario errors

@@ -335,6 +335,45 @@ static void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (
     }
 }
 
+/* The pcap key: which ports `netsim run --pcap` captures (sim/pcap.h).
+ * `all`, `none`, or a list of the host's port names; a scenario where no
+ * host has the key captures every port. Read after the links, which
+ * name the ports. */
+static void pcap_key_read(struct host *h)
+{
+    const char *v = cfg_str(h->sec, "pcap", "",
+                            "{every port while no host has the key, else none|all, none or a list of the "
+                            "host's ports: eth0, eth1} ports `netsim run --pcap DIR` captures");
+    h->pcap_key = *v != '\0';
+    h->pcap_ports = 0;           /* without the key: only if no host has it (pcap.c) */
+    if (!h->pcap_key)
+        return;
+    if (!strcmp(v, "all")) {
+        h->pcap_ports = 0xff;
+        return;
+    }
+    if (!strcmp(v, "none"))
+        return;
+    char buf[256], names[160] = "";
+    snprintf(buf, sizeof buf, "%s", v);
+    for (int k = 0; k < h->nnics; k++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", h->nics[k]->name);
+    int n = 0;
+    for (char *save, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save), n++) {
+        int k = 0;
+        while (k < h->nnics && strcmp(h->nics[k]->name, tok))
+            k++;
+        if (k == h->nnics) {
+            cfg_error(h->sec, "pcap", "got '%s': host %s has no port '%s' (its ports: %s); expected all, none "
+                      "or a list of its ports", v, h->name, tok, names);
+            return;
+        }
+        h->pcap_ports |= (uint8_t)(1u << k);
+    }
+    if (!n)
+        cfg_error(h->sec, "pcap", "got '%s', expected all, none or a list of the host's ports (%s)", v, names);
+}
+
 /* Next hop from every host to every other, by breadth-first search over
  * the links: shortest path, ties to the first-declared link. */
 static void routes_build(struct sim *s)
@@ -586,6 +625,7 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
     routes_build(s);
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
+        pcap_key_read(h);
         models_attach_host(s, h);
         for (int k = 0; k < h->nnics; k++)
             nic_register_counters(h->nics[k]);
