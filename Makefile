@@ -2,7 +2,7 @@
 # `make` builds ./netsim; `make test` runs every test; `make run` runs the
 # bundled scenario; `make deps` installs the Debian packages it needs;
 # `make fuzz` builds the libFuzzer harnesses (clang), `make fuzz-smoke`
-# runs each for FUZZ_TIME seconds.
+# runs each for FUZZ_TIME seconds; `make figures` redraws docs/figures/.
 
 PKGS     := gsl sqlite3 inih
 CC       ?= cc
@@ -13,7 +13,7 @@ BUILD    ?= build
 
 LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*.c sim/*/*.c models/*.c models/*/*.c))
 # Variants kept out of the tree: every .c of each folder in EXTRA_MODELS
-# is built into netsim (docs: README, "Adding a variant").
+# is built into netsim (docs/adding-a-variant.md).
 EXTRA_MODELS ?=
 EXTRA_SRC := $(foreach d,$(EXTRA_MODELS),$(sort $(wildcard $(d)/*.c)))
 EXTRA_OBJ := $(patsubst %.c,$(BUILD)/extra/%.o,$(notdir $(EXTRA_SRC)))
@@ -28,7 +28,7 @@ NETSIM   ?= netsim
 
 DEB_PKGS := libgsl-dev libsqlite3-dev libinih-dev sqlite3 gnuplot-nox libcmocka-dev pkg-config parallel perl
 
-.PHONY: all deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke FORCE
+.PHONY: all deps run test unit check-asan bench plots figures clean fuzz fuzz-bin fuzz-smoke FORCE
 all: $(NETSIM)
 
 $(NETSIM): $(BUILD)/sim/cli/main.o $(BUILD)/libnetsim.a
@@ -127,6 +127,10 @@ fuzz-smoke: fuzz
 plots: all
 	tools/run-bundled.sh ./$(NETSIM)
 	tools/plot-all.sh
+
+# the figures in docs/figures/, from the runs docs/ quotes (JOBS=2: sweeps' -j)
+figures: all
+	tools/figures.sh ./$(NETSIM)
 
 clean:
 	rm -rf build build-asan build-fuzz netsim netsim-asan
