@@ -11,7 +11,7 @@
  *   series(run_id, name, t, value)
  *   counter(run_id, name, value)
  *   profile(run_id, host, symbol, cpu_ns, calls)
- * The columns after `status`, and profile.calls, extend DESIGN.md: error
+ * The columns after `status`, and profile.calls, extend the first schema: error
  * says why a run failed, scenario_hash lets `merge` refuse to mix versions.
  *
  * Each run is one transaction: rec_run_begin() opens it and inserts the run
