@@ -73,6 +73,29 @@ while IFS= read -r line; do
     check "README's report prints: $line" grep -qF -- "$line" "$tmp/report.out"
 done < "$tmp/rshown"
 
+# ---- every key a run resolved is documented: the TCP flow keys on the TCP
+# page, every key of every run above somewhere in docs/models/ or usage.md
+keys() {    # keys DB [SECTION_PREFIX]: key names, section and direction stripped
+    q "$1" "select distinct key from param where key like '${2:-}%'" |
+        sed -E 's/^(sim|[a-z]+ [^.]+)\.//; s/^(fwd|rev)\.//' | grep -vE '^(label|axis)\.' | sort -u
+}
+tcpdb=$tmp/q${ran["run scenarios/tcp_drs.ini --set sim.repeat=1 --set receiver.tcp.drs=trimodal --set 1.trace_interval=10ms"]:-0}.db
+for db in "$tcpdb" "$tmp/my_path.db"; do
+    [ -f "$db" ] || continue
+    for k in $(q "$db" "select distinct substr(key, 8) from param p where key like 'flow 1.%' and key not like 'flow 1.label%'
+                         and exists (select 1 from param a where a.run_id = p.run_id and a.key = 'flow 1.app' and a.value like 'tcp%')"); do
+        check "docs/models/tcp.md documents the TCP flow key $k" grep -qF "\`$k\`" docs/models/tcp.md
+    done
+done
+cat docs/models/*.md docs/usage.md > "$tmp/alldocs"
+missing=""
+for db in "$tmp"/q*.db "$tmp/my_path.db"; do
+    for k in $(keys "$db"); do
+        grep -qF "\`$k\`" "$tmp/alldocs" || case " $missing " in *" $k "*) ;; *) missing="$missing $k" ;; esac
+    done
+done
+check "every key the runs above resolved is in docs/models/ or docs/usage.md${missing:+ (missing:$missing)}" test -z "$missing"
+
 # ---- links, pointers, length
 mds=(README.md $(find docs -name '*.md' | sort))
 bad=""
