@@ -5,7 +5,8 @@
 # `make fuzz` builds the libFuzzer harnesses (clang), `make fuzz-smoke`
 # runs each for FUZZ_TIME seconds; `make install PREFIX=/usr/local
 # DESTDIR=` installs netsim, netsim-plot, the man pages, the bash
-# completion and the bundled scenarios, `make uninstall` removes them.
+# completion and the bundled scenarios, `make uninstall` removes them;
+# `make figures` redraws docs/figures/.
 
 PKGS     := gsl sqlite3 inih libpcap
 CC       ?= cc
@@ -16,7 +17,7 @@ BUILD    ?= build
 
 LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*.c sim/*/*.c models/*.c models/*/*.c))
 # Variants kept out of the tree: every .c of each folder in EXTRA_MODELS
-# is built into netsim (docs: README, "Adding a variant").
+# is built into netsim (docs/adding-a-variant.md).
 EXTRA_MODELS ?=
 EXTRA_SRC := $(foreach d,$(EXTRA_MODELS),$(sort $(wildcard $(d)/*.c)))
 EXTRA_OBJ := $(patsubst %.c,$(BUILD)/extra/%.o,$(notdir $(EXTRA_SRC)))
@@ -40,7 +41,7 @@ NEED_PC  := gsl:libgsl-dev sqlite3:libsqlite3-dev inih:libinih-dev cmocka:libcmo
 NEED_CMD := pkg-config:pkg-config sqlite3:sqlite3 gnuplot:gnuplot-nox perl:perl prove:perl parallel:parallel \
 	    mandoc:mandoc python3:python3
 
-.PHONY: all deps need-deps run test unit check-asan bench plots clean fuzz fuzz-bin fuzz-smoke install uninstall FORCE
+.PHONY: all deps need-deps run test unit check-asan bench plots figures clean fuzz fuzz-bin fuzz-smoke install uninstall FORCE
 all: $(NETSIM)
 
 $(NETSIM): $(BUILD)/sim/cli/main.o $(BUILD)/libnetsim.a
@@ -186,6 +187,10 @@ install: all
 uninstall:
 	rm -f $(INSTALLED:%=$(IROOT)/%)
 	rm -rf $(IROOT)/share/netsim
+
+# the figures in docs/figures/, from the runs docs/ quotes (JOBS=2: sweeps' -j)
+figures: all
+	tools/figures.sh ./$(NETSIM)
 
 clean:
 	rm -rf build build-asan build-fuzz netsim netsim-asan

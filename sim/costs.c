@@ -2,7 +2,8 @@
  * costs.c - the CPU profiles' data (see costs.h).
  *
  * `xeon-2012` is a Sandy Bridge-EP class core (about 2.6 GHz) running a
- * 3.x kernel, the machine of seeds 000 and 004. Figures marked [spec] come
+ * 3.x kernel, the machine of the SCTP receive-window and IPv4 fragmentation
+ * cases (docs/cases/). Figures marked [spec] come
  * from the model specifications netsim was written from (NIC and IPv4
  * reassembly costs); [est] are estimates of the
  * same order as published per-packet costs (a 3.x UDP receive path is about
@@ -45,9 +46,9 @@ static const struct cost_row ideal[] = {
 };
 
 static const struct cpu_profile profiles[] = {
-    { "xeon-2012", "Sandy Bridge-EP class core, about 2.6 GHz, 3.x kernel (seeds 000, 004)", xeon_2012 },
-    { "xeon-2015-kvm", "a 4.4-era KVM guest (seed 001); engine rows as xeon-2012 [est], SCTP rows from models/sctp", xeon_2012 },
-    { "modern", "the xeon-2012 core with a 4.17+ kernel (ipfrag.md 10.3): engine rows as xeon-2012, model rows from models/ipfrag", xeon_2012 },
+    { "xeon-2012", "Sandy Bridge-EP class core, about 2.6 GHz, 3.x kernel (docs/cases/sctp-rwnd.md, ipfrag.md)", xeon_2012 },
+    { "xeon-2015-kvm", "a 4.4-era KVM guest (docs/cases/sctp-heartbeat.md); engine rows as xeon-2012 [est], SCTP rows from models/sctp", xeon_2012 },
+    { "modern", "the xeon-2012 core with a 4.17+ kernel (docs/models/ipfrag.md): engine rows as xeon-2012, model rows from models/ipfrag", xeon_2012 },
     { "ideal", "every cost zero: the network alone, for exact latency checks", ideal },
 };
 

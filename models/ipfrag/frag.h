@@ -1,7 +1,7 @@
 /*
  * frag.h - IPv4 reassembly as Linux 3.7 does it (net/ipv4/ip_fragment.c,
  * net/ipv4/inet_fragment.c), with pluggable evictors (evict_*.c, one
- * file each; README's IP fragmentation section has the case study).
+ * file each; docs/cases/ipfrag.md has the case study).
  *
  * One `frag_ns` per receiving host (one network namespace): the hash of
  * queues (64 buckets, chains walked from the head), the LRU list, `mem`

@@ -81,7 +81,7 @@ static const struct cost_row xeon_2012[] = {
     { "__slab_free", 0, false, "in kfree" },
     { "pvclock_clocksource_read", 0, false, "bare metal: no paravirtual clock" },
     { "do_select", 1500, false, "[spec A.9] C_reader_select: select() + read() entry/exit, unlocked" },
-    { "sctp_recvmsg", 2600, false, "[spec A.10] C_reader_recvmsg, the calibration point: the spec estimate gives old/IPv4 2.01 Gbit/s (README), kept: locked part, copy, event free" },
+    { "sctp_recvmsg", 2600, false, "[spec A.10] C_reader_recvmsg, the calibration point: the spec estimate gives old/IPv4 2.01 Gbit/s (docs/cases/sctp-rwnd.md), kept: locked part, copy, event free" },
     { "poll_schedule_timeout", 5000, false, "[spec A.9] C_wake of a reader sleeping in select()" },
     { "sctp_wait_for_sndbuf", 5000, false, "[spec A.9] C_wake of a writer sleeping for send space" },
     { NULL, 0, false, NULL },

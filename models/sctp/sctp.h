@@ -1,5 +1,5 @@
 /*
- * sctp.h - the SCTP association engine (README: the SCTP section): one
+ * sctp.h - the SCTP association engine (docs/models/sctp.md): one
  * association between two sockets, Linux 3.14 send/receive semantics for
  * Part A (receive window) and the 4.4 heartbeat re-arm for Part B.
  *

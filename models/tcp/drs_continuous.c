@@ -15,7 +15,7 @@ static uint64_t grow(uint64_t rcvwin, uint64_t copied, uint64_t space)
 
 const struct tcp_drs_ops tcp_drs_continuous = {
     .name = "continuous",
-    .doc = "4.16 tcp_rcv_space_adjust: rcvwin grows by 2 x rcvwin x (copied - space) / space (seed 003's patch)",
+    .doc = "4.16 tcp_rcv_space_adjust: rcvwin grows by 2 x rcvwin x (copied - space) / space (c3916ad9320e, docs/cases/tcp-drs.md)",
     .grow = grow,
 };
 VARIANT("tcp.drs", tcp_drs_continuous);

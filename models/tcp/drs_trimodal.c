@@ -20,7 +20,7 @@ static uint64_t grow(uint64_t rcvwin, uint64_t copied, uint64_t space)
 
 const struct tcp_drs_ops tcp_drs_trimodal = {
     .name = "trimodal",
-    .doc = "4.15 tcp_rcv_space_adjust: x1, x1.5 or x2 when copied grew 25 % / 50 % (before seed 003's patch)",
+    .doc = "4.15 tcp_rcv_space_adjust: x1, x1.5 or x2 when copied grew 25 % / 50 % (before c3916ad9320e)",
     .grow = grow,
 };
 VARIANT("tcp.drs", tcp_drs_trimodal);

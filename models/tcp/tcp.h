@@ -1,5 +1,5 @@
 /*
- * tcp.h - the TCP engine (Linux 4.15; README: the TCP section): one endpoint
+ * tcp.h - the TCP engine (Linux 4.15; docs/models/tcp.md): one endpoint
  * (`struct tcp_sock`) holds sender and receiver state; congestion control
  * (`tcp.cc`) and receive-buffer autotuning (`tcp.drs`) are ops structs
  * chosen by name, as the kernel's tcp_congestion_ops.

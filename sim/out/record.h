@@ -17,7 +17,7 @@
  *                                    total; N: that core's rows (perf -C N)
  * Version 1 files are upgraded when a writer opens them and read through
  * views by `report` (record_v1.h).
- * The columns after `status`, and profile.calls, extend DESIGN.md: error
+ * The columns after `status`, and profile.calls, extend the first schema: error
  * says why a run failed, scenario_hash lets `merge` refuse to mix versions.
  *
  * Each run is one transaction: rec_run_begin() opens it and inserts the run

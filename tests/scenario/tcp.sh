@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scenario tests of the TCP model (models/tcp.md, seed 003), on short runs:
+# Scenario tests of the TCP model (docs/models/tcp.md, docs/cases/tcp-drs.md), on short runs:
 # the direction of the DRS effect under 1 % loss on paired seeds, no
 # difference without loss, Mathis-order Reno, bad keys rejected.
 # Prints "ok NAME" or "not ok NAME" (with the reason indented below).

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# tools/figures.sh [NETSIM] - regenerates the figures in docs/figures/
+# (`make figures`): runs the bundled scenarios each figure comes from into
+# a scratch directory and renders them with tools/plot, so a figure always
+# shows what the command beside it in docs/ prints. JOBS (default 2) is
+# the sweeps' -j. Takes about 5 minutes on 2 cores, most of it the
+# fragmentation sweep (36 runs of 20 s).
+set -eu
+cd "$(dirname "$0")/.."
+netsim=${1:-./netsim}
+jobs=${JOBS:-2}
+out=docs/figures
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# docs/cases/tcp-drs.md: seed 1 of each variant, 10 ms traces
+for v in trimodal continuous; do
+    "$netsim" run scenarios/tcp_drs.ini -o "$tmp/tcp_drs_pair.db" -q --set sim.repeat=1 \
+        --set receiver.tcp.drs=$v --set 1.trace_interval=10ms > /dev/null
+done
+tools/plot "$tmp/tcp_drs_pair.db" --kind throughput --title "seed 1: goodput per 100 ms" \
+    -o "$out/tcp_drs_pair_goodput.png"
+tools/plot "$tmp/tcp_drs_pair.db" --kind series --series flow.1.rcv.rcv_wnd \
+    --title "seed 1: advertised receive window (bytes)" -o "$out/tcp_drs_pair_rwnd.png"
+
+# docs/cases/sctp-rwnd.md: old against new, IPv4 and IPv6, 60 s
+"$netsim" sweep scenarios/sctp_rwnd.ini -j "$jobs" -q -o "$tmp/sctp_rwnd.db" > /dev/null
+tools/plot "$tmp/sctp_rwnd.db" --kind throughput -o "$out/sctp_rwnd_throughput.png"
+
+# docs/cases/ipfrag.md: goodput against ipfrag_high_thresh, 3 evictors
+"$netsim" sweep scenarios/frag_evict.ini -j "$jobs" -q -o "$tmp/frag_evict.db" > /dev/null
+tools/plot "$tmp/frag_evict.db" --kind sweep --axis high -o "$out/frag_evict_sweep.png"
