@@ -51,7 +51,10 @@ static void emit_intervals(struct sim *s, simtime_t t0, simtime_t t1)
             continue;
         uint64_t bytes = f->bytes - f->bytes_mark;
         f->bytes_mark = f->bytes;
-        sim_emit_interval(s, f->id, t0, t1, bytes);
+        struct flow_info info = { 0 };
+        if (f->ops->info)
+            f->ops->info(f, &info);
+        sim_emit_interval(s, f->id, t0, t1, bytes, f->ops->info ? &info : NULL);
     }
 }
 

@@ -20,6 +20,31 @@ struct report;
 struct flow;
 
 /* An application kind ("udp_stream", "ping"), registered by name. */
+/* What iperf3 shows of a stream, for an app that has it (app_ops.info):
+ * what is fixed, counts since the start of the run (an interval's figure
+ * is the difference of two snapshots) and what holds now. */
+struct flow_info {
+    const char *protocol;        /* "TCP", "UDP"; NULL: no iperf3 columns */
+    uint32_t local_addr, remote_addr;   /* host ids (host_addr_str) */
+    uint16_t local_port, remote_port;
+    uint32_t blksize;            /* bytes per write (-l) */
+    uint32_t mss;
+    const char *congestion;      /* TCP: the sender's congestion control */
+    uint64_t target_bitrate;     /* -b, bit/s; 0: as fast as possible */
+    uint32_t sndbuf, rcvbuf;     /* the sockets' actual sizes */
+    /* since the start */
+    uint64_t bytes_sent;         /* written by the sending application */
+    uint64_t retransmits;        /* TCP: segments resent */
+    uint64_t datagrams_sent;     /* UDP */
+    uint64_t datagrams, lost;    /* UDP at the receiver: the highest sequence number read, and
+                                  * those missing below it (iperf3's packet_count, cnt_error) */
+    uint64_t out_of_order;       /* UDP: read below the highest */
+    /* now */
+    uint64_t snd_cwnd, snd_wnd;  /* TCP: bytes */
+    uint32_t rtt_us, rttvar_us, pmtu;   /* TCP */
+    double jitter_ms;            /* UDP: RFC 1889's, as iperf3 computes it */
+};
+
 struct app_ops {
     const char *name;
     const char *doc;
@@ -30,6 +55,8 @@ struct app_ops {
     void (*start)(struct sim *s, struct flow *f);
     /* After the run: report lines, counters. */
     void (*finish)(struct sim *s, struct flow *f);
+    /* Optional: the flow as iperf3 would show it, at each interval's end. */
+    void (*info)(const struct flow *f, struct flow_info *out);
 };
 
 struct flow {
@@ -96,7 +123,8 @@ void sim_series(struct sim *s, const char *name, double value);       /* at the 
 void sim_emit_param(struct sim *s, const char *key, const char *value);
 void sim_emit_flow(struct sim *s, int id, const char *desc);
 void sim_emit_counter(struct sim *s, const char *name, uint64_t value, bool is_drop);
-void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint64_t bytes);
+void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint64_t bytes,
+                       const struct flow_info *info);
 void sim_emit_profile(struct sim *s, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls);
 void sim_emit_line(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += bytes; }

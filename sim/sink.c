@@ -44,9 +44,10 @@ void sim_emit_flow(struct sim *s, int id, const char *desc)
     EACH_SINK(s, flow, id, desc);
 }
 
-void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint64_t bytes)
+void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint64_t bytes,
+                       const struct flow_info *info)
 {
-    EACH_SINK(s, interval, flow, t0, t1, bytes);
+    EACH_SINK(s, interval, flow, t0, t1, bytes, info);
 }
 
 void sim_emit_profile(struct sim *s, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls)

@@ -24,6 +24,8 @@
 #include "sim/time.h"
 
 /* What identifies a run: the run row of the database. */
+struct flow_info;
+
 struct sink_run {
     const char *scenario;        /* scenario name (file stem) */
     const char *variant_label;   /* e.g. "tcp.drs=continuous", "" if none */
@@ -48,7 +50,9 @@ struct sink_ops {
     int (*param)(void *ctx, const char *key, const char *value);           /* optional: 0 or -1 */
     /* A flow with an interval table, before its first interval. */
     void (*flow)(void *ctx, int id, const char *desc);                     /* optional */
-    void (*interval)(void *ctx, int flow, simtime_t t0, simtime_t t1, uint64_t bytes); /* optional */
+    /* info: the flow's iperf3 figures at t1 (sim.h), or NULL */
+    void (*interval)(void *ctx, int flow, simtime_t t0, simtime_t t1, uint64_t bytes,
+                     const struct flow_info *info);                       /* optional */
     void (*series)(void *ctx, const char *name, simtime_t t, double value); /* optional */
     void (*counter)(void *ctx, const char *name, uint64_t value, bool is_drop); /* optional */
     /* cpu: the core of host the row is for (perf record -C), or -1 for the

@@ -53,7 +53,7 @@ static void emit(void *ctx, simtime_t t0, simtime_t t1, uint64_t bytes)
     p->intervals++;
     if (t1 == t0)
         p->zero_intervals++;
-    sim_emit_interval(p->s, p->f->id, t0, t1, bytes);
+    sim_emit_interval(p->s, p->f->id, t0, t1, bytes, NULL);
 }
 
 static void written(struct sctp_assoc *a, uint32_t bytes, struct core *c)

@@ -210,12 +210,41 @@ static void finish(struct sim *s, struct flow *f)
         a->netperf_bps = (uint64_t)((double)a->written * 8 / time_to_s(a->t_acked - a->t0));
 }
 
+/* iperf3's stream figures (iperf_tcp.c, tcp_info): the sender's. Bytes
+ * sent are those the unlimited writer has had sent, once, by now: the
+ * model keeps no send queue beyond what it sends (iperf3 counts the bytes
+ * its write() calls returned, a send buffer more). */
+static void info(const struct flow *f, struct flow_info *o)
+{
+    const struct tcp_app *a = f->priv;
+    const struct tcp_sock *tp = a->cli;
+    uint64_t w = tp->app_infinite ? tp->snd_nxt : tp->write_seq;
+    o->protocol = "TCP";
+    o->local_addr = f->from->id;
+    o->remote_addr = f->to->id;
+    o->local_port = tp->sk.port;
+    o->remote_port = a->lis->sk.port;
+    o->blksize = (uint32_t)a->send_size;
+    o->mss = tp->mss;
+    o->congestion = tp->cc->name;
+    o->sndbuf = tp->sk.sndbuf;
+    o->rcvbuf = a->srv ? a->srv->sk.rcvbuf : a->lis->sk.rcvbuf;
+    o->bytes_sent = w > 1 ? w - 1 : 0;                 /* the SYN takes sequence number 0 */
+    o->retransmits = tp->st.retrans;
+    o->snd_cwnd = (uint64_t)tp->snd_cwnd * tp->mss;  /* tcpi_snd_cwnd x tcpi_snd_mss */
+    o->snd_wnd = tp->snd_wnd;
+    o->rtt_us = (uint32_t)(tp->srtt / PS_PER_US);      /* tcpi_rtt */
+    o->rttvar_us = (uint32_t)(tp->mdev / PS_PER_US);   /* tcpi_rttvar: mdev_us >> 2, the mean deviation */
+    o->pmtu = ip_path_mtu(f->from, f->to->id, tp->sk.family);
+}
+
 const struct app_ops tcp_stream_app = {
     .name = "tcp_stream",
     .doc = "netperf TCP_STREAM -l LENGTH: unlimited writer for `length`, netserver reader of recv_size",
     .setup = setup_stream,
     .start = start,
     .finish = finish,
+    .info = info,
 };
 
 const struct app_ops tcp_iperf3_app = {
@@ -224,4 +253,5 @@ const struct app_ops tcp_iperf3_app = {
     .setup = setup_bulk,
     .start = start,
     .finish = finish,
+    .info = info,
 };

@@ -2,6 +2,7 @@
  * udp.c - UDP send and receive paths (Linux 3.x udp_sendmsg, udp_rcv,
  * udp_recvmsg), with memory charged by truesize on both sides.
  */
+#include <string.h>
 #include "models/udp/udp.h"
 
 static int sym_rcv = -1, sym_send, sym_copy_from, sym_recv, sym_copy, sym_csum_copy;
@@ -32,7 +33,10 @@ void udp_rcv(struct host *h, struct skb *skb, struct core *c)
         skb_free(skb);
 }
 
-int udp_sendmsg(struct sock *sk, uint32_t daddr, uint16_t dport, uint32_t len, uint32_t flow, struct core *c)
+_Static_assert(sizeof(struct udp_app_hdr) <= sizeof(((struct skb *)0)->l4), "udp_app_hdr must fit skb->l4");
+
+int udp_sendmsg(struct sock *sk, uint32_t daddr, uint16_t dport, uint32_t len, uint32_t flow,
+                const struct udp_app_hdr *app, struct core *c)
 {
     syms();
     struct host *h = sk->host;
@@ -57,11 +61,13 @@ int udp_sendmsg(struct sock *sk, uint32_t daddr, uint16_t dport, uint32_t len, u
               (sk->pmtudisc == IP_PMTUDISC_DO || (sk->pmtudisc == IP_PMTUDISC_WANT && ip_len <= mtu));
     skb->truesize = skb_truesize_for(skb->ip_len + 16);   /* + LL_RESERVED_SPACE */
     skb->tx_desc = 2;            /* context descriptor (checksum offload) + data */
+    if (app)
+        memcpy(skb->l4, app, sizeof *app);
     sock_charge_w(sk, skb);
     return ip_output(h, skb, c);
 }
 
-int64_t udp_recvmsg(struct sock *sk, struct core *c)
+int64_t udp_recvmsg(struct sock *sk, struct udp_app_hdr *app, struct core *c)
 {
     syms();
     struct skb *skb = skbq_pop(&sk->rq);
@@ -73,6 +79,8 @@ int64_t udp_recvmsg(struct sock *sk, struct core *c)
      * (CHECKSUM_NONE): udp_recvmsg verifies it while copying. */
     host_charge_bytes(h, c, skb->is_frag ? sym_csum_copy : sym_copy, skb->payload);
     int64_t n = skb->payload;
+    if (app)
+        memcpy(app, skb->l4, sizeof *app);
     skb_free(skb);
     return n;
 }

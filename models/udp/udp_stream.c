@@ -37,6 +37,11 @@ struct udp_stream {
     struct event pace;
     bool tx_slept, rx_slept;
     uint64_t sent, send_errors, emsgsize, received;
+    /* iperf3's receiver (iperf_udp_recv): the highest sequence number,
+     * those missing below it, those arriving below it, RFC 1889 jitter */
+    uint64_t packet_count, cnt_error, outoforder;
+    simtime_t prev_transit;
+    double jitter_s;
     int sym_schedule;
     simtime_t jitter, phase;     /* pacing jitter (+-), start offset */
     uint64_t rnd;                /* splitmix64 state, seeded from (run seed, "flow.N.pace") */
@@ -69,7 +74,8 @@ static bool sender_slice(struct cpu_task *t, struct core *c)
         host_charge(h, c, u->sym_schedule);
         u->tx_slept = false;
     }
-    int rc = udp_sendmsg(&u->tx, u->f->to->id, u->rx.port, u->msg_size, (uint32_t)u->f->id, c);
+    struct udp_app_hdr hdr = { .seq = u->sent + 1, .sent = core_now(c) };
+    int rc = udp_sendmsg(&u->tx, u->f->to->id, u->rx.port, u->msg_size, (uint32_t)u->f->id, &hdr, c);
     if (rc == UDP_EMSGSIZE)
         u->emsgsize++;           /* a drop nobody else counts */
     else if (rc)
@@ -93,15 +99,43 @@ static void pace_fire(struct event *ev)
     core_wake(u->tx_core, &u->sender, u->s->q.now);
 }
 
+/* iperf_udp_recv's accounting of one datagram read at `now`: a sequence
+ * number above the next expected counts the gap as lost, one below it
+ * was counted lost and is out of order; the jitter is RFC 1889's running
+ * mean of |transit - previous transit|, with gain 1/16. */
+static void iperf3_account(struct udp_stream *u, const struct udp_app_hdr *h, simtime_t now)
+{
+    if (!h->seq)
+        return;
+    if (h->seq >= u->packet_count + 1) {
+        if (h->seq > u->packet_count + 1)
+            u->cnt_error += h->seq - 1 - u->packet_count;
+        u->packet_count = h->seq;
+    } else {
+        u->outoforder++;
+        if (u->cnt_error > 0)
+            u->cnt_error--;
+    }
+    simtime_t transit = now - h->sent;
+    if (u->received > 1) {
+        simtime_t d = transit - u->prev_transit;
+        double ds = time_to_s(d < 0 ? -d : d);
+        u->jitter_s += (ds - u->jitter_s) / 16.0;
+    }
+    u->prev_transit = transit;
+}
+
 static bool reader_slice(struct cpu_task *t, struct core *c)
 {
     struct udp_stream *u = t->ctx;
     if (!u->rx.rq.head)
         return sock_reader_sleep(&u->rx, t, c, &u->rx_slept);
     sock_reader_resume(&u->rx, c, u->sym_schedule, &u->rx_slept);
-    int64_t n = udp_recvmsg(&u->rx, c);
+    struct udp_app_hdr hdr;
+    int64_t n = udp_recvmsg(&u->rx, &hdr, c);
     flow_deliver(u->f, (uint64_t)n);
     u->received++;
+    iperf3_account(u, &hdr, core_now(c));
     return true;
 }
 
@@ -196,10 +230,34 @@ static void start(struct sim *s, struct flow *f)
     core_wake(u->tx_core, &u->sender, f->start + u->phase);
 }
 
+/* iperf3 -u's stream figures: datagrams sent, and the receiver's loss,
+ * order and jitter (iperf_udp.c). */
+static void info(const struct flow *f, struct flow_info *o)
+{
+    const struct udp_stream *u = f->priv;
+    o->protocol = "UDP";
+    o->local_addr = f->from->id;
+    o->remote_addr = f->to->id;
+    o->local_port = u->tx.port;
+    o->remote_port = u->rx.port;
+    o->blksize = u->msg_size;
+    o->target_bitrate = u->rate;
+    o->sndbuf = u->tx.sndbuf;
+    o->rcvbuf = u->rx.rcvbuf;
+    o->bytes_sent = u->sent * u->msg_size;
+    o->datagrams_sent = u->sent;
+    o->datagrams = u->packet_count;
+    o->lost = u->cnt_error;
+    o->out_of_order = u->outoforder;
+    o->jitter_ms = u->jitter_s * 1e3;
+    o->pmtu = ip_path_mtu(f->from, f->to->id, u->tx.family);
+}
+
 const struct app_ops udp_stream_app = {
     .name = "udp_stream",
     .doc = "netperf UDP_STREAM / iperf3 -u: datagrams as fast as the socket allows or at `rate`",
     .setup = setup,
     .start = start,
     .finish = NULL,
+    .info = info,
 };

@@ -46,11 +46,11 @@ static double wall(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The run's row and parameters, into a database through its sink;
- * returns the run id or -1. */
-static int64_t record_begin(struct rec *rec, struct cfg *cfg, const struct run_opts *o, struct sim *s)
+/* The run's row and parameters, into a sink (a database; the report,
+ * whose JSON carries them); returns the run id or -1. */
+static int64_t sink_begin(const struct sink_ops *k, void *rec, struct cfg *cfg, const struct run_opts *o,
+                          struct sim *s)
 {
-    const struct sink_ops *k = &record_sink_ops;
     char hash[17];
     runner_file_hash(o->scenario_path, hash);
     struct sink_run run = { .scenario = o->scenario, .variant_label = o->variant_label ? o->variant_label : "",
@@ -102,14 +102,14 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
         }
     }
     struct sink_end claimed = { .status = "failed", .sim_s = NAN, .error = o->claim_error };
-    if (o->claim && (record_begin(o->claim, cfg, o, s) < 0 || record_sink_ops.run_end(o->claim, &claimed) < 0)) {
+    if (o->claim && (sink_begin(&record_sink_ops, o->claim, cfg, o, s) < 0 || record_sink_ops.run_end(o->claim, &claimed) < 0)) {
         fprintf(stderr, "netsim: %s; nothing was run\n", rec_errmsg(o->claim));
         if (cap)
             pcap_run_close(cap, stderr);
         sim_free(s);
         return 1;
     }
-    int64_t id = rec ? record_begin(rec, cfg, o, s) : 0;
+    int64_t id = rec ? sink_begin(&record_sink_ops, rec, cfg, o, s) : 0;
     if (id < 0) {
         fprintf(stderr, "netsim: %s\n", rec_errmsg(rec));
         if (cap)
@@ -118,8 +118,10 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
         return 1;
     }
     struct report *rep = o->out ? report_new(o->out, o->json ? REPORT_JSON : REPORT_TEXT, o->quiet) : NULL;
-    if (rep)
+    if (rep) {
         report_show_profile(rep, o->profile);
+        sink_begin(&report_sink_ops, rep, cfg, o, s);
+    }
     if (rec)
         sim_add_sink(s, &record_sink_ops, rec);
     if (rep)

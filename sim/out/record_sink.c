@@ -20,8 +20,10 @@ static int sink_param(void *ctx, const char *key, const char *value)
 }
 
 /* bits_per_s over the exact simulated span, as every sink derives it */
-static void sink_interval(void *ctx, int flow, simtime_t t0, simtime_t t1, uint64_t bytes)
+static void sink_interval(void *ctx, int flow, simtime_t t0, simtime_t t1, uint64_t bytes,
+                          const struct flow_info *info)
 {
+    (void)info;                  /* the series and counters hold it */
     double secs = time_to_s(t1 - t0);
     rec_interval(ctx, flow, time_to_s(t0), time_to_s(t1), bytes, secs > 0 ? (double)bytes * 8 / secs : 0);
 }

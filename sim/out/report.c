@@ -35,8 +35,17 @@ void report_free(struct report *r)
 
     if (!r)
         return;
-    for (i = 0; i < r->nflows; i++)
+    for (i = 0; i < r->nflows; i++) {
         free(r->flows[i].desc);
+        free(r->flows[i].protocol);
+        free(r->flows[i].congestion);
+    }
+    for (i = 0; i < r->nparams; i++) {
+        free(r->params[i].key);
+        free(r->params[i].value);
+    }
+    free(r->params);
+    free(r->scenario);
     for (i = 0; i < r->ncounters; i++)
         free(r->counters[i].name);
     for (i = 0; i < r->nprof; i++) {
@@ -83,22 +92,75 @@ void report_flow(struct report *r, int id, const char *desc)
         return;
     }
     GROW(r, flows, nflows, cap_flows);
-    r->flows[r->nflows].id = id;
-    r->flows[r->nflows].desc = xstrdup(desc);
+    r->flows[r->nflows] = (struct rep_flow){ .id = id, .desc = xstrdup(desc) };
     if (strindex_add(&r->flow_ix, id_hash(id), (uint32_t)r->nflows) < 0)
         xoom();
     r->nflows++;
 }
 
+const struct rep_flow *rep_flow_of(const struct report *r, int id)
+{
+    struct report_key key = { .r = r, .id = id };
+    int64_t i = strindex_find(&r->flow_ix, id_hash(id), flow_is, &key);
+    return i >= 0 ? &r->flows[i] : NULL;
+}
+
 void report_interval(struct report *r, int flow, double t_start, double t_end, uint64_t bytes)
 {
+    report_interval_info(r, flow, t_start, t_end, bytes, NULL);
+}
+
+void report_interval_info(struct report *r, int flow, double t_start, double t_end, uint64_t bytes,
+                          const struct flow_info *info)
+{
+    struct rep_flow *fl = (struct rep_flow *)rep_flow_of(r, flow);
+    if (info && !info->protocol)
+        info = NULL;
+    if (info && fl && !fl->protocol) {        /* the fixed part, once */
+        fl->info = *info;
+        fl->protocol = xstrdup(info->protocol);
+        fl->congestion = info->congestion ? xstrdup(info->congestion) : NULL;
+        fl->info.protocol = fl->protocol;
+        fl->info.congestion = fl->congestion;
+    }
     GROW(r, ivs, nivs, cap_ivs);
-    r->ivs[r->nivs++] = (struct rep_interval){flow, t_start, t_end, bytes};
+    struct rep_interval *iv = &r->ivs[r->nivs++];
+    *iv = (struct rep_interval){ .flow = flow, .t_start = t_start, .t_end = t_end, .bytes = bytes,
+                                 .has_info = info && fl };
+    if (iv->has_info) {
+        iv->info = *info;
+        iv->info.protocol = fl->protocol;
+        iv->info.congestion = fl->congestion;
+    }
     if (r->mode != REPORT_TEXT || r->quiet)
         return;
+    if (!r->header_done && iv->has_info)
+        r->header_info = iv->info.protocol;
     rep_print_header(r);
-    rep_print_row(r, flow, t_start, t_end, bytes, NULL);
+    struct flow_info d;
+    if (iv->has_info)
+        d = rep_interval_delta(r, r->nivs - 1);
+    rep_print_row(r, flow, t_start, t_end, bytes, iv->has_info ? &d : NULL, NULL);
     fflush(r->out);
+}
+
+struct flow_info rep_interval_delta(const struct report *r, size_t i)
+{
+    const struct rep_interval *iv = &r->ivs[i];
+    struct flow_info d = iv->info;
+    for (size_t j = i; j-- > 0;) {
+        const struct rep_interval *p = &r->ivs[j];
+        if (p->flow != iv->flow || !p->has_info)
+            continue;
+        d.bytes_sent -= p->info.bytes_sent;
+        d.retransmits -= p->info.retransmits;
+        d.datagrams_sent -= p->info.datagrams_sent;
+        d.datagrams -= p->info.datagrams;
+        d.lost -= p->info.lost;
+        d.out_of_order -= p->info.out_of_order;
+        break;
+    }
+    return d;
 }
 
 void report_line(struct report *r, const char *fmt, ...)
@@ -198,9 +260,10 @@ static void sink_flow(void *ctx, int id, const char *desc)
     report_flow(ctx, id, desc);
 }
 
-static void sink_interval(void *ctx, int flow, simtime_t t0, simtime_t t1, uint64_t bytes)
+static void sink_interval(void *ctx, int flow, simtime_t t0, simtime_t t1, uint64_t bytes,
+                          const struct flow_info *info)
 {
-    report_interval(ctx, flow, time_to_s(t0), time_to_s(t1), bytes);
+    report_interval_info(ctx, flow, time_to_s(t0), time_to_s(t1), bytes, info);
 }
 
 static void sink_counter(void *ctx, const char *name, uint64_t value, bool is_drop)
@@ -229,8 +292,28 @@ static int sink_run_end(void *ctx, const struct sink_end *e)
     return 0;
 }
 
+static int64_t sink_run_begin(void *ctx, const struct sink_run *run)
+{
+    struct report *r = ctx;
+    free(r->scenario);
+    r->scenario = xstrdup(run->scenario ? run->scenario : "");
+    r->seed = run->seed;
+    return 0;
+}
+
+static int sink_param(void *ctx, const char *key, const char *value)
+{
+    struct report *r = ctx;
+    GROW(r, params, nparams, cap_params);
+    r->params[r->nparams].key = xstrdup(key);
+    r->params[r->nparams++].value = xstrdup(value ? value : "");
+    return 0;
+}
+
 const struct sink_ops report_sink_ops = {
     .name = "report",
+    .run_begin = sink_run_begin,
+    .param = sink_param,
     .flow = sink_flow,
     .interval = sink_interval,
     .counter = sink_counter,

@@ -40,6 +40,11 @@ void report_free(struct report *r);
 void report_flow(struct report *r, int id, const char *desc);
 /* Text: the header line is printed before the first interval. */
 void report_interval(struct report *r, int flow, double t_start, double t_end, uint64_t bytes);
+/* The same with the flow's iperf3 figures at t_end (NULL: none): TCP rows
+ * get iperf3's Retr and Cwnd columns, UDP rows Jitter and Lost/Total
+ * Datagrams, and the summary iperf3's sender and receiver lines. */
+void report_interval_info(struct report *r, int flow, double t_start, double t_end, uint64_t bytes,
+                          const struct flow_info *info);
 /* A probe result line such as ping's: "ping sender1 -> receiver: rtt
  * min/avg/max/mdev = 50.195/50.195/50.195/0.000 us, 10 sent, 10 received". */
 void report_line(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "sim/out/report.h"
+#include "sim/sim.h"
 #include "sim/strindex.h"
 #include "sim/xalloc.h"
 
@@ -18,12 +19,17 @@
 struct rep_flow {
     int id;
     char *desc;
+    /* from its first interval with iperf3 figures (protocol NULL: none) */
+    struct flow_info info;
+    char *protocol, *congestion; /* info's strings, owned */
 };
 
 struct rep_interval {
     int flow;
     double t_start, t_end;
     uint64_t bytes;
+    int has_info;
+    struct flow_info info;       /* at t_end; its strings are the flow's */
 };
 
 struct rep_counter {
@@ -41,12 +47,21 @@ struct rep_prof {
     size_t seq;         /* order of the row's first appearance */
 };
 
+struct rep_param {
+    char *key, *value;
+};
+
 struct report {
     FILE *out;
+    char *scenario;              /* from run_begin */
+    uint64_t seed;
+    struct rep_param *params;
+    size_t nparams, cap_params;
     enum report_mode mode;
     int quiet;
     int show_profile;
     int header_done;
+    const char *header_info;     /* the protocol whose iperf3 header the table has, or NULL */
     int ended;
 
     struct rep_flow *flows;
@@ -77,9 +92,16 @@ struct flow_total rep_flow_total(const struct report *r, int id, double sim_s);
 double rep_rate_of(uint64_t bytes, double t_start, double t_end);
 /* The profile rows in print order; caller frees the array. */
 struct rep_prof **rep_prof_sorted(const struct report *r);
-/* "[  1]   0.00-1.00   sec  1.11 GBytes  9.57 Gbits/sec", then "   desc"
- * if desc is not empty. */
-void rep_print_row(struct report *r, int flow, double t_start, double t_end, uint64_t bytes, const char *desc);
+/* The flow with this id, or NULL. */
+const struct rep_flow *rep_flow_of(const struct report *r, int id);
+/* The iperf3 figures of interval i over its span: the differences from
+ * the flow's interval before it (or the start), the state at its end. */
+struct flow_info rep_interval_delta(const struct report *r, size_t i);
+/* "[  1]   0.00-1.00   sec  1.11 GBytes  9.57 Gbits/sec", then iperf3's
+ * Retr and Cwnd (TCP) or Jitter and Lost/Total (UDP) when info is given,
+ * then "   desc" if desc is not empty. */
+void rep_print_row(struct report *r, int flow, double t_start, double t_end, uint64_t bytes,
+                   const struct flow_info *info, const char *desc);
 void rep_print_header(struct report *r);
 void rep_print_summary(struct report *r, double sim_s, double wall_s, uint64_t events, const char *status);
 void rep_print_json(struct report *r, double sim_s, double wall_s, uint64_t events, const char *status);

@@ -80,25 +80,57 @@ double rep_rate_of(uint64_t bytes, double t_start, double t_end)
     return dt > 0 ? (double)bytes * 8.0 / dt : NAN;
 }
 
-/* "[  1]   0.00-1.00   sec  1.11 GBytes  9.57 Gbits/sec", then "   desc"
- * if desc is not empty (with the bitrate padded so descs line up). */
-void rep_print_row(struct report *r, int flow, double t_start, double t_end, uint64_t bytes,
-                      const char *desc)
+/* iperf3's columns after Bitrate: "Retr  Cwnd" of a TCP sender
+ * (report_bw_retrans_cwnd_format), "Jitter  Lost/Total Datagrams" of a UDP
+ * receiver (report_bw_jitter_loss_format); "" for other flows. */
+static void fmt_extra(char *buf, size_t len, const struct flow_info *d)
 {
-    char tbuf[32], rbuf[32];
+    char cbuf[32];
+    buf[0] = '\0';
+    if (!d || !d->protocol)
+        return;
+    if (!strcmp(d->protocol, "TCP")) {
+        fmt_transfer(cbuf, (double)d->snd_cwnd);
+        snprintf(buf, len, "  %3" PRIu64 "   %-11s", d->retransmits, cbuf);
+    } else if (!strcmp(d->protocol, "UDP")) {
+        double pct = d->datagrams ? 100.0 * (double)d->lost / (double)d->datagrams : 0;
+        snprintf(buf, len, "  %5.3f ms  %" PRIu64 "/%" PRIu64 " (%.2g%%)", d->jitter_ms, d->lost, d->datagrams, pct);
+    }
+}
+
+/* "[  1]   0.00-1.00   sec  1.11 GBytes  9.57 Gbits/sec", iperf3's
+ * columns for the protocol, then "   desc" if desc is not empty (with the
+ * columns padded so descs line up). */
+void rep_print_row(struct report *r, int flow, double t_start, double t_end, uint64_t bytes,
+                   const struct flow_info *info, const char *desc)
+{
+    char tbuf[32], rbuf[32], xbuf[96];
 
     fmt_transfer(tbuf, (double)bytes);
     fmt_rate(rbuf, rep_rate_of(bytes, t_start, t_end));
+    fmt_extra(xbuf, sizeof xbuf, info);
     if (desc && desc[0])
-        fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %-14s   %s\n", flow, t_start, t_end, tbuf, rbuf, desc);
+        fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %-14s%s   %s\n", flow, t_start, t_end, tbuf, rbuf, xbuf,
+                desc);
+    else if (xbuf[0])
+        fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %-14s%s\n", flow, t_start, t_end, tbuf, rbuf, xbuf);
     else
         fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %s\n", flow, t_start, t_end, tbuf, rbuf);
 }
 
+/* iperf3's header for the table's protocol (TCP: Retr Cwnd; UDP: Jitter
+ * Lost/Total Datagrams), once. */
 void rep_print_header(struct report *r)
 {
-    if (!r->header_done)
-        fputs(REPORT_HEADER "\n", r->out);
+    if (!r->header_done) {
+        const char *p = r->header_info;
+        fputs(REPORT_HEADER, r->out);
+        if (p && !strcmp(p, "TCP"))
+            fputs("         Retr  Cwnd", r->out);
+        else if (p && !strcmp(p, "UDP"))
+            fputs("         Jitter    Lost/Total Datagrams", r->out);
+        fputc('\n', r->out);
+    }
     r->header_done = 1;
 }
 
@@ -262,18 +294,64 @@ static const char *fmt_event_rate(char buf[32], double per_s)
     return fmt_unit(buf, 32, per_s, 0, 1000.0, units);
 }
 
+/* The flow's figures at its last interval with them, or NULL. */
+static const struct flow_info *last_info(const struct report *r, int id)
+{
+    for (size_t i = r->nivs; i-- > 0;)
+        if (r->ivs[i].flow == id && r->ivs[i].has_info)
+            return &r->ivs[i].info;
+    return NULL;
+}
+
+/* A flow's summary: with iperf3 figures, iperf3's two lines, the sender's
+ * ("Retr" of TCP; UDP's datagrams sent) and the receiver's (UDP's jitter
+ * and loss), the description after the receiver's; otherwise one row. */
+static void print_flow_summary(struct report *r, const struct rep_flow *fl, double sim_s)
+{
+    struct flow_total ft = rep_flow_total(r, fl->id, sim_s);
+    const struct flow_info *last = last_info(r, fl->id);
+    char tbuf[32], rbuf[32], xbuf[96];
+
+    if (!last) {
+        rep_print_row(r, fl->id, ft.t_start, ft.t_end, ft.bytes, NULL, fl->desc);
+        return;
+    }
+    int tcp = !strcmp(last->protocol, "TCP");
+    uint64_t sent = tcp ? last->bytes_sent : last->datagrams_sent * last->blksize;
+    fmt_transfer(tbuf, (double)sent);
+    fmt_rate(rbuf, rep_rate_of(sent, ft.t_start, ft.t_end));
+    if (tcp)
+        snprintf(xbuf, sizeof xbuf, "  %3" PRIu64 "             ", last->retransmits);
+    else
+        snprintf(xbuf, sizeof xbuf, "  %5.3f ms  %" PRIu64 "/%" PRIu64 " (%.2g%%)", 0.0, (uint64_t)0,
+                 last->datagrams_sent, 0.0);
+    fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %-14s%s  sender\n", fl->id, ft.t_start, ft.t_end, tbuf, rbuf,
+            xbuf);
+    fmt_transfer(tbuf, (double)ft.bytes);
+    fmt_rate(rbuf, rep_rate_of(ft.bytes, ft.t_start, ft.t_end));
+    if (tcp) {
+        snprintf(xbuf, sizeof xbuf, "%20s", "");
+    } else {
+        double pct = last->datagrams ? 100.0 * (double)last->lost / (double)last->datagrams : 0;
+        snprintf(xbuf, sizeof xbuf, "  %5.3f ms  %" PRIu64 "/%" PRIu64 " (%.2g%%)", last->jitter_ms, last->lost,
+                 last->datagrams, pct);
+    }
+    fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %-14s%s  receiver   %s\n", fl->id, ft.t_start, ft.t_end, tbuf,
+            rbuf, xbuf, fl->desc);
+}
+
 void rep_print_summary(struct report *r, double sim_s, double wall_s, uint64_t events, const char *status)
 {
     char buf[32], buf2[32];
     size_t i, width = 0, ndrops = 0;
 
     fputs(REPORT_SEPARATOR "\n", r->out);
+    if (r->nflows > 0 && !r->header_done && r->flows[0].protocol)
+        r->header_info = r->flows[0].protocol;
     if (r->nflows > 0)
         rep_print_header(r);    /* only if the interval rows did not (quiet) */
-    for (i = 0; i < r->nflows; i++) {
-        struct flow_total ft = rep_flow_total(r, r->flows[i].id, sim_s);
-        rep_print_row(r, r->flows[i].id, ft.t_start, ft.t_end, ft.bytes, r->flows[i].desc);
-    }
+    for (i = 0; i < r->nflows; i++)
+        print_flow_summary(r, &r->flows[i], sim_s);
 
     for (i = 0; i < r->ncounters; i++) {
         if (r->counters[i].is_drop && r->counters[i].value != 0) {

@@ -48,10 +48,10 @@ C_MSS=$(col tcp.options.mss_val) C_WS=$(col tcp.options.wscale.shift) C_TSV=$(co
 C_SPERM=$(col tcp.options.sack_perm)
 C_CK=($(col ip.checksum.status) $(col tcp.checksum.status) $(col udp.checksum.status) $(col sctp.checksum.status))
 # counter NAME from a --json result
-counter() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['counters'].get(sys.argv[2], 0))" "$1" "$2"; }
+counter() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['netsim']['counters'].get(sys.argv[2], 0))" "$1" "$2"; }
 # sum of the counters whose name matches a regular expression
 counter_sum() {
-    python3 -c "import json,re,sys; c=json.load(open(sys.argv[1]))['counters']; print(sum(v for k,v in c.items() if re.fullmatch(sys.argv[2],k)))" "$1" "$2"
+    python3 -c "import json,re,sys; c=json.load(open(sys.argv[1]))['netsim']['counters']; print(sum(v for k,v in c.items() if re.fullmatch(sys.argv[2],k)))" "$1" "$2"
 }
 
 # Every capture in DIR: read whole, nothing malformed, in error or with a
@@ -191,7 +191,7 @@ check "udp: every reassembled datagram is 65507 bytes of payload" test "$(rows "
 # (the reader takes each datagram at the instant it is reassembled: ideal CPU)
 ts -r "$rcv" -q -z "io,stat,0.25,SUM(udp.length)udp.length,COUNT(udp.length)udp.length" |
     awk -F'|' '/<>/ { gsub(/ /, "", $3); gsub(/ /, "", $4); print $3 - 8 * $4 }' > "$tmp/io.txt"
-python3 -c "import json,sys; [print(i['bytes']) for i in json.load(open(sys.argv[1]))['intervals']]" "$tmp/udp.json" > "$tmp/iv.txt"
+python3 -c "import json,sys; [print(i['bytes']) for i in json.load(open(sys.argv[1]))['netsim']['intervals']]" "$tmp/udp.json" > "$tmp/iv.txt"
 check "udp: io,stat payload bytes per 250 ms = the interval table's ($(paste -sd' ' "$tmp/iv.txt"))" \
     diff "$tmp/io.txt" "$tmp/iv.txt"
 
