@@ -99,6 +99,7 @@ void sim_emit_counter(struct sim *s, const char *name, uint64_t value, bool is_d
 void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint64_t bytes);
 void sim_emit_profile(struct sim *s, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls);
 void sim_emit_line(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sim_emit_sock(struct sim *s, int flow, const char *host, const char *text);   /* at the current time */
 static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += bytes; }
 
 /* The prologue of an app's setup: its state, zeroed, hung on the flow

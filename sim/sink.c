@@ -10,7 +10,7 @@ int sink_ops_check(const struct sink_ops *o)
     if (!o || !o->name || !o->name[0])
         return -1;
     return o->run_begin || o->param || o->flow || o->interval || o->series || o->counter || o->profile || o->line ||
-                   o->run_end
+                   o->sock || o->run_end
                ? 0
                : -1;
 }
@@ -67,4 +67,9 @@ void sim_emit_line(struct sim *s, const char *fmt, ...)
 void sim_emit_counter(struct sim *s, const char *name, uint64_t value, bool is_drop)
 {
     EACH_SINK(s, counter, name, value, is_drop);
+}
+
+void sim_emit_sock(struct sim *s, int flow, const char *host, const char *text)
+{
+    EACH_SINK(s, sock, flow, host, ctx_now(), text);
 }
