@@ -64,6 +64,11 @@ struct sink_ops {
     int (*run_end)(void *ctx, const struct sink_end *end);                 /* optional: 0 or -1 */
 };
 
+/* The columns of ss's state line, for the ss file's titles and each
+ * socket's line (sim_ss_state_line): State, Recv-Q, Send-Q, local and
+ * peer address:port. */
+#define SINK_SS_COLUMNS "%-6s %-6s %-6s %20s %20s"
+
 struct sink {
     const struct sink_ops *ops;
     void *ctx;

@@ -42,7 +42,8 @@ static void ss_sock(void *ctx, int flow, const char *host, simtime_t t, const ch
         }
         /* ss's column titles, once: each sample below is one socket of one
          * `ss -tmi` on the host its "# t=" line names */
-        fprintf(x->f, "%s\nState  Recv-Q Send-Q   Local Address:Port    Peer Address:Port\n", x->head);
+        fprintf(x->f, "%s\n" SINK_SS_COLUMNS "\n", x->head, "State", "Recv-Q", "Send-Q", "Local Address:Port",
+                "Peer Address:Port");
     }
     fprintf(x->f, "# t=%.9f host=%s flow=%d\n%s\n", time_to_s(t), host, flow, text);
     x->samples++;
