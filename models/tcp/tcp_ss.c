@@ -155,7 +155,15 @@ void tcp_ss(struct tcp_sock *tp, const char *prefix)
     /* ss's own figure: cwnd * mss * 8 / srtt */
     if (tp->srtt && tp->mss && tp->snd_cwnd)
         bw(&l, "send", (double)tp->snd_cwnd * tp->mss * 8e6 / time_to_us(tp->srtt));
-    bw(&l, "pacing_rate", (double)tp->pacing_rate * 8);
+    /* the kernel sets sk_pacing_rate on every ACK, fq or not
+     * (tcp_update_pacing_rate); the model only when something paces, so
+     * otherwise the same formula on the current cwnd and srtt */
+    uint64_t pacing = tp->pacing_rate;
+    if (!pacing && tp->srtt) {
+        pacing = (uint64_t)tp->mss * tp->snd_cwnd * PS_PER_S / (uint64_t)tp->srtt;
+        pacing = tp->snd_cwnd < tp->snd_ssthresh / 2 ? pacing * 2 : pacing * 12 / 10;
+    }
+    bw(&l, "pacing_rate", (double)pacing * 8);
     /* tcp_compute_delivery_rate: the sample tcp_rate_gen kept */
     if (tp->rate_interval_us)
         bw(&l, "delivery_rate", (double)tp->rate_delivered * tp->mss * 8e6 / (double)tp->rate_interval_us);
