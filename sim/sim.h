@@ -127,6 +127,12 @@ void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint
                        const struct flow_info *info);
 void sim_emit_profile(struct sim *s, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls);
 void sim_emit_line(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sim_emit_sock(struct sim *s, int flow, const char *host, const char *text);   /* at the current time */
+/* ss's state line of a socket for sim_emit_sock, aligned under the ss
+ * file's titles: "ESTAB  0      0      10.0.0.1:40000  10.0.0.2:5201".
+ * Returns the length written (snprintf's). */
+int sim_ss_state_line(char *buf, size_t n, const char *state, uint64_t recv_q, uint64_t send_q, const char *local,
+                      const char *peer);
 static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += bytes; }
 
 /* The prologue of an app's setup: its state, zeroed, hung on the flow

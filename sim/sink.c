@@ -1,6 +1,7 @@
 /*
  * sink.c - a run's emissions fanned out to its sinks (see sink.h).
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include "sim/sim.h"
@@ -10,7 +11,7 @@ int sink_ops_check(const struct sink_ops *o)
     if (!o || !o->name || !o->name[0])
         return -1;
     return o->run_begin || o->param || o->flow || o->interval || o->series || o->counter || o->profile || o->line ||
-                   o->run_end
+                   o->sock || o->run_end
                ? 0
                : -1;
 }
@@ -68,4 +69,18 @@ void sim_emit_line(struct sim *s, const char *fmt, ...)
 void sim_emit_counter(struct sim *s, const char *name, uint64_t value, bool is_drop)
 {
     EACH_SINK(s, counter, name, value, is_drop);
+}
+
+void sim_emit_sock(struct sim *s, int flow, const char *host, const char *text)
+{
+    EACH_SINK(s, sock, flow, host, ctx_now(), text);
+}
+
+int sim_ss_state_line(char *buf, size_t n, const char *state, uint64_t recv_q, uint64_t send_q, const char *local,
+                      const char *peer)
+{
+    char rq[24], sq[24];
+    snprintf(rq, sizeof rq, "%" PRIu64, recv_q);
+    snprintf(sq, sizeof sq, "%" PRIu64, send_q);
+    return snprintf(buf, n, SINK_SS_COLUMNS, state, rq, sq, local, peer);
 }

@@ -61,8 +61,17 @@ struct sink_ops {
                     uint64_t calls);                                      /* optional */
     /* A probe's result line, e.g. ping's summary. */
     void (*line)(void *ctx, const char *text);                             /* optional */
+    /* One socket's state as `ss -tmi` on host prints it at t: the state
+     * line ("ESTAB 0 0 10.0.0.1:40000 10.0.0.2:5201"), a newline and the
+     * info line ("\t skmem:(...) cubic ..."), for the flow's ss_interval. */
+    void (*sock)(void *ctx, int flow, const char *host, simtime_t t, const char *text); /* optional */
     int (*run_end)(void *ctx, const struct sink_end *end);                 /* optional: 0 or -1 */
 };
+
+/* The columns of ss's state line, for the ss file's titles and each
+ * socket's line (sim_ss_state_line): State, Recv-Q, Send-Q, local and
+ * peer address:port. */
+#define SINK_SS_COLUMNS "%-6s %-6s %-6s %20s %20s"
 
 struct sink {
     const struct sink_ops *ops;

@@ -37,7 +37,7 @@ _netsim() {
         fi
         return
         ;;
-    -o | --output)
+    -o | --output | --ss)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;
@@ -46,7 +46,7 @@ _netsim() {
         ;;
     esac
     case $cmd in
-    run) opts="-o --output -s --set --seed --rep --profile --json -q --quiet --no-db --pcap --pcap-snaplen --pcap-filter -h --help" ;;
+    run) opts="-o --output -s --set --seed --rep --profile --json -q --quiet --no-db --pcap --pcap-snaplen --pcap-filter --ss -h --help" ;;
     sweep) opts="-j --jobs -o --output -s --set --dry-run --resume --shard --only --emit-jobs -q --quiet -h --help" ;;
     report) opts="--compare --metric --by --json -h --help" ;;
     merge | models | help) opts="-h --help" ;;

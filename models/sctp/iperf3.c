@@ -13,12 +13,14 @@
  * traces): rmem, rwnd, a_rwnd, backlog, queues, peer rwnd, cwnd, flight,
  * outstanding, wmem (sk_wmem_alloc), wmem_queued, rto as series (cwnd
  * of the active path, rto of the primary, flight summed over the paths); paths (1:
- * peer addresses of a multi-homed association, app.c).
+ * peer addresses of a multi-homed association, app.c); ss_interval (0 =
+ * none: ss -Smi samples of both ends, sctp_ss.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include "models/sctp/iperf3.h"
 #include "models/sctp/sctp.h"
+#include "models/sctp/sctp_ss.h"
 #include "sim/config.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
@@ -31,6 +33,7 @@ struct iperf3 {
     uint64_t written, intervals, zero_intervals, server_bytes;
     simtime_t trace_iv;
     struct event trace;
+    struct sctp_ss ss;
 };
 
 void iperf3_tick(struct iperf3_ticker *k, simtime_t now, iperf3_emit_fn emit, void *ctx)
@@ -106,6 +109,7 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     p->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, 3600 * PS_PER_S,
                            "period of the association's series (rwnd, cwnd, flight, rto, ...); 0 = none");
     sctp_app_pair(f, sec, &p->cli, &p->srv, family, "len", len, "5201");
+    sctp_ss_setup(&p->ss, s, f, sec, &p->cli, &p->srv);
     p->cli.hooks = (struct sctp_app_hooks){ .written = written, .ctx = p };
     p->srv.hooks = (struct sctp_app_hooks){ .read = read_, .ctx = p };
     event_init(&p->trace, trace, p);
@@ -126,6 +130,7 @@ static void start(struct sim *s, struct flow *f)
     sctp_procs_start(&p->cli, &p->srv, f->start);
     if (p->trace_iv)
         evq_push(&s->q, &p->trace, f->start);
+    sctp_ss_start(&p->ss, f->start);
 }
 
 static void finish(struct sim *s, struct flow *f)

@@ -8,13 +8,14 @@
  * Keys: msg_size (1636), cpu (0), server_cpu (1), port (12866), sndbuf /
  * rcvbuf (0 = sysctl default), paths (1), hb_sample (10ms; 0 = off: series
  * sctp.hb_expires_ahead_s, the heartbeat expiry minus now during the
- * transfer). At the end the sending core's own profile is added as host
+ * transfer), ss_interval (0 = none: ss -Smi samples, sctp_ss.c). At the end the sending core's own profile is added as host
  * "NAME/cpuN" (perf record -C N: netperf and its softirq work), so that
  * --profile shows the shares the seed's perf output shows.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include "models/sctp/sctp.h"
+#include "models/sctp/sctp_ss.h"
 #include "sim/config.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
@@ -26,6 +27,7 @@ struct netperf {
     struct cpu_sample core_prof[CPU_MAX_SYMS];
     simtime_t hb_iv;
     struct event hb_sample;
+    struct sctp_ss ss;
 };
 
 static void read_(struct sctp_assoc *a, uint32_t bytes, struct core *c)
@@ -55,6 +57,7 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     p->hb_iv = cfg_time(sec, "hb_sample", "10ms", 0, 3600 * PS_PER_S,
                         "period of the series sctp.hb_expires_ahead_s (heartbeat expiry minus now); 0 = none");
     int cpu = sctp_app_pair(f, sec, &p->cli, &p->srv, NET_IPV4, "msg_size", len, "12866");
+    sctp_ss_setup(&p->ss, s, f, sec, &p->cli, &p->srv);
     p->srv.hooks = (struct sctp_app_hooks){ .read = read_, .ctx = p };
     f->from->cores[cpu].core_prof = p->core_prof;
     event_init(&p->hb_sample, hb_sample, p);
@@ -72,6 +75,7 @@ static void start(struct sim *s, struct flow *f)
     sctp_procs_start(&p->cli, &p->srv, f->start);
     if (p->hb_iv)
         evq_push(&s->q, &p->hb_sample, f->start + p->hb_iv);
+    sctp_ss_start(&p->ss, f->start);
 }
 
 static void finish(struct sim *s, struct flow *f)

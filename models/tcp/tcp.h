@@ -172,7 +172,7 @@ struct tcp_sock {
     uint32_t mss;                 /* payload per segment (mss_cache) */
     uint32_t advmss;              /* our MSS option value */
     int32_t ts_off;               /* TS clock offset, ms */
-    bool ts_ok, sack_ok;
+    bool ts_ok, sack_ok, wscale_ok;
     uint8_t snd_wscale, rcv_wscale;
 
     /* ---- sender ---- */
@@ -214,6 +214,11 @@ struct tcp_sock {
     uint64_t delivered;
     simtime_t delivered_mstamp, first_tx_mstamp;
     uint64_t app_limited;
+    /* the last rate sample tcp_rate_gen kept for tcp_info's delivery_rate
+     * (read by tcp_ss.c only) */
+    uint64_t rate_delivered, rate_interval_us;
+    bool rate_app_limited;
+    uint64_t segs_in, data_segs_in;   /* tcp_segs_in: every segment this end received */
     /* pacing */
     uint64_t pacing_rate;         /* bytes per second, 0 = off */
     bool pacing;
@@ -301,6 +306,10 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c);
 uint64_t tcp_recvmsg(struct tcp_sock *tp, uint64_t len, struct core *c);
 /* Record the traces of this endpoint (sender or receiver side). */
 void tcp_trace(struct tcp_sock *tp, bool sender);
+/* One `ss -tmi` sample of the endpoint (tcp_ss.c): its lines to the run's
+ * ss file (sim_emit_sock) and its fields to series named prefix + "ss." +
+ * field. Nothing for an endpoint that is not established. */
+void tcp_ss(struct tcp_sock *tp, const char *prefix);
 void tcp_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix);
 /* Receiver window init after the handshake (tcp_init_buffer_space). */
 void tcp_init_buffer_space(struct tcp_sock *tp);

@@ -484,6 +484,16 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         if (rs.interval < tp->min_rtt)
             rs.interval = -1;
     }
+    /* what tcp_rate_gen keeps for tcp_info: an app-limited sample only
+     * when it is not slower than the one kept */
+    if (rs.interval > 0 && rs.delivered > 0) {
+        uint64_t iv_us = (uint64_t)(rs.interval / PS_PER_US), d = (uint64_t)rs.delivered;
+        if (!rs.is_app_limited || d * tp->rate_interval_us >= tp->rate_delivered * iv_us) {
+            tp->rate_delivered = d;
+            tp->rate_interval_us = iv_us;
+            tp->rate_app_limited = rs.is_app_limited;
+        }
+    }
 
     /* congestion control (tcp_cong_control) */
     if (tp->cc->cong_control) {

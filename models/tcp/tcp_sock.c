@@ -320,7 +320,8 @@ static void negotiate(struct tcp_sock *tp, const struct tcp_hdr *th)
 {
     tp->ts_ok = tp->th->timestamps && th->ts_ok;
     tp->sack_ok = tp->th->sack && th->sack_ok;
-    if (th->wscale == 0xff || !tp->th->window_scaling) {
+    tp->wscale_ok = th->wscale != 0xff && tp->th->window_scaling;
+    if (!tp->wscale_ok) {
         tp->snd_wscale = 0;
         tp->rcv_wscale = 0;
     } else {
@@ -380,6 +381,8 @@ void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
         skb_free(skb);
         return;
     }
+    tp->segs_in++;
+    tp->data_segs_in += skb->payload > 0;
     struct tcp_hdr hdr;
     memcpy(&hdr, skb->l4, sizeof hdr);          /* l4 is not 8-byte aligned */
     const struct tcp_hdr *hd = &hdr;

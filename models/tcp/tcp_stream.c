@@ -12,7 +12,8 @@
  * Keys: length / time (5s / 10s), send_size (16K / 128K: recorded, the
  * source is unlimited), recv_size (87380 / 128K), port (12866 / 5201),
  * cpu (sender core 0), reader_cpu (last core), trace_interval (10ms;
- * 0 = no traces), drs_log (path of a DRS call log, empty = none).
+ * 0 = no traces), ss_interval (0 = none: ss -tmi samples of both
+ * sockets, tcp_ss.c), drs_log (path of a DRS call log, empty = none).
  * Goodput rows count what the reader got. Counters flow.N.goodput_bps
  * (bytes read in [connect, connect + length] x 8 / length, the spec's
  * figure) and flow.N.netperf_bps (bytes written / time until all ACKed).
@@ -30,11 +31,11 @@ struct tcp_app {
     struct sim *s;
     struct tcp_sock *cli, *lis, *srv;
     uint64_t send_size, recv_size;
-    simtime_t length, trace_iv;
+    simtime_t length, trace_iv, ss_iv;
     simtime_t t0, t_end, t_acked;
     struct core *tx_core, *rx_core;
     struct cpu_task reader, starter;
-    struct event ev_stop, ev_trace;
+    struct event ev_stop, ev_trace, ev_ss;
     bool rx_slept;
     uint64_t read_in_window, goodput_bps, netperf_bps, written;
     struct tcp_stats tx_st, rx_st;
@@ -109,6 +110,18 @@ static void trace_fire(struct event *ev)
     evq_push(&a->s->q, &a->ev_trace, ev->time + a->trace_iv);
 }
 
+/* ss -tmi on each end's host: the client first, the accepted socket
+ * once it exists */
+static void ss_fire(struct event *ev)
+{
+    struct tcp_app *a = ev->ctx;
+    tcp_ss(a->cli, a->pre_snd);
+    if (a->srv)
+        tcp_ss(a->srv, a->pre_rcv);
+    if (ev->time + a->ss_iv <= a->s->duration)
+        evq_push(&a->s->q, &a->ev_ss, ev->time + a->ss_iv);
+}
+
 static bool starter(struct cpu_task *t, struct core *c)
 {
     struct tcp_app *a = t->ctx;
@@ -139,6 +152,11 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
                             "{the last core|0 to cores - 1} core of the reading process on the to host");
     a->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, PS_PER_S * 1000,
                            "period of the per-socket series (cwnd, rwnd, rcvbuf, ...); 0 = none");
+    a->ss_iv = cfg_time(sec, "ss_interval", "0", 0, PS_PER_S * 1000,
+                        "period of the ss -tmi samples of both sockets: to the run's ss file (--ss) and series "
+                        "flow.N.snd.ss.*, flow.N.rcv.ss.*; 0 = none");
+    if (a->ss_iv && a->ss_iv < PS_PER_US)
+        cfg_error(sec, "ss_interval", "at least 1us, or 0 for none");
     a->drs_log = cfg_str(sec, "drs_log", "", "path of a log of every receive-buffer autotuning call (empty: none)");
     if (host_sock_lookup(f->to, IPPROTO_TCP_, port))
         cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
@@ -168,6 +186,7 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
     a->starter = (struct cpu_task){ .run = starter, .ctx = a, .cls = CPU_PROCESS, .name = bulk ? "iperf3" : "netperf" };
     event_init(&a->ev_stop, stop_fire, a);
     event_init(&a->ev_trace, trace_fire, a);
+    event_init(&a->ev_ss, ss_fire, a);
     a->sym_schedule = cpu_sym("schedule");
     a->sym_recv = cpu_sym("tcp_recvmsg");
     f->counts_goodput = true;
@@ -188,10 +207,11 @@ static void setup_bulk(struct sim *s, struct flow *f, struct cfg_section *sec) {
 static void start(struct sim *s, struct flow *f)
 {
     struct tcp_app *a = f->priv;
-    (void)s;
     core_wake(a->tx_core, &a->starter, f->start);
     if (a->trace_iv)
         evq_push(&a->s->q, &a->ev_trace, f->start + a->trace_iv);
+    if (a->ss_iv && f->start + a->ss_iv <= s->duration)
+        evq_push(&a->s->q, &a->ev_ss, f->start + a->ss_iv);
 }
 
 static void finish(struct sim *s, struct flow *f)

@@ -73,6 +73,9 @@ static const char usage_run[] =
     "                      record keeps the true frame length\n"
     "      --pcap-filter EXPR  capture only frames matching a BPF expression (tcpdump's\n"
     "                      syntax, e.g. 'tcp port 5201')\n"
+    "      --ss FILE       where the socket samples of flows with ss_interval go\n"
+    "                      (ss -tmi lines); default DB less .db + .runID.ss.txt beside\n"
+    "                      the database, or SCENARIO.ss.txt here with --no-db\n"
     "  -h, --help          this text\n"
     "\n"
     "Units: time 25us 50ms 2s; rate 10gbit 100mbit; size 256K 4M (1024-based); 1%.\n"
@@ -93,9 +96,10 @@ static int cmd_run(int argc, char **argv)
         { "quiet", no_argument, 0, 'q' },        { "no-db", no_argument, 0, 'N' },
         { "help", no_argument, 0, 'h' },         { "pcap", required_argument, 0, 'C' },
         { "pcap-snaplen", required_argument, 0, 'L' }, { "pcap-filter", required_argument, 0, 'F' },
+        { "ss", required_argument, 0, 'T' },
         { 0, 0, 0, 0 },
     };
-    const char *out = NULL;
+    const char *out = NULL, *ss = NULL;
     const char *sets[256];
     int nsets = 0, profile = 0, json = 0, quiet = 0, nodb = 0, rep = 0;
     uint64_t seed = 0;
@@ -151,6 +155,13 @@ static int cmd_run(int argc, char **argv)
             break;
         }
         case 'F': pcap.filter = optarg; break;
+        case 'T':
+            if (!*optarg) {
+                fprintf(stderr, "netsim run: --ss takes a file, got ''\n");
+                return 2;
+            }
+            ss = optarg;
+            break;
         case 'P': profile = 1; break;
         case 'J': json = 1; break;
         case 'q': quiet = 1; break;
@@ -208,8 +219,14 @@ static int cmd_run(int argc, char **argv)
         cfg_free(cfg);
         return 2;
     }
-    char defpath[512];
+    char defpath[512], ss_base[4096], ss_nodb[512];
     snprintf(defpath, sizeof defpath, "results/%s.db", stem);
+    /* the socket samples (ss_interval): beside the database, named by the
+     * run's id; without one, in the current directory */
+    runner_ss_base(out ? out : defpath, ss_base, sizeof ss_base);
+    snprintf(ss_nodb, sizeof ss_nodb, "%s.ss.txt", stem);
+    o.ss_path = ss ? ss : nodb ? ss_nodb : NULL;
+    o.ss_base = ss_base;
     struct run_record *rr = NULL;
     if (!nodb && !(rr = run_record_open(out ? out : defpath, &o))) {
         free(stem);

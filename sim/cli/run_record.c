@@ -206,18 +206,19 @@ static char *keep_in_tmpdir(struct run_record *rr)
     return path;
 }
 
-int run_record_deliver(void *arg, int64_t run_id, char *msg, size_t n)
+int64_t run_record_deliver(void *arg, int64_t run_id, char *msg, size_t n)
 {
     struct run_record *rr = arg;
     char why[700];
     char *elsewhere;
 
+    int64_t id;
     rr->delivered = true;
-    if (run_id > 0 && rec_append_run(rr->dst, rr->scratch, run_id) > 0) {
+    if (run_id > 0 && (id = rec_append_run(rr->dst, rr->scratch, run_id)) > 0) {
         rec_close(rr->claim);
         rr->claim = NULL;
         unlink(rr->claim_path);
-        return 0;
+        return id;
     }
     snprintf(why, sizeof why, "%s", rec_errmsg(run_id > 0 ? rr->dst : rr->scratch));
     fprintf(stderr, "netsim run: %s\n", why);

@@ -35,8 +35,9 @@ struct run_record;
 struct run_record *run_record_open(const char *out, struct run_opts *o);
 struct rec *run_record_scratch(struct run_record *rr);
 
-/* Steps 4 and 5 (the deliver hook of struct run_opts). */
-int run_record_deliver(void *rr, int64_t run_id, char *msg, size_t n);
+/* Steps 4 and 5 (the deliver hook of struct run_opts): the run's id in
+ * OUT, or -1. */
+int64_t run_record_deliver(void *rr, int64_t run_id, char *msg, size_t n);
 
 /* Closes the databases; a claim left (the run was not delivered, e.g.
  * runner_run refused the scenario) is removed if it holds no run. */

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "sim/config.h"
 #include "sim/out/record.h"
 #include "sim/out/report.h"
+#include "sim/out/ss_file.h"
 #include "sim/cli/runner.h"
 #include "sim/sim.h"
 #include "sim/load/load.h"
@@ -37,6 +39,14 @@ void runner_file_hash(const char *path, char out[17])
     if (f)
         fclose(f);
     snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+void runner_ss_base(const char *db, char *buf, size_t n)
+{
+    size_t len = strlen(db);
+    if (len > 3 && !strcmp(db + len - 3, ".db"))
+        len -= 3;
+    snprintf(buf, n, "%.*s", (int)len, db);
 }
 
 static double wall(void)
@@ -117,6 +127,16 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
         sim_free(s);
         return 1;
     }
+    /* The socket samples' file: named now, or once the database has
+     * given the run its id. */
+    char ss_path[4096] = "";
+    if (o->ss_path)
+        snprintf(ss_path, sizeof ss_path, "%s", o->ss_path);
+    else if (o->ss_base && o->run_id > 0)
+        snprintf(ss_path, sizeof ss_path, "%s.run%lld.ss.txt", o->ss_base, (long long)o->run_id);
+    else if (o->ss_base)
+        snprintf(ss_path, sizeof ss_path, "%s.run-pending-%ld.ss.txt", o->ss_base, (long)getpid());
+    struct ss_file *ss = ss_path[0] ? ss_file_new(ss_path, o->scenario, s->seed, o->rep) : NULL;
     struct report *rep = o->out ? report_new(o->out, o->json ? REPORT_JSON : REPORT_TEXT, o->quiet) : NULL;
     if (rep) {
         report_show_profile(rep, o->profile);
@@ -126,6 +146,8 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
         sim_add_sink(s, &record_sink_ops, rec);
     if (rep)
         sim_add_sink(s, &report_sink_ops, rep);
+    if (ss)
+        sim_add_sink(s, &ss_file_sink_ops, ss);
 
     int rc_cap = 0;
     running = s;
@@ -150,8 +172,13 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     /* Delivered before the summary, so that the summary can say where
      * the run is (or is not). */
     char msg[2048] = "";
-    if (o->deliver && o->deliver(o->deliver_arg, id, msg, sizeof msg) < 0)
+    if (o->deliver && (id = o->deliver(o->deliver_arg, id, msg, sizeof msg)) < 0)
         rc = 1;
+    char ss_final[4096] = "";
+    if (!o->ss_path && o->ss_base && o->run_id <= 0 && id > 0)
+        snprintf(ss_final, sizeof ss_final, "%s.run%lld.ss.txt", o->ss_base, (long long)id);
+    if (ss_file_close(ss, ss_final[0] ? ss_final : NULL, stderr) < 0)
+        rc = rc ? rc : 1;
     if (rep) {
         if (msg[0] && o->json)
             report_line(rep, "%s", msg);

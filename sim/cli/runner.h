@@ -31,12 +31,19 @@ struct run_opts {
     struct rec *claim;
     const char *claim_error;
     /* Not NULL: called once the run is committed to rec, with its id, or
-     * with -1 when it could not be; returns 0, or -1 with a line for the
-     * report in msg (the run did not reach its database: exit status 1). */
-    int (*deliver)(void *arg, int64_t run_id, char *msg, size_t n);
+     * with -1 when it could not be; returns the run's id where it was
+     * delivered (> 0), or -1 with a line for the report in msg (the run
+     * did not reach its database: exit status 1). */
+    int64_t (*deliver)(void *arg, int64_t run_id, char *msg, size_t n);
     void *deliver_arg;
     /* pcap.dir not NULL: capture the chosen ports there (sim/pcap.h) */
     struct pcap_opts pcap;
+    /* Where the socket samples of flows with ss_interval go
+     * (sim/out/ss_file.h): ss_path; or, when that is NULL and ss_base is
+     * set, ss_base.runID.ss.txt, ID the run's id in its database (known
+     * once delivered: until then the file is ss_base.run-pending-PID.ss.txt).
+     * Both NULL: the samples go to the series only. */
+    const char *ss_path, *ss_base;
 };
 
 /* Returns 0 complete, 1 simulation or database error, 2 scenario errors
@@ -47,6 +54,9 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec);
 
 /* Ask the running simulation to stop (signal handlers). */
 void runner_interrupt(void);
+
+/* The ss_base of the results database db: its path less ".db". */
+void runner_ss_base(const char *db, char *buf, size_t n);
 
 /* Hex FNV-1a of a file's bytes: the scenario version `merge` compares. */
 void runner_file_hash(const char *path, char out[17]);

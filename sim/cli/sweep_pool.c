@@ -107,10 +107,12 @@ static void child_main(const struct sweep_ctx *x, int run, const char *tmp, cons
         fprintf(stderr, "%s\n", err ? err : "cannot open the results database");
         _exit(1);
     }
+    char ss_base[4096];
+    runner_ss_base(x->out, ss_base, sizeof ss_base);
     struct run_opts o = {
         .scenario_path = x->path, .scenario = x->stem, .variant_label = sweep_label(x->sw, run),
         .seed = sweep_seed(x->sw, run), .have_seed = true, .rep = sweep_rep(x->sw, run),
-        .extra_params = sweep_params(x->sw, run), .out = NULL, .run_id = run,
+        .extra_params = sweep_params(x->sw, run), .out = NULL, .run_id = run, .ss_base = ss_base,
     };
     int rc = child_stop ? 130 : runner_run(c, &o, rec);
     rec_close(rec);

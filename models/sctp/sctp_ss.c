@@ -1,0 +1,189 @@
+/*
+ * sctp_ss.c - one association end as `ss -Smi` prints it (iproute2
+ * misc/ss.c: print_skmeminfo, sctp_show_info, sctp_stats_print, from the
+ * kernel's sctp_get_sctp_info), followed by one paddr:(...) per peer
+ * address with what SCTP_GET_PEER_ADDR_INFO and sctp_info's primary-path
+ * members carry (state, cwnd, ssthresh, srtt, rto, mtu, error count,
+ * flight size): ss shows none of those, and they are what a question about
+ * an SCTP stall needs. The rest follows ss: its fields only when non-zero,
+ * a series exactly when the line shows the field.
+ */
+#include "models/sctp/sctp_ss.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "sim/config.h"
+#include "sim/hash.h"
+#include "sim/sim.h"
+
+struct ss_line {
+    struct sim *s;
+    const char *prefix;          /* "flow.1.sctp.client." */
+    char text[1536];
+    size_t len;
+};
+
+static void put(struct ss_line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct ss_line *l, const char *fmt, ...)
+{
+    if (l->len >= sizeof l->text)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(l->text + l->len, sizeof l->text - l->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        l->len += (size_t)n;
+}
+
+static void series(struct ss_line *l, const char *name, double v)
+{
+    char key[128];
+    snprintf(key, sizeof key, "%sss.%s", l->prefix, name);
+    sim_series(l->s, key, v);
+}
+
+static void u(struct ss_line *l, const char *name, uint64_t v)
+{
+    if (!v)
+        return;
+    put(l, " %s:%" PRIu64, name, v);
+    series(l, name, (double)v);
+}
+
+/* The address of host id on path k, as the captures write it (sim/pcap.c):
+ * 10.K.H.H, or fd00:0:0:K::H for IPv6. */
+static const char *addr(char *buf, size_t n, uint32_t id, unsigned k, uint8_t family)
+{
+    uint8_t b[16] = { 0 };
+    uint32_t a = id + 1;
+    if (family == NET_IPV6) {
+        b[0] = 0xfd;
+        b[7] = (uint8_t)k;
+        b[14] = (uint8_t)(a >> 8);
+        b[15] = (uint8_t)a;
+        return inet_ntop(AF_INET6, b, buf, (socklen_t)n);
+    }
+    b[0] = 10;
+    b[1] = (uint8_t)k;
+    b[2] = (uint8_t)(a >> 8);
+    b[3] = (uint8_t)a;
+    return inet_ntop(AF_INET, b, buf, (socklen_t)n);
+}
+
+/* addr:port, IPv6 in brackets as ss writes it */
+static void endpoint(char *buf, size_t n, uint32_t id, uint16_t port, uint8_t family)
+{
+    char a[INET6_ADDRSTRLEN];
+    addr(a, sizeof a, id, 0, family);
+    snprintf(buf, n, family == NET_IPV6 ? "[%s]:%u" : "%s:%u", a, port);
+}
+
+/* The verification tag packets to (id, port) carry, as the captures write
+ * it (sctp_pcap.c): the model exchanges no INIT, so there is no other. */
+static uint32_t vtag(uint32_t id, uint16_t port) { return sim_hash64((uint64_t)id << 16 | port) | 1; }
+
+static const char *const tstate_name[] = {
+    [SCTP_T_ACTIVE] = "ACTIVE", [SCTP_T_PF] = "PF", [SCTP_T_INACTIVE] = "INACTIVE",
+    [SCTP_T_UNCONFIRMED] = "UNCONFIRMED",
+};
+
+static void paths(struct ss_line *l, const struct sctp_assoc *a)
+{
+    char b[INET6_ADDRSTRLEN], key[32];
+    for (unsigned k = 0; k < a->npaths; k++) {
+        const struct sctp_transport *t = &a->tp[k];
+        /* jiffies at HZ 1000 are the milliseconds sctp_paddrinfo reports */
+        put(l, " paddr:(%s,%s,cwnd:%u,ssthresh:%u,srtt:%" PRIu64 ",rto:%" PRIu64 ",mtu:%u,error:%u,flight:%u)",
+            addr(b, sizeof b, a->peer_addr, t->idx, a->family), tstate_name[t->tstate & 3], t->cwnd, t->ssthresh,
+            t->srtt, t->rto, a->pmtu, t->error_count, t->flight);
+#define P(field, v)                                            \
+    do {                                                       \
+        snprintf(key, sizeof key, "path%u.%s", k, field);      \
+        series(l, key, (double)(v));                           \
+    } while (0)
+        P("state", t->tstate);
+        P("cwnd", t->cwnd);
+        P("ssthresh", t->ssthresh);
+        P("srtt_ms", t->srtt);
+        P("rto_ms", t->rto);
+        P("error", t->error_count);
+        P("flight", t->flight);
+#undef P
+    }
+}
+
+void sctp_ss_sample(struct sctp_assoc *a, struct sim *s, const char *prefix)
+{
+    struct ss_line l = { .s = s, .prefix = prefix };
+    char local[64], peer[64], b[INET6_ADDRSTRLEN];
+    endpoint(local, sizeof local, a->host->id, a->sk.port, a->family);
+    endpoint(peer, sizeof peer, a->peer_addr, a->peer_port, a->family);
+    /* sctp_diag: Recv-Q is the association's rmem_alloc, Send-Q its
+     * sndbuf_used (sk_wmem_alloc here, sndbuf_policy 0) */
+    int n = sim_ss_state_line(l.text, sizeof l.text, "ESTAB", a->rmem, a->wmem_alloc, local, peer);
+    l.len = n > 0 ? (size_t)n : 0;
+    series(&l, "recv_q", (double)a->rmem);
+    series(&l, "send_q", a->wmem_alloc);
+    put(&l, "\n\t skmem:(r%" PRIu64 ",rb%u,t%u,tb%u,f0,w%u,o0,bl%" PRIu64 ",d0)", a->rmem, a->sk.rcvbuf, a->wmem_alloc,
+        a->sk.sndbuf, a->wmem_queued, a->backlog_len);
+    series(&l, "skmem_r", (double)a->rmem);
+    series(&l, "skmem_rb", a->sk.rcvbuf);
+    series(&l, "skmem_t", a->wmem_alloc);
+    series(&l, "skmem_tb", a->sk.sndbuf);
+    series(&l, "skmem_w", a->wmem_queued);
+    series(&l, "skmem_bl", (double)a->backlog_len);
+    put(&l, " locals:%s", addr(b, sizeof b, a->host->id, 0, a->family));
+    for (unsigned k = 1; k < a->npaths; k++)
+        put(&l, ",%s", addr(b, sizeof b, a->host->id, a->tp[k].idx, a->family));
+    put(&l, " peers:%s", addr(b, sizeof b, a->peer_addr, 0, a->family));
+    for (unsigned k = 1; k < a->npaths; k++)
+        put(&l, ",%s", addr(b, sizeof b, a->peer_addr, a->tp[k].idx, a->family));
+    put(&l, " tag:%x state:ESTAB", vtag(a->host->id, a->sk.port));
+    u(&l, "rwnd", a->rwnd);
+    /* sctp_tsnmap_pending: the TSNs missing between the cumulative ack and the highest seen */
+    uint32_t gap = a->max_tsn_seen - a->cum;
+    u(&l, "penddata", tsn_lt(a->cum, a->max_tsn_seen) && gap > a->lobby_n ? gap - a->lobby_n : 0);
+    u(&l, "outqueue", a->next_tsn - a->next_send);   /* chunks not yet sent */
+    u(&l, "overerr", a->overall_error_count);
+    u(&l, "maxburst", a->sh->max_burst);
+    u(&l, "maxseg", a->frag_point);
+    u(&l, "prwnd", a->peer_rwnd);
+    put(&l, " ptag:%x", vtag(a->peer_addr, a->peer_port));
+    paths(&l, a);
+    sim_emit_sock(s, (int)a->flow, a->host->name, l.text);
+}
+
+static void ss_fire(struct event *ev)
+{
+    struct sctp_ss *x = ev->ctx;
+    sctp_ss_sample(x->cli, x->s, x->pre_cli);
+    sctp_ss_sample(x->srv, x->s, x->pre_srv);
+    if (ev->time + x->iv <= x->s->duration)
+        evq_push(&x->s->q, &x->ev, ev->time + x->iv);
+}
+
+void sctp_ss_setup(struct sctp_ss *x, struct sim *s, struct flow *f, struct cfg_section *sec, struct sctp_assoc *cli,
+                   struct sctp_assoc *srv)
+{
+    x->s = s;
+    x->cli = cli;
+    x->srv = srv;
+    x->iv = cfg_time(sec, "ss_interval", "0", 0, 3600 * PS_PER_S,
+                     "period of the ss -Smi samples of both ends: to the run's ss file (--ss) and series "
+                     "flow.N.sctp.client.ss.*, flow.N.sctp.server.ss.*; 0 = none");
+    if (x->iv && x->iv < PS_PER_US)
+        cfg_error(sec, "ss_interval", "at least 1us, or 0 for none");
+    snprintf(x->pre_cli, sizeof x->pre_cli, "flow.%d.sctp.client.", f->id);
+    snprintf(x->pre_srv, sizeof x->pre_srv, "flow.%d.sctp.server.", f->id);
+    event_init(&x->ev, ss_fire, x);
+}
+
+void sctp_ss_start(struct sctp_ss *x, simtime_t start)
+{
+    if (x->iv && start + x->iv <= x->s->duration)
+        evq_push(&x->s->q, &x->ev, start + x->iv);
+}
