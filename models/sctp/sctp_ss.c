@@ -12,47 +12,12 @@
 
 #include <arpa/inet.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "sim/config.h"
 #include "sim/hash.h"
 #include "sim/sim.h"
-
-struct ss_line {
-    struct sim *s;
-    const char *prefix;          /* "flow.1.sctp.client." */
-    char text[1536];
-    size_t len;
-};
-
-static void put(struct ss_line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct ss_line *l, const char *fmt, ...)
-{
-    if (l->len >= sizeof l->text)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(l->text + l->len, sizeof l->text - l->len, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        l->len += (size_t)n;
-}
-
-static void series(struct ss_line *l, const char *name, double v)
-{
-    char key[128];
-    snprintf(key, sizeof key, "%sss.%s", l->prefix, name);
-    sim_series(l->s, key, v);
-}
-
-static void u(struct ss_line *l, const char *name, uint64_t v)
-{
-    if (!v)
-        return;
-    put(l, " %s:%" PRIu64, name, v);
-    series(l, name, (double)v);
-}
+#include "sim/ss_line.h"
 
 /* The address of host id on path k, as the captures write it (sim/pcap.c):
  * 10.K.H.H, or fd00:0:0:K::H for IPv6. */
@@ -97,13 +62,13 @@ static void paths(struct ss_line *l, const struct sctp_assoc *a)
     for (unsigned k = 0; k < a->npaths; k++) {
         const struct sctp_transport *t = &a->tp[k];
         /* jiffies at HZ 1000 are the milliseconds sctp_paddrinfo reports */
-        put(l, " paddr:(%s,%s,cwnd:%u,ssthresh:%u,srtt:%" PRIu64 ",rto:%" PRIu64 ",mtu:%u,error:%u,flight:%u)",
+        ss_put(l, " paddr:(%s,%s,cwnd:%u,ssthresh:%u,srtt:%" PRIu64 ",rto:%" PRIu64 ",mtu:%u,error:%u,flight:%u)",
             addr(b, sizeof b, a->peer_addr, t->idx, a->family), tstate_name[t->tstate & 3], t->cwnd, t->ssthresh,
             t->srtt, t->rto, a->pmtu, t->error_count, t->flight);
 #define P(field, v)                                            \
     do {                                                       \
         snprintf(key, sizeof key, "path%u.%s", k, field);      \
-        series(l, key, (double)(v));                           \
+        ss_series(l, key, (double)(v));                           \
     } while (0)
         P("state", t->tstate);
         P("cwnd", t->cwnd);
@@ -126,33 +91,33 @@ void sctp_ss_sample(struct sctp_assoc *a, struct sim *s, const char *prefix)
      * sndbuf_used (sk_wmem_alloc here, sndbuf_policy 0) */
     int n = sim_ss_state_line(l.text, sizeof l.text, "ESTAB", a->rmem, a->wmem_alloc, local, peer);
     l.len = n > 0 ? (size_t)n : 0;
-    series(&l, "recv_q", (double)a->rmem);
-    series(&l, "send_q", a->wmem_alloc);
-    put(&l, "\n\t skmem:(r%" PRIu64 ",rb%u,t%u,tb%u,f0,w%u,o0,bl%" PRIu64 ",d0)", a->rmem, a->sk.rcvbuf, a->wmem_alloc,
+    ss_series(&l, "recv_q", (double)a->rmem);
+    ss_series(&l, "send_q", a->wmem_alloc);
+    ss_put(&l, "\n\t skmem:(r%" PRIu64 ",rb%u,t%u,tb%u,f0,w%u,o0,bl%" PRIu64 ",d0)", a->rmem, a->sk.rcvbuf, a->wmem_alloc,
         a->sk.sndbuf, a->wmem_queued, a->backlog_len);
-    series(&l, "skmem_r", (double)a->rmem);
-    series(&l, "skmem_rb", a->sk.rcvbuf);
-    series(&l, "skmem_t", a->wmem_alloc);
-    series(&l, "skmem_tb", a->sk.sndbuf);
-    series(&l, "skmem_w", a->wmem_queued);
-    series(&l, "skmem_bl", (double)a->backlog_len);
-    put(&l, " locals:%s", addr(b, sizeof b, a->host->id, 0, a->family));
+    ss_series(&l, "skmem_r", (double)a->rmem);
+    ss_series(&l, "skmem_rb", a->sk.rcvbuf);
+    ss_series(&l, "skmem_t", a->wmem_alloc);
+    ss_series(&l, "skmem_tb", a->sk.sndbuf);
+    ss_series(&l, "skmem_w", a->wmem_queued);
+    ss_series(&l, "skmem_bl", (double)a->backlog_len);
+    ss_put(&l, " locals:%s", addr(b, sizeof b, a->host->id, 0, a->family));
     for (unsigned k = 1; k < a->npaths; k++)
-        put(&l, ",%s", addr(b, sizeof b, a->host->id, a->tp[k].idx, a->family));
-    put(&l, " peers:%s", addr(b, sizeof b, a->peer_addr, 0, a->family));
+        ss_put(&l, ",%s", addr(b, sizeof b, a->host->id, a->tp[k].idx, a->family));
+    ss_put(&l, " peers:%s", addr(b, sizeof b, a->peer_addr, 0, a->family));
     for (unsigned k = 1; k < a->npaths; k++)
-        put(&l, ",%s", addr(b, sizeof b, a->peer_addr, a->tp[k].idx, a->family));
-    put(&l, " tag:%x state:ESTAB", vtag(a->host->id, a->sk.port));
-    u(&l, "rwnd", a->rwnd);
+        ss_put(&l, ",%s", addr(b, sizeof b, a->peer_addr, a->tp[k].idx, a->family));
+    ss_put(&l, " tag:%x state:ESTAB", vtag(a->host->id, a->sk.port));
+    ss_u(&l, "rwnd", a->rwnd);
     /* sctp_tsnmap_pending: the TSNs missing between the cumulative ack and the highest seen */
     uint32_t gap = a->max_tsn_seen - a->cum;
-    u(&l, "penddata", tsn_lt(a->cum, a->max_tsn_seen) && gap > a->lobby_n ? gap - a->lobby_n : 0);
-    u(&l, "outqueue", a->next_tsn - a->next_send);   /* chunks not yet sent */
-    u(&l, "overerr", a->overall_error_count);
-    u(&l, "maxburst", a->sh->max_burst);
-    u(&l, "maxseg", a->frag_point);
-    u(&l, "prwnd", a->peer_rwnd);
-    put(&l, " ptag:%x", vtag(a->peer_addr, a->peer_port));
+    ss_u(&l, "penddata", tsn_lt(a->cum, a->max_tsn_seen) && gap > a->lobby_n ? gap - a->lobby_n : 0);
+    ss_u(&l, "outqueue", a->next_tsn - a->next_send);   /* chunks not yet sent */
+    ss_u(&l, "overerr", a->overall_error_count);
+    ss_u(&l, "maxburst", a->sh->max_burst);
+    ss_u(&l, "maxseg", a->frag_point);
+    ss_u(&l, "prwnd", a->peer_rwnd);
+    ss_put(&l, " ptag:%x", vtag(a->peer_addr, a->peer_port));
     paths(&l, a);
     sim_emit_sock(s, (int)a->flow, a->host->name, l.text);
 }

@@ -11,46 +11,10 @@
  * because readers of ss parse it by position, the unmodelled ones 0.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
-
-struct ss_line {
-    struct tcp_sock *tp;
-    const char *prefix;          /* "flow.1.snd." */
-    char text[1536];
-    size_t len;
-};
-
-static void put(struct ss_line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct ss_line *l, const char *fmt, ...)
-{
-    if (l->len >= sizeof l->text)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(l->text + l->len, sizeof l->text - l->len, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        l->len += (size_t)n;
-}
-
-static void series(struct ss_line *l, const char *name, double v)
-{
-    char key[128];
-    snprintf(key, sizeof key, "%sss.%s", l->prefix, name);
-    sim_series(l->tp->sim, key, v);
-}
-
-/* " NAME:VALUE" and its series, when VALUE is not 0 (tcp_stats_print's rule) */
-static void u(struct ss_line *l, const char *name, uint64_t v)
-{
-    if (!v)
-        return;
-    put(l, " %s:%" PRIu64, name, v);
-    series(l, name, (double)v);
-}
+#include "sim/ss_line.h"
 
 /* sprint_bw: bits per second with ss's suffixes */
 static void bw(struct ss_line *l, const char *name, double bps)
@@ -68,10 +32,10 @@ static void bw(struct ss_line *l, const char *name, double bps)
         snprintf(b, sizeof b, "%.3gk", bps / 1e3);
     else
         snprintf(b, sizeof b, "%g", bps);
-    put(l, " %s %sbps", name, b);
+    ss_put(l, " %s %sbps", name, b);
     char key[48];
     snprintf(key, sizeof key, "%s_bps", name);
-    series(l, key, bps);
+    ss_series(l, key, bps);
 }
 
 /* tcp_info carries times in microseconds; ss prints milliseconds */
@@ -79,38 +43,38 @@ static double ms(simtime_t t) { return (double)(t / PS_PER_US) / 1000.0; }
 
 static void skmem(struct ss_line *l)
 {
-    const struct tcp_sock *tp = l->tp;
+    const struct tcp_sock *tp = l->ctx;
     /* sk_drops: the segments the receiver dropped for memory (tcp_drop) */
     uint64_t drops = tp->st.prune_drop + tp->st.prune_ofo_drop;
-    put(l, "\t skmem:(r%" PRIu64 ",rb%u,t%" PRIu64 ",tb%u,f0,w0,o0,bl0,d%" PRIu64 ")", tp->rmem_alloc, tp->sk.rcvbuf,
+    ss_put(l, "\t skmem:(r%" PRIu64 ",rb%u,t%" PRIu64 ",tb%u,f0,w0,o0,bl0,d%" PRIu64 ")", tp->rmem_alloc, tp->sk.rcvbuf,
         tp->sk.wmem_alloc, tp->sk.sndbuf, drops);
-    series(l, "skmem_r", (double)tp->rmem_alloc);
-    series(l, "skmem_rb", tp->sk.rcvbuf);
-    series(l, "skmem_t", (double)tp->sk.wmem_alloc);
-    series(l, "skmem_tb", tp->sk.sndbuf);
-    series(l, "skmem_d", (double)drops);
+    ss_series(l, "skmem_r", (double)tp->rmem_alloc);
+    ss_series(l, "skmem_rb", tp->sk.rcvbuf);
+    ss_series(l, "skmem_t", (double)tp->sk.wmem_alloc);
+    ss_series(l, "skmem_tb", tp->sk.sndbuf);
+    ss_series(l, "skmem_d", (double)drops);
 }
 
 static void timing(struct ss_line *l)
 {
-    struct tcp_sock *tp = l->tp;
+    struct tcp_sock *tp = l->ctx;
     simtime_t rto = tp->rto << tp->rto_backoff;    /* icsk_rto, backed off */
     if (rto > TCP_RTO_MAX)
         rto = TCP_RTO_MAX;
     if (rto && rto != 3 * PS_PER_S) {
-        put(l, " rto:%g", ms(rto));
-        series(l, "rto_ms", ms(rto));
+        ss_put(l, " rto:%g", ms(rto));
+        ss_series(l, "rto_ms", ms(rto));
     }
-    u(l, "backoff", (uint64_t)tp->rto_backoff);
+    ss_u(l, "backoff", (uint64_t)tp->rto_backoff);
     if (tp->srtt) {
         /* tcpi_rttvar is mdev_us >> 2: the mean deviation itself */
-        put(l, " rtt:%g/%g", ms(tp->srtt), ms(tp->mdev));
-        series(l, "rtt_ms", ms(tp->srtt));
-        series(l, "rttvar_ms", ms(tp->mdev));
+        ss_put(l, " rtt:%g/%g", ms(tp->srtt), ms(tp->mdev));
+        ss_series(l, "rtt_ms", ms(tp->srtt));
+        ss_series(l, "rttvar_ms", ms(tp->mdev));
     }
     if (tp->ato) {
-        put(l, " ato:%g", ms(tp->ato));
-        series(l, "ato_ms", ms(tp->ato));
+        ss_put(l, " ato:%g", ms(tp->ato));
+        ss_series(l, "ato_ms", ms(tp->ato));
     }
 }
 
@@ -118,7 +82,7 @@ void tcp_ss(struct tcp_sock *tp, const char *prefix)
 {
     if (tp->state != TCP_ESTABLISHED)
         return;
-    struct ss_line l = { .tp = tp, .prefix = prefix };
+    struct ss_line l = { .s = tp->sim, .ctx = tp, .prefix = prefix };
     char local[48], peer[48], a[20];
     snprintf(local, sizeof local, "%s:%u", host_addr_str(tp->h->id, a), tp->sk.port);
     snprintf(peer, sizeof peer, "%s:%u", host_addr_str(tp->daddr, a), tp->dport);
@@ -127,31 +91,31 @@ void tcp_ss(struct tcp_sock *tp, const char *prefix)
     uint64_t recv_q = tp->rcv_nxt - tp->copied_seq, send_q = written - tp->snd_una;
     int n = sim_ss_state_line(l.text, sizeof l.text, "ESTAB", recv_q, send_q, local, peer);
     l.len = n > 0 ? (size_t)n : 0;
-    series(&l, "recv_q", (double)recv_q);
-    series(&l, "send_q", (double)send_q);
-    put(&l, "\n");
+    ss_series(&l, "recv_q", (double)recv_q);
+    ss_series(&l, "send_q", (double)send_q);
+    ss_put(&l, "\n");
     skmem(&l);
 
-    put(&l, " %s", tp->cc->name);
+    ss_put(&l, " %s", tp->cc->name);
     if (tp->wscale_ok)
-        put(&l, " wscale:%u,%u", tp->snd_wscale, tp->rcv_wscale);
+        ss_put(&l, " wscale:%u,%u", tp->snd_wscale, tp->rcv_wscale);
     timing(&l);
-    u(&l, "mss", tp->mss);
-    u(&l, "pmtu", ip_path_mtu(tp->h, tp->daddr, NET_IPV4));
-    u(&l, "rcvmss", tp->rcv_mss);
-    u(&l, "advmss", tp->advmss);
-    u(&l, "cwnd", tp->snd_cwnd);
+    ss_u(&l, "mss", tp->mss);
+    ss_u(&l, "pmtu", ip_path_mtu(tp->h, tp->daddr, NET_IPV4));
+    ss_u(&l, "rcvmss", tp->rcv_mss);
+    ss_u(&l, "advmss", tp->advmss);
+    ss_u(&l, "cwnd", tp->snd_cwnd);
     if (tp->snd_ssthresh < 0xFFFF)
-        u(&l, "ssthresh", tp->snd_ssthresh);
+        ss_u(&l, "ssthresh", tp->snd_ssthresh);
     /* every data segment is one full MSS (tcp.h), new or retransmitted */
-    u(&l, "bytes_sent", tp->st.data_segs_out * tp->mss);
-    u(&l, "bytes_retrans", tp->st.retrans * tp->mss);
-    u(&l, "bytes_acked", tp->snd_una > 1 ? tp->snd_una - 1 : 0);
-    u(&l, "bytes_received", tp->rcv_nxt > 1 ? tp->rcv_nxt - 1 : 0);
-    u(&l, "segs_out", tp->st.segs_out);
-    u(&l, "segs_in", tp->segs_in);
-    u(&l, "data_segs_out", tp->st.data_segs_out);
-    u(&l, "data_segs_in", tp->data_segs_in);
+    ss_u(&l, "bytes_sent", tp->st.data_segs_out * tp->mss);
+    ss_u(&l, "bytes_retrans", tp->st.retrans * tp->mss);
+    ss_u(&l, "bytes_acked", tp->snd_una > 1 ? tp->snd_una - 1 : 0);
+    ss_u(&l, "bytes_received", tp->rcv_nxt > 1 ? tp->rcv_nxt - 1 : 0);
+    ss_u(&l, "segs_out", tp->st.segs_out);
+    ss_u(&l, "segs_in", tp->segs_in);
+    ss_u(&l, "data_segs_out", tp->st.data_segs_out);
+    ss_u(&l, "data_segs_in", tp->data_segs_in);
     /* ss's own figure: cwnd * mss * 8 / srtt */
     if (tp->srtt && tp->mss && tp->snd_cwnd)
         bw(&l, "send", (double)tp->snd_cwnd * tp->mss * 8e6 / time_to_us(tp->srtt));
@@ -167,34 +131,34 @@ void tcp_ss(struct tcp_sock *tp, const char *prefix)
     /* tcp_compute_delivery_rate: the sample tcp_rate_gen kept */
     if (tp->rate_interval_us)
         bw(&l, "delivery_rate", (double)tp->rate_delivered * tp->mss * 8e6 / (double)tp->rate_interval_us);
-    u(&l, "delivered", tp->delivered);
+    ss_u(&l, "delivered", tp->delivered);
     if (tp->rate_app_limited)
-        put(&l, " app_limited");
-    u(&l, "unacked", tp->packets_out);
+        ss_put(&l, " app_limited");
+    ss_u(&l, "unacked", tp->packets_out);
     if (tp->retrans_out || tp->st.retrans) {
-        put(&l, " retrans:%u/%" PRIu64, tp->retrans_out, tp->st.retrans);
-        series(&l, "retrans", tp->retrans_out);
-        series(&l, "retrans_total", (double)tp->st.retrans);
+        ss_put(&l, " retrans:%u/%" PRIu64, tp->retrans_out, tp->st.retrans);
+        ss_series(&l, "retrans", tp->retrans_out);
+        ss_series(&l, "retrans_total", (double)tp->st.retrans);
     }
-    u(&l, "lost", tp->lost_out);
-    u(&l, "sacked", tp->sacked_out);
+    ss_u(&l, "lost", tp->lost_out);
+    ss_u(&l, "sacked", tp->sacked_out);
     if (tp->reordering != 3) {
-        put(&l, " reordering:%u", tp->reordering);
-        series(&l, "reordering", tp->reordering);
+        ss_put(&l, " reordering:%u", tp->reordering);
+        ss_series(&l, "reordering", tp->reordering);
     }
     if (tp->rcv_rtt_us8 > 0) {
         double r = (double)(tp->rcv_rtt_us8 >> 3) / 1000.0;   /* tcpi_rcv_rtt: rtt_us >> 3 */
-        put(&l, " rcv_rtt:%g", r);
-        series(&l, "rcv_rtt_ms", r);
+        ss_put(&l, " rcv_rtt:%g", r);
+        ss_series(&l, "rcv_rtt_ms", r);
     }
-    u(&l, "rcv_space", tp->rcvq_space);
-    u(&l, "rcv_ssthresh", tp->rcv_ssthresh);
+    ss_u(&l, "rcv_space", tp->rcvq_space);
+    ss_u(&l, "rcv_ssthresh", tp->rcv_ssthresh);
     if (tp->min_rtt && tp->min_rtt != SIMTIME_NEVER) {
-        put(&l, " minrtt:%g", ms(tp->min_rtt));
-        series(&l, "minrtt_ms", ms(tp->min_rtt));
+        ss_put(&l, " minrtt:%g", ms(tp->min_rtt));
+        ss_series(&l, "minrtt_ms", ms(tp->min_rtt));
     }
-    u(&l, "rcv_ooopack", tp->st.ofo_segs);
-    u(&l, "snd_wnd", tp->snd_wnd);
-    u(&l, "rcv_wnd", tp->rcv_wnd);
+    ss_u(&l, "rcv_ooopack", tp->st.ofo_segs);
+    ss_u(&l, "snd_wnd", tp->snd_wnd);
+    ss_u(&l, "rcv_wnd", tp->rcv_wnd);
     sim_emit_sock(tp->sim, tp->flow ? tp->flow->id : 0, tp->h->name, l.text);
 }

@@ -83,32 +83,7 @@ clean_captures() {    # clean_captures NAME DIR JSON
 
 # ---- TCP, 1 % loss on the router's egress: the sender's port sees every
 # transmission (a tap after netem would miss the ones netem drops)
-cat > "$tmp/tcp.ini" <<'INI'
-[sim]
-duration = 1s
-interval = 250ms
-seed = 1
-[host sender]
-cpu = ideal
-[host router]
-cpu = ideal
-[host receiver]
-cpu = ideal
-[link a]
-ends = sender:eth0 router:eth0
-rate = 200mbit
-propagation = 100us
-[link b]
-ends = router:eth1 receiver:eth0
-rate = 200mbit
-propagation = 100us
-fwd.loss = 1%
-[flow 1]
-app = tcp_iperf3
-from = sender
-to = receiver
-time = 1s
-INI
+cp tests/data/routed-tcp.ini "$tmp/tcp.ini"
 "$NETSIM" run "$tmp/tcp.ini" --no-db --json --pcap "$tmp/tcp" --pcap-snaplen 1600 > "$tmp/tcp.json" 2> "$tmp/tcp.err"
 check "tcp run with --pcap exits 0" test $? -eq 0
 check "tcp run says what it wrote on stderr" grep -q "^netsim: pcap: 4 files in $tmp/tcp: [0-9]* frames" "$tmp/tcp.err"

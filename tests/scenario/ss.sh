@@ -10,32 +10,7 @@
 
 ctr() { q "$1" "select cast(value as int) from counter where run_id = ${3:-1} and name = '$2'"; }
 
-cat > "$tmp/tcp.ini" <<'INI'
-[sim]
-duration = 1s
-interval = 250ms
-seed = 1
-[host sender]
-cpu = ideal
-[host router]
-cpu = ideal
-[host receiver]
-cpu = ideal
-[link a]
-ends = sender:eth0 router:eth0
-rate = 200mbit
-propagation = 100us
-[link b]
-ends = router:eth1 receiver:eth0
-rate = 200mbit
-propagation = 100us
-fwd.loss = 1%
-[flow 1]
-app = tcp_iperf3
-from = sender
-to = receiver
-time = 1s
-INI
+cp tests/data/routed-tcp.ini "$tmp/tcp.ini"
 
 # ---- TCP: two runs into one database, so two files named by run id
 for i in 1 2; do
