@@ -32,36 +32,38 @@ typedef void (*skb_destructor)(struct skb *skb);
 struct skb {
     struct skb *next, *prev;     /* owner's list: queue, ring, pool */
 
-    /* network header */
+    /* network header; fields ordered by size so that the struct packs
+     * into three cache lines (192 bytes): a 10 Gbit/s path with 100 ms of
+     * netem delay holds 130 000 of them */
     uint8_t family;              /* NET_IPV4 / NET_IPV6 */
     uint8_t proto;               /* IPPROTO_* */
     uint16_t ip_id;              /* IPv4 id / IPv6 fragment id (low bits) */
     uint32_t saddr, daddr;       /* host ids (see host.h for dotted names) */
     uint32_t ip_len;             /* L3 length: IP header(s) + L4 header + payload */
     uint32_t frag_off;           /* fragment offset in bytes */
+    uint32_t netem_seq;          /* arrival order at a netem qdisc (reordering count) */
     bool more_frags;             /* MF */
     bool is_frag;                /* part of a fragmented datagram */
     bool df;                     /* IPv4 don't fragment */
     bool corrupt;                /* netem flipped a bit: the receiver's checksum drops it */
-    uint32_t netem_seq;          /* arrival order at a netem qdisc (reordering count) */
     uint8_t oif;                 /* egress NIC index + 1 fixed by the sender (the source
                                   * address of a multi-homed SCTP path); 0: the route */
+    uint8_t tx_desc;             /* descriptors on the TX ring */
+    uint16_t queue;              /* RX or TX queue index */
 
     /* transport */
     uint16_t sport, dport;
     uint32_t payload;            /* L4 payload bytes (whole datagram for frag 0: see frag) */
     uint32_t flow;               /* scenario flow id, for accounting */
-    uint8_t l4[64];              /* protocol header fields, interpreted by the model */
 
     /* memory and ownership */
     uint32_t truesize;
     uint32_t hash;               /* RSS hash (skb->rxhash) */
-    uint16_t queue;              /* RX or TX queue index */
-    uint8_t tx_desc;             /* descriptors on the TX ring */
+    uint32_t rx_page_gen;
+    uint8_t l4[64];              /* protocol header fields, interpreted by the model */
     struct sock *sk;             /* owner charged for it, or NULL */
     skb_destructor destructor;   /* sock_wfree / sock_rfree, run by skb_free */
     struct rx_slot *rx_page;     /* NIC RX buffer this skb holds (page recycling) */
-    uint32_t rx_page_gen;
     struct skb *frag_list;       /* reassembled datagram: the other fragments,
                                   * chained by next; freed with this skb
                                   * (skb_shinfo(skb)->frag_list) */
@@ -69,8 +71,9 @@ struct skb {
     /* times */
     simtime_t tstamp;            /* when created or received */
     simtime_t t_due;             /* netem: time_to_send; link: arrival time */
-    uint64_t cb[2];              /* per-layer scratch (reassembly: the fragment's [start, end)) */
+    uint32_t cb[2];              /* per-layer scratch (reassembly: the fragment's [start, end)) */
 };
+_Static_assert(sizeof(struct skb) == 192, "struct skb: three cache lines");
 
 /* Called by skb_free for a packet that still holds an RX buffer (nic.c). */
 void nic_page_release(struct skb *skb);

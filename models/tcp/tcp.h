@@ -182,8 +182,10 @@ struct tcp_sock {
     simtime_t all_acked_at;       /* when snd_una reached write_seq after the app stopped */
     uint64_t snd_wnd;
     uint64_t una_idx, nxt_idx;    /* segment indices */
-    struct tcp_seg *ring;
-    uint64_t ring_cap;
+    struct tcp_seg **blk;         /* the scoreboard: blocks of TCP_SEG_BLK segments, block b
+                                   * in slot b mod nblk, present from una_idx's to nxt_idx's */
+    uint64_t nblk;                /* slots, a power of 2 */
+    struct tcp_seg *spare;        /* the last freed block, for the next: no malloc when steady */
     uint32_t packets_out, sacked_out, lost_out, retrans_out;
     uint32_t lost_unretx;         /* LOST, not RETRANS, not SACKED */
     uint64_t retx_hint, lost_hint;
@@ -281,10 +283,20 @@ static inline uint32_t tcp_in_flight(const struct tcp_sock *tp)
 {
     return tp->packets_out - (tp->sacked_out + tp->lost_out) + tp->retrans_out;
 }
+/* Blocks of 64 segments (3.5 KB): memory follows the segments in flight
+ * (140 000 at 10 Gbit/s and 100 ms take 8 MB, not the 15 MB of the next
+ * power of 2), and a flow that sends little holds one block. */
+#define TCP_SEG_BLK_SHIFT 6
+#define TCP_SEG_BLK (1u << TCP_SEG_BLK_SHIFT)
 static inline struct tcp_seg *tcp_seg_at(const struct tcp_sock *tp, uint64_t idx)
 {
-    return &tp->ring[idx & (tp->ring_cap - 1)];
+    return &tp->blk[(idx >> TCP_SEG_BLK_SHIFT) & (tp->nblk - 1)][idx & (TCP_SEG_BLK - 1)];
 }
+/* The block of segment idx (nxt_idx, about to be sent) exists. */
+void tcp_seg_reserve(struct tcp_sock *tp, uint64_t idx);
+/* Blocks wholly below new_una_idx go (the ACK moved una from old). */
+void tcp_seg_release(struct tcp_sock *tp, uint64_t old_una_idx, uint64_t new_una_idx);
+void tcp_seg_free_all(struct tcp_sock *tp);
 static inline uint64_t tcp_now_ms(const struct tcp_sock *tp, simtime_t now)
 {
     return (uint64_t)(now / PS_PER_MS) + (uint32_t)tp->ts_off;

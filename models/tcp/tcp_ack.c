@@ -411,6 +411,7 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         tp->packets_out--;
     }
     bool forward = new_una_idx > tp->una_idx;
+    tcp_seg_release(tp, tp->una_idx, new_una_idx);
     tp->una_idx = new_una_idx;
     tp->snd_una = ack;
     if (tp->highest_sack >= 0 && (uint64_t)tp->highest_sack < tp->una_idx)

@@ -282,16 +282,54 @@ static void ts_append(struct tcp_sock *tp, uint64_t idx)
     tp->ts_tail = (int64_t)idx;
 }
 
-/* Double the scoreboard ring when the window outgrows it. */
-static void ring_grow(struct tcp_sock *tp)
+void tcp_seg_reserve(struct tcp_sock *tp, uint64_t idx)
 {
-    uint64_t cap = tp->ring_cap * 2;
-    struct tcp_seg *r = xcalloc(cap, sizeof *r);
-    for (uint64_t i = tp->una_idx; i < tp->nxt_idx; i++)
-        r[i & (cap - 1)] = *tcp_seg_at(tp, i);
-    free(tp->ring);
-    tp->ring = r;
-    tp->ring_cap = cap;
+    uint64_t b = idx >> TCP_SEG_BLK_SHIFT, first = tp->una_idx >> TCP_SEG_BLK_SHIFT;
+    if (b - first + 1 > tp->nblk) {     /* more blocks live than slots: double the table */
+        uint64_t n = tp->nblk;
+        while (b - first + 1 > n)
+            n *= 2;
+        struct tcp_seg **t = xcalloc(n, sizeof *t);
+        for (uint64_t k = first; k < b; k++)
+            t[k & (n - 1)] = tp->blk[k & (tp->nblk - 1)];
+        free(tp->blk);
+        tp->blk = t;
+        tp->nblk = n;
+    }
+    struct tcp_seg **slot = &tp->blk[b & (tp->nblk - 1)];
+    if (*slot)
+        return;
+    if (tp->spare) {
+        *slot = tp->spare;
+        tp->spare = NULL;
+    } else {
+        *slot = xcalloc(TCP_SEG_BLK, sizeof **slot);
+    }
+}
+
+void tcp_seg_release(struct tcp_sock *tp, uint64_t old_una_idx, uint64_t new_una_idx)
+{
+    for (uint64_t k = old_una_idx >> TCP_SEG_BLK_SHIFT; k < new_una_idx >> TCP_SEG_BLK_SHIFT; k++) {
+        struct tcp_seg **slot = &tp->blk[k & (tp->nblk - 1)];
+        if (!*slot)
+            continue;
+        if (!tp->spare)
+            tp->spare = *slot;
+        else
+            free(*slot);
+        *slot = NULL;
+    }
+}
+
+void tcp_seg_free_all(struct tcp_sock *tp)
+{
+    for (uint64_t k = 0; tp->blk && k < tp->nblk; k++)
+        free(tp->blk[k]);
+    free(tp->blk);
+    free(tp->spare);
+    tp->blk = NULL;
+    tp->spare = NULL;
+    tp->nblk = 0;
 }
 
 /* Send segment idx (new data or a retransmission) now. */
@@ -307,8 +345,7 @@ static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct co
         tp->st.retrans++;
         ts_unlink(tp, idx);
     } else {
-        if (tp->nxt_idx - tp->una_idx + 1 >= tp->ring_cap)
-            ring_grow(tp);
+        tcp_seg_reserve(tp, idx);
         s = tcp_seg_at(tp, idx);
         memset(s, 0, sizeof *s);
         s->prev = -2;

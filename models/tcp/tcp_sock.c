@@ -149,7 +149,7 @@ void tcp_sock_free(struct tcp_sock *tp)
 {
     /* receive memory is the truesize of the records queued, in order or not */
     assert(tp->rmem_alloc == tcp_queued_truesize(tp));
-    free(tp->ring);
+    tcp_seg_free_all(tp);
     tcp_rskb_vec_free(&tp->rq);
     tcp_rskb_vec_free(&tp->ofo);
     if (tp->drs_log)
@@ -229,8 +229,9 @@ static void setup_mss(struct tcp_sock *tp)
 {
     uint32_t mtu = tp->h->route && tp->h->route[tp->daddr] ? tp->h->route[tp->daddr]->tx_link->mtu : 1500;
     tp->advmss = mtu - IPV4_HDR_LEN - TCP_HDR_LEN;
-    tp->ring_cap = 64;           /* doubles as the window grows (ring_grow): an idle flow stays small */
-    tp->ring = xcalloc(tp->ring_cap, sizeof *tp->ring);
+    tcp_seg_free_all(tp);        /* blocks come with the first segment sent (tcp_seg_reserve) */
+    tp->nblk = 1;
+    tp->blk = xcalloc(1, sizeof *tp->blk);
 }
 
 /* The window we offer in our SYN or SYN-ACK (tcp_select_initial_window
