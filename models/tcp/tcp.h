@@ -7,7 +7,7 @@
  * Conventions: sequence numbers are 64-bit byte offsets that never wrap
  * (the SYN is 0, data starts at 1); the sender sends full MSS segments
  * only, so segment i covers [1 + i*mss, 1 + (i+1)*mss) and the SACK
- * scoreboard is a ring indexed by segment number. The receiver keeps no
+ * scoreboard is indexed by segment number (blocks of 64, tcp_seg_at). The receiver keeps no
  * packets, only skb records (sequence range and truesize), which is all
  * the window and memory arithmetic needs.
  */

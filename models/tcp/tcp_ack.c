@@ -5,7 +5,7 @@
  * RTO, the delivery-rate sample, loss marking by FACK and RACK, the CA
  * state machine with PRR, and the RTO itself (tcp_enter_loss).
  *
- * The scoreboard is a ring of per-segment records indexed by segment
+ * The scoreboard is blocks of per-segment records indexed by segment
  * number; SACK blocks are walked only where they are new (the previous
  * ACK's blocks are cached, as the kernel's recv_sack_cache), and the
  * outstanding segments are also on a list in send order (the kernel's
