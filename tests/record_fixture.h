@@ -22,6 +22,7 @@
 #include "sim/cli/commands.h"
 #include "sim/out/record.h"
 #include "tests/tmpdir.h"
+#include "tests/db_rows.h"
 
 /* ------------------------------------------------------------------ */
 /* Fixture: a temporary directory with paths a.db, b.db, out.db         */
@@ -108,39 +109,13 @@ static inline sqlite3 *db_open(const char *path)
     return db;
 }
 
-/* All rows of a query as one string: columns joined by '|', rows ended by
- * '\n', NULL as "NULL", REAL with %.17g (so equal strings mean equal
- * values, bit for bit). */
+/* All rows of a query on the database at path (tests/db_rows.h). */
 static inline char *db_rows(const char *path, const char *sql)
 {
     sqlite3 *db = db_open(path);
-    sqlite3_stmt *st;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    int rc;
-
-    assert_non_null(f);
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        for (int i = 0; i < sqlite3_column_count(st); i++) {
-            if (i)
-                fputc('|', f);
-            switch (sqlite3_column_type(st, i)) {
-            case SQLITE_NULL: fputs("NULL", f); break;
-            case SQLITE_INTEGER: fprintf(f, "%lld", (long long)sqlite3_column_int64(st, i)); break;
-            case SQLITE_FLOAT: fprintf(f, "%.17g", sqlite3_column_double(st, i)); break;
-            default: fputs((const char *)sqlite3_column_text(st, i), f); break;
-            }
-        }
-        fputc('\n', f);
-    }
-    assert_int_equal(rc, SQLITE_DONE);
-    sqlite3_finalize(st);
+    char *rows = db_query_rows(db, sql);
     sqlite3_close(db);
-    fclose(f);
-    return buf;
+    return rows;
 }
 
 static inline int64_t db_int(const char *path, const char *sql)

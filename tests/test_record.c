@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "sim/out/record.h"
+#include "tests/db_rows.h"
 #include "tests/tmpdir.h"
 
 /* ------------------------------------------------------------------ */
@@ -75,42 +76,10 @@ static int64_t db_int(sqlite3 *db, const char *sql)
     return v;
 }
 
-/*
- * All rows of a query as one string: columns joined by '|', rows ended by
- * '\n', NULL as "NULL", REAL with %.17g. Exact comparisons stay readable.
- */
-static char *db_rows(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    int rc, i;
-
-    assert_non_null(f);
-    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        for (i = 0; i < sqlite3_column_count(st); i++) {
-            if (i)
-                fputc('|', f);
-            switch (sqlite3_column_type(st, i)) {
-            case SQLITE_NULL: fputs("NULL", f); break;
-            case SQLITE_INTEGER: fprintf(f, "%lld", (long long)sqlite3_column_int64(st, i)); break;
-            case SQLITE_FLOAT: fprintf(f, "%.17g", sqlite3_column_double(st, i)); break;
-            default: fputs((const char *)sqlite3_column_text(st, i), f); break;
-            }
-        }
-        fputc('\n', f);
-    }
-    assert_int_equal(rc, SQLITE_DONE);
-    sqlite3_finalize(st);
-    fclose(f);
-    return buf;
-}
 
 static void assert_rows(sqlite3 *db, const char *sql, const char *expect)
 {
-    char *got = db_rows(db, sql);
+    char *got = db_query_rows(db, sql);
 
     assert_string_equal(got, expect);
     free(got);
@@ -173,7 +142,7 @@ static void test_roundtrip(void **state)
                 expect);
 
     /* started_at: "YYYY-MM-DDTHH:MM:SSZ", and a real UTC date. */
-    started = db_rows(db, "SELECT started_at FROM run");
+    started = db_query_rows(db, "SELECT started_at FROM run");
     assert_int_equal(strlen(started), 21);
     assert_int_equal(started[4], '-');
     assert_int_equal(started[10], 'T');

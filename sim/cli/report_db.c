@@ -187,7 +187,7 @@ static int read_fingerprints(struct rdb *d)
 }
 
 /* The label of flow `entity` of run id. */
-static char *flow_label(struct rdb *d, sqlite3_stmt *st, int64_t id, const char *entity)
+static char *flow_label(sqlite3_stmt *st, int64_t id, const char *entity)
 {
     char key[48];
     char *s = NULL;
@@ -198,7 +198,6 @@ static char *flow_label(struct rdb *d, sqlite3_stmt *st, int64_t id, const char 
     sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) == SQLITE_ROW)
         s = xstrdup_col(st, 0);
-    (void)d;
     return s;
 }
 
@@ -239,7 +238,7 @@ static int read_values(struct rdb *d)
         used[at] = 1;
         r->value = sqlite3_column_double(st, 2);
         r->entity = d->use.by == BY_RUN ? NULL : xstrdup_col(st, 1);
-        r->label = d->use.by == BY_FLOW ? flow_label(d, lab, id, r->entity) : NULL;
+        r->label = d->use.by == BY_FLOW ? flow_label(lab, id, r->entity) : NULL;
     }
     sqlite3_finalize(st);
     sqlite3_finalize(lab);

@@ -155,6 +155,18 @@ static void json_combination(FILE *f, const struct rdb *d, const struct rrun *r,
     }
 }
 
+/* The document's opening: the database and what was measured. */
+static void json_head(FILE *f, const struct rdb *d)
+{
+    fputs("{\n  \"database\": ", f);
+    json_str(f, d->path);
+    fputs(",\n  \"metric\": ", f);
+    json_str(f, d->use.label);
+    fputs(",\n  \"unit\": ", f);
+    json_str(f, d->use.m->unit);
+    fprintf(f, ",\n  \"by\": \"%s\",\n  \"level\": 0.95", metric_by_name(d->use.by));
+}
+
 /* ---- the leading columns: scenario/version when they vary, the axes ------ */
 
 struct lead {
@@ -245,13 +257,8 @@ void print_combinations(const struct rdb *d, const struct combo_report *r, int j
     right[nlead] = right[nlead + 1] = right[nlead + 2] = 1;
 
     if (json) {
-        fputs("{\n  \"database\": ", f);
-        json_str(f, d->path);
-        fputs(",\n  \"metric\": ", f);
-        json_str(f, d->use.label);
-        fputs(",\n  \"unit\": ", f);
-        json_str(f, d->use.m->unit);
-        fprintf(f, ",\n  \"by\": \"%s\",\n  \"level\": 0.95,\n  \"axes\": [", metric_by_name(d->use.by));
+        json_head(f, d);
+        fputs(",\n  \"axes\": [", f);
         for (int a = 0; a < d->naxes; a++) {
             fputs(a ? ", " : "", f);
             json_str(f, d->axes[a]);
@@ -356,13 +363,8 @@ void print_compare(const struct rdb *d, const struct compare_report *r, int json
     right[nlead] = right[nlead + 1] = right[nlead + 2] = right[nlead + 4] = right[nlead + 6] = 1;
 
     if (json) {
-        fputs("{\n  \"database\": ", f);
-        json_str(f, d->path);
-        fputs(",\n  \"metric\": ", f);
-        json_str(f, d->use.label);
-        fputs(",\n  \"unit\": ", f);
-        json_str(f, d->use.m->unit);
-        fprintf(f, ",\n  \"by\": \"%s\",\n  \"level\": 0.95,\n  \"compare\": {\"axis\": ", metric_by_name(d->use.by));
+        json_head(f, d);
+        fputs(",\n  \"compare\": {\"axis\": ", f);
         json_str(f, cmp.axis);
         fputs(", \"a\": ", f);
         json_str(f, cmp.a);

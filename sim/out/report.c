@@ -105,6 +105,44 @@ const struct rep_flow *rep_flow_of(const struct report *r, int id)
     return i >= 0 ? &r->flows[i] : NULL;
 }
 
+/* The flow's running totals, and iv's figures as the differences from
+ * its interval before (counts) with the state at iv's end. */
+static void flow_account(struct rep_flow *fl, struct rep_interval *iv, const struct flow_info *info)
+{
+    if (!fl->nivs++ || iv->t_start < fl->t_first)
+        fl->t_first = iv->t_start;
+    if (fl->nivs == 1 || iv->t_end > fl->t_last)
+        fl->t_last = iv->t_end;
+    fl->bytes += iv->bytes;
+    if (!iv->has_info)
+        return;
+    struct flow_info d = *info;
+    d.protocol = fl->protocol;
+    d.congestion = fl->congestion;
+    if (fl->has_last) {
+        d.bytes_sent -= fl->last.bytes_sent;
+        d.retransmits -= fl->last.retransmits;
+        d.datagrams_sent -= fl->last.datagrams_sent;
+        d.datagrams -= fl->last.datagrams;
+        d.lost -= fl->last.lost;
+        d.out_of_order -= fl->last.out_of_order;
+    }
+    iv->info = d;
+    fl->last = *info;
+    fl->last.protocol = fl->protocol;
+    fl->last.congestion = fl->congestion;
+    fl->has_last = 1;
+    fl->max_cwnd = info->snd_cwnd > fl->max_cwnd ? info->snd_cwnd : fl->max_cwnd;
+    fl->max_wnd = info->snd_wnd > fl->max_wnd ? info->snd_wnd : fl->max_wnd;
+    if (info->rtt_us) {
+        double v = info->rtt_us;
+        fl->rtt_min = fl->rtt_n ? fmin(fl->rtt_min, v) : v;
+        fl->rtt_max = fl->rtt_n ? fmax(fl->rtt_max, v) : v;
+        fl->rtt_sum += v;
+        fl->rtt_n++;
+    }
+}
+
 void report_interval(struct report *r, int flow, double t_start, double t_end, uint64_t bytes)
 {
     report_interval_info(r, flow, t_start, t_end, bytes, NULL);
@@ -127,40 +165,15 @@ void report_interval_info(struct report *r, int flow, double t_start, double t_e
     struct rep_interval *iv = &r->ivs[r->nivs++];
     *iv = (struct rep_interval){ .flow = flow, .t_start = t_start, .t_end = t_end, .bytes = bytes,
                                  .has_info = info && fl };
-    if (iv->has_info) {
-        iv->info = *info;
-        iv->info.protocol = fl->protocol;
-        iv->info.congestion = fl->congestion;
-    }
+    if (fl)
+        flow_account(fl, iv, info);
     if (r->mode != REPORT_TEXT || r->quiet)
         return;
     if (!r->header_done && iv->has_info)
         r->header_info = iv->info.protocol;
     rep_print_header(r);
-    struct flow_info d;
-    if (iv->has_info)
-        d = rep_interval_delta(r, r->nivs - 1);
-    rep_print_row(r, flow, t_start, t_end, bytes, iv->has_info ? &d : NULL, NULL);
+    rep_print_row(r, flow, t_start, t_end, bytes, iv->has_info ? &iv->info : NULL, NULL);
     fflush(r->out);
-}
-
-struct flow_info rep_interval_delta(const struct report *r, size_t i)
-{
-    const struct rep_interval *iv = &r->ivs[i];
-    struct flow_info d = iv->info;
-    for (size_t j = i; j-- > 0;) {
-        const struct rep_interval *p = &r->ivs[j];
-        if (p->flow != iv->flow || !p->has_info)
-            continue;
-        d.bytes_sent -= p->info.bytes_sent;
-        d.retransmits -= p->info.retransmits;
-        d.datagrams_sent -= p->info.datagrams_sent;
-        d.datagrams -= p->info.datagrams;
-        d.lost -= p->info.lost;
-        d.out_of_order -= p->info.out_of_order;
-        break;
-    }
-    return d;
 }
 
 void report_line(struct report *r, const char *fmt, ...)

@@ -22,6 +22,16 @@ struct rep_flow {
     /* from its first interval with iperf3 figures (protocol NULL: none) */
     struct flow_info info;
     char *protocol, *congestion; /* info's strings, owned */
+    /* kept as its intervals come, so that each costs O(1) whatever the
+     * run holds: the span and bytes, the figures at the last one (counts
+     * since the start), and the extremes iperf3's end block reports */
+    int nivs;
+    double t_first, t_last;
+    uint64_t bytes;
+    int has_last;
+    struct flow_info last;
+    uint64_t max_cwnd, max_wnd, rtt_n;
+    double rtt_min, rtt_max, rtt_sum;
 };
 
 struct rep_interval {
@@ -29,7 +39,7 @@ struct rep_interval {
     double t_start, t_end;
     uint64_t bytes;
     int has_info;
-    struct flow_info info;       /* at t_end; its strings are the flow's */
+    struct flow_info info;       /* counts over the interval, the state at t_end; its strings are the flow's */
 };
 
 struct rep_counter {
@@ -94,9 +104,6 @@ double rep_rate_of(uint64_t bytes, double t_start, double t_end);
 struct rep_prof **rep_prof_sorted(const struct report *r);
 /* The flow with this id, or NULL. */
 const struct rep_flow *rep_flow_of(const struct report *r, int id);
-/* The iperf3 figures of interval i over its span: the differences from
- * the flow's interval before it (or the start), the state at its end. */
-struct flow_info rep_interval_delta(const struct report *r, size_t i);
 /* "[  1]   0.00-1.00   sec  1.11 GBytes  9.57 Gbits/sec", then iperf3's
  * Retr and Cwnd (TCP) or Jitter and Lost/Total (UDP) when info is given,
  * then "   desc" if desc is not empty. */

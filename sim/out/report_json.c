@@ -207,7 +207,7 @@ static void print_interval(struct report *r, size_t i, size_t j)
     fputs("{\"streams\":[", f);
     for (size_t k = i; k < j; k++) {
         const struct rep_interval *iv = &r->ivs[k];
-        struct flow_info d = iv->has_info ? rep_interval_delta(r, k) : (struct flow_info){ 0 };
+        struct flow_info d = iv->has_info ? iv->info : (struct flow_info){ 0 };
         fprintf(f, "%s{\"socket\":%d,", k > i ? "," : "", iv->flow);
         span(f, iv->t_start, iv->t_end, iv->bytes);
         if (is_tcp(&d)) {
@@ -244,34 +244,17 @@ static void print_end(struct report *r, double sim_s)
     for (size_t i = 0; i < r->nflows; i++) {
         const struct rep_flow *fl = &r->flows[i];
         struct flow_total ft = rep_flow_total(r, fl->id, sim_s);
-        const struct flow_info *last = NULL;
-        uint64_t max_cwnd = 0, max_wnd = 0, rtt_n = 0;
-        double rtt_sum = 0, rtt_min = 0, rtt_max = 0;
-        for (size_t k = 0; k < r->nivs; k++) {
-            const struct rep_interval *iv = &r->ivs[k];
-            if (iv->flow != fl->id || !iv->has_info)
-                continue;
-            last = &iv->info;
-            max_cwnd = iv->info.snd_cwnd > max_cwnd ? iv->info.snd_cwnd : max_cwnd;
-            max_wnd = iv->info.snd_wnd > max_wnd ? iv->info.snd_wnd : max_wnd;
-            if (iv->info.rtt_us) {
-                double v = iv->info.rtt_us;
-                rtt_min = rtt_n ? fmin(rtt_min, v) : v;
-                rtt_max = rtt_n ? fmax(rtt_max, v) : v;
-                rtt_sum += v;
-                rtt_n++;
-            }
-        }
+        const struct flow_info *last = fl->has_last ? &fl->last : NULL;
         uint64_t bytes_sent = !last ? ft.bytes : is_tcp(last) ? last->bytes_sent : last->datagrams_sent * last->blksize;
         fprintf(f, "%s{\"sender\":{\"socket\":%d,", n++ ? "," : "", fl->id);
         span(f, ft.t_start, ft.t_end, bytes_sent);
         if (is_tcp(last)) {
             kv_u(f, "retransmits", last->retransmits);
-            kv_u(f, "max_snd_cwnd", max_cwnd);
-            kv_u(f, "max_snd_wnd", max_wnd);
-            kv_num(f, "max_rtt", rtt_max, 0);
-            kv_num(f, "min_rtt", rtt_min, 0);
-            kv_num(f, "mean_rtt", rtt_n ? floor(rtt_sum / (double)rtt_n) : 0, 0);
+            kv_u(f, "max_snd_cwnd", fl->max_cwnd);
+            kv_u(f, "max_snd_wnd", fl->max_wnd);
+            kv_num(f, "max_rtt", fl->rtt_max, 0);
+            kv_num(f, "min_rtt", fl->rtt_min, 0);
+            kv_num(f, "mean_rtt", fl->rtt_n ? floor(fl->rtt_sum / (double)fl->rtt_n) : 0, 0);
             retr += last->retransmits;
             tcp = 1;
             cc = cc ? cc : last->congestion;

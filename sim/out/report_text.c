@@ -140,22 +140,10 @@ void rep_print_header(struct report *r)
 
 struct flow_total rep_flow_total(const struct report *r, int id, double sim_s)
 {
-    struct flow_total ft = {0, isfinite(sim_s) && sim_s > 0 ? sim_s : 0, 0};
-    int seen = 0;
-    size_t i;
-
-    for (i = 0; i < r->nivs; i++) {
-        const struct rep_interval *iv = &r->ivs[i];
-        if (iv->flow != id)
-            continue;
-        if (!seen || iv->t_start < ft.t_start)
-            ft.t_start = iv->t_start;
-        if (!seen || iv->t_end > ft.t_end)
-            ft.t_end = iv->t_end;
-        ft.bytes += iv->bytes;
-        seen = 1;
-    }
-    return ft;
+    const struct rep_flow *fl = rep_flow_of(r, id);
+    if (!fl || !fl->nivs)
+        return (struct flow_total){ 0, isfinite(sim_s) && sim_s > 0 ? sim_s : 0, 0 };
+    return (struct flow_total){ fl->t_first, fl->t_last, fl->bytes };
 }
 
 /* Profile order: by host (first appearance), then by CPU time descending,
@@ -294,22 +282,13 @@ static const char *fmt_event_rate(char buf[32], double per_s)
     return fmt_unit(buf, 32, per_s, 0, 1000.0, units);
 }
 
-/* The flow's figures at its last interval with them, or NULL. */
-static const struct flow_info *last_info(const struct report *r, int id)
-{
-    for (size_t i = r->nivs; i-- > 0;)
-        if (r->ivs[i].flow == id && r->ivs[i].has_info)
-            return &r->ivs[i].info;
-    return NULL;
-}
-
 /* A flow's summary: with iperf3 figures, iperf3's two lines, the sender's
  * ("Retr" of TCP; UDP's datagrams sent) and the receiver's (UDP's jitter
  * and loss), the description after the receiver's; otherwise one row. */
 static void print_flow_summary(struct report *r, const struct rep_flow *fl, double sim_s)
 {
     struct flow_total ft = rep_flow_total(r, fl->id, sim_s);
-    const struct flow_info *last = last_info(r, fl->id);
+    const struct flow_info *last = fl->has_last ? &fl->last : NULL;
     char tbuf[32], rbuf[32], xbuf[96];
 
     if (!last) {
