@@ -1,5 +1,14 @@
 /*
  * event.c - binary-heap event queue and kernel-style timers (see event.h).
+ *
+ * Events pushed for the instant that is running go to a FIFO ring beside
+ * the heap instead of into it. The order stays (time, seq): each of them
+ * has a larger sequence number than any heap entry due at the same
+ * instant (those were pushed before the clock reached it, or moved to it
+ * lazily from an earlier instant), so the heap's entries at `now` run
+ * first, then the FIFO in push order, and the clock only advances once
+ * the FIFO is empty. With cpu = ideal nearly every push is such a push: a
+ * core re-queueing itself, a frame handed on at the instant it was made.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -15,6 +24,10 @@ void evq_init(struct evq *q)
     q->len = 0;
     q->cap = 1024;
     q->heap = xmalloc(sizeof *q->heap * q->cap);
+    q->fifo_cap = 256;
+    q->fifo = xmalloc(sizeof *q->fifo * q->fifo_cap);
+    q->fifo_head = q->fifo_len = q->fifo_live = 0;
+    q->fifo_ops = 0;
     q->seq = 0;
     q->now = 0;
     q->heap_ops = 0;
@@ -28,7 +41,15 @@ void evq_free(struct evq *q)
 {
     for (uint32_t i = 0; i < q->len; i++)
         q->heap[i].ev->slot = 0;
+    for (uint32_t i = 0; i < q->fifo_len; i++) {
+        struct event *ev = q->fifo[(q->fifo_head + i) & (q->fifo_cap - 1)];
+        if (ev)
+            ev->slot = 0;
+    }
     free(q->heap);
+    free(q->fifo);
+    q->fifo = NULL;
+    q->fifo_len = q->fifo_live = 0;
     q->heap = NULL;
     q->len = q->cap = 0;
 }
@@ -73,11 +94,64 @@ static void sift_down(struct evq *q, uint32_t i, struct evq_entry e)
     place(q, i, e);
 }
 
+/* The ring doubles when full; positions change, so the slots follow. */
+static void fifo_grow(struct evq *q)
+{
+    uint32_t cap = q->fifo_cap * 2;
+    struct event **f = xmalloc(sizeof *f * cap);
+    for (uint32_t i = 0; i < q->fifo_len; i++) {
+        f[i] = q->fifo[(q->fifo_head + i) & (q->fifo_cap - 1)];
+        if (f[i])
+            f[i]->slot = EVQ_IN_FIFO | i;
+    }
+    free(q->fifo);
+    q->fifo = f;
+    q->fifo_cap = cap;
+    q->fifo_head = 0;
+}
+
+static void fifo_push(struct evq *q, struct event *ev)
+{
+    q->fifo_ops++;
+    if (q->fifo_len == q->fifo_cap)
+        fifo_grow(q);
+    uint32_t pos = (q->fifo_head + q->fifo_len++) & (q->fifo_cap - 1);
+    q->fifo[pos] = ev;
+    ev->slot = EVQ_IN_FIFO | pos;
+    q->fifo_live++;
+}
+
+/* The first live FIFO event, off the ring; cancelled ones left holes. */
+static struct event *fifo_pop(struct evq *q)
+{
+    for (;;) {
+        struct event *ev = q->fifo[q->fifo_head];
+        q->fifo_head = (q->fifo_head + 1) & (q->fifo_cap - 1);
+        q->fifo_len--;
+        if (ev) {
+            q->fifo_ops++;
+            q->fifo_live--;
+            ev->slot = 0;
+            if (!q->fifo_live) {
+                q->fifo_head = 0;
+                q->fifo_len = 0;
+            }
+            return ev;
+        }
+    }
+}
+
 void evq_push(struct evq *q, struct event *ev, simtime_t t)
 {
-    q->heap_ops++;
     assert(!ev->slot);
     assert(t >= q->now);
+    if (t == q->now) {
+        ev->time = t;
+        ev->seq = q->seq++;
+        fifo_push(q, ev);
+        return;
+    }
+    q->heap_ops++;
     if (q->len == q->cap) {
         q->cap *= 2;
         q->heap = xrealloc(q->heap, sizeof *q->heap * q->cap);
@@ -105,6 +179,8 @@ static void settle(struct evq *q)
 
 simtime_t evq_next_time(struct evq *q)
 {
+    if (q->fifo_live)
+        return q->now;
     settle(q);
     return q->len ? q->heap[0].time : SIMTIME_NEVER;
 }
@@ -124,6 +200,14 @@ static void remove_at(struct evq *q, uint32_t i)
 
 void evq_cancel(struct evq *q, struct event *ev)
 {
+    if (ev->slot & EVQ_IN_FIFO) {
+        q->fifo_ops++;
+        q->fifo[ev->slot & ~EVQ_IN_FIFO] = NULL;
+        ev->slot = 0;
+        if (!--q->fifo_live)
+            q->fifo_head = q->fifo_len = 0;
+        return;
+    }
     if (ev->slot && q->heap) {
         q->heap_ops++;
         remove_at(q, ev->slot - 1);
@@ -132,7 +216,8 @@ void evq_cancel(struct evq *q, struct event *ev)
 
 void evq_move(struct evq *q, struct event *ev, simtime_t t)
 {
-    if (ev->slot && q->heap && t >= q->heap[ev->slot - 1].time) {
+    /* a move to the running instant is eager: it belongs in the FIFO */
+    if (ev->slot && !(ev->slot & EVQ_IN_FIFO) && q->heap && t > q->now && t >= q->heap[ev->slot - 1].time) {
         assert(t >= q->now);
         ev->time = t;            /* lazy: settle() re-keys the entry */
         ev->seq = q->seq++;
@@ -152,18 +237,33 @@ static struct event *pop_top(struct evq *q)
     return ev;
 }
 
-struct event *evq_pop(struct evq *q)
+/* The next event due no later than `until`, off its queue: heap entries
+ * of the running instant, then the FIFO, then the heap's next instant. */
+static struct event *take(struct evq *q, simtime_t until)
 {
     settle(q);
-    return q->len ? pop_top(q) : NULL;
+    if (q->now <= until) {
+        if (q->len && q->heap[0].time == q->now)
+            return pop_top(q);
+        if (q->fifo_live)
+            return fifo_pop(q);
+    }
+    if (q->len && q->heap[0].time <= until)
+        return pop_top(q);
+    return NULL;
+}
+
+struct event *evq_pop(struct evq *q)
+{
+    return take(q, SIMTIME_NEVER);
 }
 
 void evq_run(struct evq *q, simtime_t until)
 {
     evq_current = q;
     q->until = until;
-    while (!q->stop && (settle(q), q->len) && q->heap[0].time <= until) {
-        struct event *ev = pop_top(q);     /* the condition settled it */
+    struct event *ev;
+    while (!q->stop && (ev = take(q, until))) {
         q->executed++;
         ev->fn(ev);
     }
@@ -172,6 +272,8 @@ void evq_run(struct evq *q, simtime_t until)
 
 bool evq_continue(struct evq *q, simtime_t t)
 {
+    if (q->fifo_live)
+        return false;
     settle(q);
     if (q->stop || t > q->until || (q->len && q->heap[0].time <= t))
         return false;

@@ -14,11 +14,16 @@
  * bucket width has to be tuned per scenario; the heap stays small here
  * (one event per busy core, link and timer), so log n is a few steps.
  *
- * What a packet costs the heap is cut in two other ways, both keeping the
- * order exact: a timer moved later is moved lazily (evq_move), and a core
- * whose next slice is the next event anyway runs it without a round trip
- * through the heap (evq_continue). On the w1 benchmark (one TCP flow at
- * 10 Gbit/s) that took heap operations from 4.77 to 2.78 per link frame.
+ * What a packet costs the heap is cut in other ways, all keeping the order
+ * exact: a timer moved later is moved lazily (evq_move); a core whose next
+ * slice is the next event anyway, or a link whose next frame arrives
+ * before anything else is due, goes on without a round trip through the
+ * heap (evq_continue); an event pushed for the running instant goes to a
+ * FIFO beside the heap, O(1) each way (event.c). On the w1 benchmark (one
+ * TCP flow at 10 Gbit/s) heap operations per link frame went from 4.77 to
+ * 2.78 with the first two, and to 0.89 with the link's and the FIFO; on
+ * w3 (fragmented 64 KB UDP) from 2.21 to 0.13. Events still count as run
+ * one per arrival and slice: 2.05 and 2.08 per frame.
  */
 #ifndef NETSIM_EVENT_H
 #define NETSIM_EVENT_H
@@ -36,7 +41,8 @@ struct event {
     void *ctx;                 /* owner, for callbacks that want it */
     simtime_t time;            /* valid while pending */
     uint64_t seq;              /* its place among events at `time` */
-    uint32_t slot;             /* heap index + 1; 0 when not pending */
+    uint32_t slot;             /* heap index + 1, or EVQ_IN_FIFO | FIFO position;
+                                * 0 when not pending */
 };
 
 struct evq_entry {
@@ -48,13 +54,19 @@ struct evq_entry {
 struct evq {
     struct evq_entry *heap;
     uint32_t len, cap;
+    /* events pushed for the current instant, in push order (see event.c) */
+    struct event **fifo;
+    uint32_t fifo_head, fifo_len, fifo_cap, fifo_live;
     uint64_t seq;
     simtime_t now;
     uint64_t executed;           /* events run, including those continued inline */
     uint64_t heap_ops;           /* pushes, pops and removals: what events cost */
+    uint64_t fifo_ops;           /* the same on the same-instant FIFO: O(1) each */
     simtime_t until;             /* the running evq_run's limit; -1 outside one */
     bool stop;
 };
+
+#define EVQ_IN_FIFO 0x80000000u
 
 #define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 

@@ -238,6 +238,117 @@ static void test_moved_timer_goes_behind(void **state)
     evq_free(&q);
 }
 
+/* Callbacks that push, cancel and move events, many of them for the
+ * instant that is running (the FIFO beside the heap, grown past its first
+ * size): every pop must be the (time, seq) minimum of a plain reference. */
+enum { FN = 600 };
+static struct event fev[FN];
+static simtime_t fref_time[FN];
+static uint64_t fref_seq[FN];
+static char falive[FN];
+static uint64_t fseq;
+static struct evq *fq;
+static int fpops, fbad;
+
+static int ref_min(void)
+{
+    int best = -1;
+    for (int i = 0; i < FN; i++)
+        if (falive[i] && (best < 0 || fref_time[i] < fref_time[best] ||
+                          (fref_time[i] == fref_time[best] && fref_seq[i] < fref_seq[best])))
+            best = i;
+    return best;
+}
+
+static void fifo_cb(struct event *ev)
+{
+    int self = (int)(ev - fev);
+    if (!falive[self] || fq->now != fref_time[self])
+        fbad++;
+    falive[self] = 0;
+    if (++fpops > 20000)
+        return;
+    for (int j = 0; j < 1 + (rand() % 3 == 0); j++) {
+        int k = rand() % FN;
+        int r = rand() % 20;
+        simtime_t t = fq->now + (r < 8 ? 0 : 1 + rand() % 5);
+        if (r == 19) {
+            evq_cancel(fq, &fev[k]);
+            falive[k] = 0;
+        } else if (event_pending(&fev[k])) {
+            evq_move(fq, &fev[k], t);
+            fref_time[k] = t;
+            fref_seq[k] = fseq++;
+        } else {
+            evq_push(fq, &fev[k], t);
+            fref_time[k] = t;
+            fref_seq[k] = fseq++;
+            falive[k] = 1;
+        }
+    }
+}
+
+static void test_same_instant_fifo_against_reference(void **state)
+{
+    (void)state;
+    struct evq q;
+    evq_init(&q);
+    fq = &q;
+    fseq = 0;
+    fpops = fbad = 0;
+    srand(5);
+    for (int i = 0; i < FN; i++) {
+        event_init(&fev[i], fifo_cb, NULL);
+        fref_time[i] = i < 400 ? 0 : rand() % 3;   /* 400 at t = 0: past the FIFO's first 256 */
+        fref_seq[i] = fseq++;
+        falive[i] = 1;
+        evq_push(&q, &fev[i], fref_time[i]);
+    }
+    struct event *e;
+    int mixed = 0;                             /* pops of the heap's entries at `now` with a FIFO waiting */
+    for (;;) {
+        mixed += q.fifo_live && q.len && q.heap[0].time == q.now;
+        if (!(e = evq_pop(&q)))
+            break;
+        assert_int_equal((int)(e - fev), ref_min());
+        e->fn(e);
+    }
+    assert_int_equal(ref_min(), -1);
+    assert_int_equal(fbad, 0);
+    assert_true(fpops > 20000);
+    assert_true(q.fifo_ops > 10000);
+    assert_true(q.now > 50);
+    assert_true(mixed > 100);
+    evq_free(&q);
+}
+
+static void cont_cb(struct event *ev) { (void)ev; }
+
+/* evq_continue must refuse while anything waits for the running instant. */
+static void test_continue_waits_for_fifo(void **state)
+{
+    (void)state;
+    struct evq q;
+    evq_init(&q);
+    struct event a, b;
+    event_init(&a, cont_cb, NULL);
+    event_init(&b, cont_cb, NULL);
+    evq_push(&q, &a, 10);
+    q.until = SIMTIME_NEVER;
+    assert_ptr_equal(evq_pop(&q), &a);
+    assert_int_equal(q.now, 10);
+    evq_push(&q, &b, 10);                      /* the running instant: FIFO */
+    assert_true(event_pending(&b));
+    assert_int_equal(evq_next_time(&q), 10);
+    assert_false(evq_continue(&q, 12));
+    evq_cancel(&q, &b);
+    assert_false(event_pending(&b));
+    assert_int_equal(evq_next_time(&q), SIMTIME_NEVER);
+    assert_true(evq_continue(&q, 12));
+    assert_int_equal(q.now, 12);
+    evq_free(&q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +359,8 @@ int main(void)
         cmocka_unit_test(test_heap_against_reference),
         cmocka_unit_test(test_timer_mod_semantics),
         cmocka_unit_test(test_moved_timer_goes_behind),
+        cmocka_unit_test(test_same_instant_fifo_against_reference),
+        cmocka_unit_test(test_continue_waits_for_fifo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

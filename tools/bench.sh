@@ -31,7 +31,7 @@ for w in w1 w3; do
     db=$(mktemp -d)/bench.db
     stats=$(NETSIM_QUEUE_STATS=1 "$netsim" run scenarios/bench/$w.ini -q -o "$db" 2>&1 >/dev/null | grep '^netsim: queue:')
     fr=$(sqlite3 "$db" "select sum(value) from counter where name like 'link.%.tx_packets'")
-    echo "$stats" | awk -v w="$w" -v f="$fr" '{ printf "%s: %.0f link frames, %.2f events and %.2f heap operations per frame\n", w, f, $3 / f, $5 / f }'
+    echo "$stats" | awk -v w="$w" -v f="$fr" '{ printf "%s: %.0f link frames, %.2f events, %.2f heap and %.2f same-instant FIFO operations per frame\n", w, f, $3 / f, $5 / f, $8 / f }'
     rm -rf "$(dirname "$db")"
 done
 

@@ -159,8 +159,8 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
         rc_cap = 1;
     /* for make bench: what the run cost the event queue */
     if (getenv("NETSIM_QUEUE_STATS"))
-        fprintf(stderr, "netsim: queue: %llu events, %llu heap operations\n", (unsigned long long)s->q.executed,
-                (unsigned long long)s->q.heap_ops);
+        fprintf(stderr, "netsim: queue: %llu events, %llu heap operations, %llu fifo operations\n",
+                (unsigned long long)s->q.executed, (unsigned long long)s->q.heap_ops, (unsigned long long)s->q.fifo_ops);
     const char *status = s->interrupted ? "interrupted" : "complete";
     int rc = s->interrupted ? 130 : rc_cap;
     struct sink_end end = { .status = status, .wall_s = w, .sim_s = time_to_s(s->q.now), .events = s->q.executed };
