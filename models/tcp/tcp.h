@@ -247,6 +247,7 @@ struct tcp_sock {
     int quick, pingpong;
     simtime_t ato, lrcvtime;
     bool ack_pending;
+    bool delack_timer;            /* ICSK_ACK_TIMER: ev_delack is set for the pending ACK */
     struct tcp_rskb_vec rq;       /* in-order, unread */
     struct tcp_rskb_vec ofo;      /* sorted, disjoint */
     uint64_t selective_acks[4][2];

@@ -139,8 +139,12 @@ static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uin
                 tp->quick--;
             }
         }
+        /* inet_csk_clear_xmit_timer(ICSK_TIME_DACK) clears the flag and
+         * leaves the timer queued (INET_CSK_CLEAR_TIMERS is not defined);
+         * it fires and finds nothing to do, and the next delayed ACK moves
+         * it later, which the queue does lazily: no heap work per ACK */
         tp->ack_pending = false;
-        evq_cancel(tp->h->q, &tp->ev_delack);
+        tp->delack_timer = false;
         tp->st.acks_out++;
     }
     if (tp->ts_ok || (flags & TH_SYN)) {
@@ -192,7 +196,7 @@ void tcp_send_delayed_ack(struct tcp_sock *tp, struct core *c)
     if (ato < TCP_DELACK_MIN)
         ato = TCP_DELACK_MIN;
     simtime_t timeout = now + ato;
-    if (event_pending(&tp->ev_delack)) {
+    if (tp->delack_timer) {
         if (tp->ev_delack.time <= now + (ato >> 2)) {
             tcp_send_ack(tp, c);
             return;
@@ -201,6 +205,7 @@ void tcp_send_delayed_ack(struct tcp_sock *tp, struct core *c)
             return;
     }
     tp->ack_pending = true;
+    tp->delack_timer = true;
     evq_move(tp->h->q, &tp->ev_delack, timeout);
 }
 

@@ -52,7 +52,14 @@ static void kick(struct tcp_sock *tp, int bit)
     core_wake(tp->core, &tp->task, tp->h->q->now);
 }
 static void ev_rto(struct event *ev) { kick(ev->ctx, TW_RTO); }
-static void ev_delack(struct event *ev) { kick(ev->ctx, TW_DELACK); }
+static void ev_delack(struct event *ev)
+{
+    struct tcp_sock *tp = ev->ctx;
+    if (!tp->delack_timer)
+        return;                  /* left queued after its ACK went out */
+    tp->delack_timer = false;
+    kick(tp, TW_DELACK);
+}
 static void ev_pace(struct event *ev) { kick(ev->ctx, TW_PACE); }
 static void ev_reo(struct event *ev) { kick(ev->ctx, TW_REO); }
 static void ev_tlp(struct event *ev) { kick(ev->ctx, TW_TLP); }
