@@ -80,14 +80,16 @@ void core_wake(struct core *c, struct cpu_task *t, simtime_t at);
  * sctp.md A.3: one J per work item). */
 static inline void core_charge_scaled(struct core *c, int sym, double ns, double mult)
 {
+    c->prof[sym].calls++;
+    if (c->core_prof)
+        c->core_prof[sym].calls++;
+    if (ns == 0)
+        return;                  /* cpu = ideal or a zero cost: no time to work out */
     simtime_t d = (simtime_t)(ns * mult * 1000.0 + 0.5);
     c->clock += d;
     c->prof[sym].ps += (double)d;
-    c->prof[sym].calls++;
-    if (c->core_prof) {
+    if (c->core_prof)
         c->core_prof[sym].ps += (double)d;
-        c->core_prof[sym].calls++;
-    }
 }
 static inline void core_charge(struct core *c, int sym, double ns)
 {

@@ -38,6 +38,10 @@ static inline simtime_t time_add(simtime_t a, simtime_t b)
  */
 static inline simtime_t time_serialise(uint64_t bytes, uint64_t rate_bps)
 {
+    /* a frame's worth fits 64 bits, and a 64-bit division is several
+     * times cheaper than the 128-bit one; same result either way */
+    if (bytes < (UINT64_MAX / 2) / (8 * PS_PER_S) && rate_bps < UINT64_MAX / 2)
+        return (simtime_t)((bytes * 8 * (uint64_t)PS_PER_S + rate_bps / 2) / rate_bps);
     __int128 num = (__int128)bytes * 8 * PS_PER_S;
     __int128 t = (num + rate_bps / 2) / rate_bps;
     return t > SIMTIME_NEVER ? SIMTIME_NEVER : (simtime_t)t;

@@ -41,6 +41,17 @@ static void test_serialisation_exact(void **state)
     assert_int_equal(wire_bytes(415), 453);
     assert_int_equal(time_serialise(453, 10000000000ULL), 362400);
     assert_int_equal(time_serialise(68125, 10000000000ULL), 54500000);   /* seed 004 train */
+    /* the 64-bit fast path rounds as the 128-bit division does, up to
+     * and across the size where it hands over */
+    uint64_t rates[] = { 1, 7, 1000, 56000, 999999937ULL, 10000000000ULL, 400000000000ULL, UINT64_MAX / 3 };
+    uint64_t edge = (UINT64_MAX / 2) / (8 * (uint64_t)PS_PER_S);
+    uint64_t sizes[] = { 0, 1, 64, 1538, 65535, 1000003, edge - 1, edge, edge + 1, 1ULL << 40 };
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++)
+        for (size_t b = 0; b < sizeof sizes / sizeof sizes[0]; b++) {
+            __int128 t = ((__int128)sizes[b] * 8 * PS_PER_S + rates[r] / 2) / rates[r];
+            simtime_t want = t > SIMTIME_NEVER ? SIMTIME_NEVER : (simtime_t)t;
+            assert_int_equal(time_serialise(sizes[b], rates[r]), want);
+        }
 }
 
 static struct link_dir dir;
