@@ -114,6 +114,7 @@ struct frag_ns {
     int64_t mem;
     uint64_t nqueues;
     struct frag_pendq pend[HOST_MAX_CORES];
+    simtime_t pend_due;          /* earliest pending decrement; 0 = look (the rings' heads) */
     /* per source host id (every host of the run), allocated at attach */
     uint32_t *peer_rid;                      /* inet_peer rid per source */
     uint16_t *latest_id;                     /* newest datagram seen per source (diagnostics) */

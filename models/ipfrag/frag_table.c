@@ -40,20 +40,31 @@ void frag_pend(struct frag_ns *ns, int core, simtime_t t, uint32_t bytes)
         p->cap = cap;
         p->head = 0;
     }
-    p->a[(p->head + p->len) % p->cap] = (struct frag_pend){ t, bytes };
+    p->a[(p->head + p->len) & (p->cap - 1)] = (struct frag_pend){ t, bytes };
     p->len++;
+    if (t < ns->pend_due)
+        ns->pend_due = t;
 }
 
+/* Called several times per fragment: nothing to do until the earliest
+ * pending decrement is due. Each core's ring is in time order, so the
+ * earliest is the least of their heads. */
 int64_t frag_mem(struct frag_ns *ns, simtime_t now)
 {
+    if (now < ns->pend_due)
+        return ns->mem;
+    simtime_t due = SIMTIME_NEVER;
     for (int k = 0; k < ns->h->ncores; k++) {
         struct frag_pendq *p = &ns->pend[k];
         while (p->len && p->a[p->head].t <= now) {
             ns->mem -= p->a[p->head].bytes;
-            p->head = (p->head + 1) % p->cap;
+            p->head = (p->head + 1) & (p->cap - 1);
             p->len--;
         }
+        if (p->len && p->a[p->head].t < due)
+            due = p->a[p->head].t;
     }
+    ns->pend_due = due;
     return ns->mem;
 }
 
