@@ -272,11 +272,14 @@ void evq_run(struct evq *q, simtime_t until)
 
 bool evq_continue(struct evq *q, simtime_t t)
 {
-    if (q->fifo_live)
+    if (q->fifo_live || q->stop || t > q->until)
         return false;
-    settle(q);
-    if (q->stop || t > q->until || (q->len && q->heap[0].time <= t))
-        return false;
+    /* settling only moves entries later: a top already after t needs none */
+    if (q->len && q->heap[0].time <= t) {
+        settle(q);
+        if (q->len && q->heap[0].time <= t)
+            return false;
+    }
     q->now = t;
     q->executed++;
     return true;
