@@ -5,7 +5,7 @@
  *
  * The tfifo is what Linux's is: a FIFO for the packets whose time_to_send
  * is not earlier than the last one appended (with a constant delay, all
- * of them: O(1) each), and for the others a binary heap keyed by
+ * of them: O(1) each; a ring of (time, packet), see netem.h), and for the others a binary heap keyed by
  * (time_to_send, arrival number), where netem has an rb-tree, so equal
  * times leave in arrival order as tfifo_enqueue's "after equal" rule has
  * them. The next packet is the earlier of the two heads, the FIFO's on a
@@ -30,7 +30,6 @@ void netem_init(struct netem *n, const struct netem_opts *o, struct evq *q, stru
     n->xmit = xmit;
     n->dev = dev;
     skbq_init(&n->front);
-    skbq_init(&n->tfifo);
     event_init(&n->watchdog, netem_watchdog, n);
 }
 
@@ -42,7 +41,9 @@ void netem_free(struct netem *n)
     for (uint32_t i = 0; i < n->hlen; i++)
         skb_free(n->heap[i].skb);
     free(n->heap);
-    skbq_purge(&n->tfifo);
+    for (uint32_t i = 0; i < n->flen; i++)
+        skb_free(n->fifo[(n->fhead + i) & (n->fcap - 1)].skb);
+    free(n->fifo);
     skbq_purge(&n->front);
     if (n->requeued)
         skb_free(n->requeued);
@@ -159,12 +160,53 @@ static struct skb *heap_pop(struct netem *n)
     return top;
 }
 
+/* ---- the tfifo ring ---- */
+
+static void fifo_push(struct netem *n, struct skb *skb, simtime_t tts)
+{
+    if (n->flen == n->fcap) {
+        uint32_t cap = n->fcap ? n->fcap * 2 : 256;
+        struct netem_fifo_slot *f = xmalloc((size_t)cap * sizeof *f);
+        for (uint32_t i = 0; i < n->flen; i++)
+            f[i] = n->fifo[(n->fhead + i) & (n->fcap - 1)];
+        free(n->fifo);
+        n->fifo = f;
+        n->fcap = cap;
+        n->fhead = 0;
+    }
+    skb->next = skb->prev = NULL;
+    n->fifo[(n->fhead + n->flen++) & (n->fcap - 1)] = (struct netem_fifo_slot){ tts, skb };
+}
+
+/* How far ahead the packets about to leave are fetched into the cache:
+ * a few packets' worth of work hides a memory access. */
+#define NETEM_PREFETCH 4
+
+static struct skb *fifo_pop(struct netem *n)
+{
+    struct skb *skb = n->fifo[n->fhead].skb;
+    n->fhead = (n->fhead + 1) & (n->fcap - 1);
+    n->flen--;
+    if (n->flen > NETEM_PREFETCH) {
+        const char *p = (const char *)n->fifo[(n->fhead + NETEM_PREFETCH) & (n->fcap - 1)].skb;
+        __builtin_prefetch(p, 1);
+        __builtin_prefetch(p + 64, 1);
+        __builtin_prefetch(p + 128, 1);
+    }
+    return skb;
+}
+
+static simtime_t fifo_head_tts(const struct netem *n)
+{
+    return n->flen ? n->fifo[n->fhead].tts : SIMTIME_NEVER;
+}
+
 /* ---- dequeue ---- */
 
 /* The earliest time_to_send held in the tfifo, or SIMTIME_NEVER. */
 static simtime_t next_tts(const struct netem *n)
 {
-    simtime_t a = n->tfifo.head ? n->tfifo.head->t_due : SIMTIME_NEVER;
+    simtime_t a = fifo_head_tts(n);
     simtime_t b = n->hlen ? n->heap[0].tts : SIMTIME_NEVER;
     return a < b ? a : b;
 }
@@ -184,8 +226,8 @@ static struct skb *next_due(struct netem *n, simtime_t t)
     simtime_t next = next_tts(n);
     if (next > t)
         return NULL;
-    if (n->tfifo.head && n->tfifo.head->t_due == next)
-        return skbq_pop(&n->tfifo);
+    if (n->flen && n->fifo[n->fhead].tts == next)
+        return fifo_pop(n);
     return heap_pop(n);
 }
 
@@ -304,8 +346,8 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
     if (n->qlen == 1 || tts > n->last_tts)
         n->last_tts = tts;
     skb->t_due = tts;
-    if (!n->tfifo.tail || tts >= n->tfifo.tail->t_due)
-        skbq_push(&n->tfifo, skb);
+    if (!n->flen || tts >= n->fifo[(n->fhead + n->flen - 1) & (n->fcap - 1)].tts)
+        fifo_push(n, skb, tts);
     else
         heap_push(n, skb, tts);
     return 0;

@@ -84,6 +84,14 @@ struct netem_slot {
     struct skb *skb;
 };
 
+/* The in-order part of the tfifo keeps each packet's time_to_send beside
+ * its pointer, so that finding the next one due reads the ring, not a
+ * packet that has waited out the whole delay far from the cache. */
+struct netem_fifo_slot {
+    simtime_t tts;
+    struct skb *skb;
+};
+
 /* The device behind the qdisc: 0 if it took the packet at time t, -1 if
  * its queue is stopped (netem keeps the packet and waits for netem_wake). */
 typedef int (*netem_xmit_fn)(void *dev, struct skb *skb, simtime_t t);
@@ -96,7 +104,8 @@ struct netem {
     netem_xmit_fn xmit;
     void *dev;
     bool bad;                    /* GE state */
-    struct skb_queue tfifo;      /* tfifo, in order: t_due not below the tail's */
+    struct netem_fifo_slot *fifo;   /* tfifo, in order: a ring, tts not below the tail's */
+    uint32_t fhead, flen, fcap;
     struct netem_slot *heap;     /* tfifo, out of order: min-heap, at most `limit` */
     uint32_t hlen, hcap;
     uint64_t seq;
