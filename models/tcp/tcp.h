@@ -185,7 +185,12 @@ struct tcp_sock {
     struct tcp_seg **blk;         /* the scoreboard: blocks of TCP_SEG_BLK segments, block b
                                    * in slot b mod nblk, present from una_idx's to nxt_idx's */
     uint64_t nblk;                /* slots, a power of 2 */
-    struct tcp_seg *spare;        /* the last freed block, for the next: no malloc when steady */
+    /* freed blocks kept for the next ones: a cumulative ACK after a loss
+     * frees many at once and the window refills them, so one spare was
+     * not enough to stay off malloc; 16 hold 1024 segments (57 KB) */
+#define TCP_SEG_SPARES 16
+    struct tcp_seg *spare[TCP_SEG_SPARES];
+    uint32_t nspare;
     uint32_t packets_out, sacked_out, lost_out, retrans_out;
     uint32_t lost_unretx;         /* LOST, not RETRANS, not SACKED */
     uint64_t retx_hint, lost_hint;

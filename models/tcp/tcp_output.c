@@ -304,9 +304,8 @@ void tcp_seg_reserve(struct tcp_sock *tp, uint64_t idx)
     struct tcp_seg **slot = &tp->blk[b & (tp->nblk - 1)];
     if (*slot)
         return;
-    if (tp->spare) {
-        *slot = tp->spare;
-        tp->spare = NULL;
+    if (tp->nspare) {
+        *slot = tp->spare[--tp->nspare];
     } else {
         *slot = xcalloc(TCP_SEG_BLK, sizeof **slot);
     }
@@ -318,8 +317,8 @@ void tcp_seg_release(struct tcp_sock *tp, uint64_t old_una_idx, uint64_t new_una
         struct tcp_seg **slot = &tp->blk[k & (tp->nblk - 1)];
         if (!*slot)
             continue;
-        if (!tp->spare)
-            tp->spare = *slot;
+        if (tp->nspare < TCP_SEG_SPARES)
+            tp->spare[tp->nspare++] = *slot;
         else
             free(*slot);
         *slot = NULL;
@@ -331,9 +330,9 @@ void tcp_seg_free_all(struct tcp_sock *tp)
     for (uint64_t k = 0; tp->blk && k < tp->nblk; k++)
         free(tp->blk[k]);
     free(tp->blk);
-    free(tp->spare);
+    while (tp->nspare)
+        free(tp->spare[--tp->nspare]);
     tp->blk = NULL;
-    tp->spare = NULL;
     tp->nblk = 0;
 }
 
