@@ -30,7 +30,7 @@ void rng_init(struct rng *r, uint64_t run_seed, const char *name)
 {
     r->g = gsl_rng_alloc(gsl_rng_mt19937);
     if (!r->g)      /* GSL's allocator, not ours: the same message */
-        xmalloc(SIZE_MAX);
+        xoom();
     /* mt19937 takes 32 bits of seed; fold the 64 so no half is lost. */
     uint64_t s = rng_derive_seed(run_seed, name);
     gsl_rng_set(r->g, (unsigned long)((s ^ (s >> 32)) & 0xffffffffUL));
