@@ -21,6 +21,13 @@
 #define ITR_20K 200              /* "50 us", 51.2 us */
 #define ITR_8K 500               /* "125 us", 126.976 us */
 
+/* i + k on a ring of n entries, for i < n and k <= n: rings have any size
+ * (ethtool -G), and a division per descriptor is what this saves */
+static inline uint32_t ring_add(uint32_t i, uint32_t k, uint32_t n)
+{
+    return i + k >= n ? i + k - n : i + k;
+}
+
 static void nic_irq(struct event *ev);
 static bool nic_napi(struct cpu_task *t, struct core *c);
 
@@ -139,7 +146,7 @@ void nic_free(struct nic *n)
         struct nic_vec *v = &n->vec[i];
         evq_cancel(n->host->q, &v->irq);
         for (uint32_t k = 0; k < v->fifo_len; k++) {
-            struct skb *s = v->fifo[(v->fifo_head + k) % n->p.rx_ring];
+            struct skb *s = v->fifo[ring_add(v->fifo_head, k, n->p.rx_ring)];
             s->rx_page = NULL;
             skb_free(s);
         }
@@ -227,10 +234,10 @@ void nic_rx(struct nic *n, struct skb *skb)
         return;
     }
     v->hw_free--;
-    uint32_t pos = (v->fifo_head + v->fifo_len) % n->p.rx_ring;
+    uint32_t pos = ring_add(v->fifo_head, v->fifo_len, n->p.rx_ring);
     v->fifo[pos] = skb;
     v->fifo_slot[pos] = v->next_slot;
-    v->next_slot = (v->next_slot + 1) % n->p.rx_ring;
+    v->next_slot = ring_add(v->next_slot, 1, n->p.rx_ring);
     v->fifo_len++;
     assert(v->hw_free + v->fifo_len + v->cleaned == n->p.rx_ring - 1);
     irq_request(v, n->host->q->now);
@@ -250,7 +257,7 @@ static void rx_one(struct nic_vec *v, struct core *c)
     struct nic *n = v->nic;
     struct skb *skb = v->fifo[v->fifo_head];
     struct rx_slot *slot = &v->slots[v->fifo_slot[v->fifo_head]];
-    v->fifo_head = (v->fifo_head + 1) % n->p.rx_ring;
+    v->fifo_head = ring_add(v->fifo_head, 1, n->p.rx_ring);
     v->fifo_len--;
 
     host_charge(n->host, c, n->sym_drv);
@@ -310,7 +317,7 @@ static uint32_t tx_free_desc(const struct nic_vec *v)
 static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
 {
     struct nic *n = v->nic;
-    struct tx_rec *r = &v->tx[(v->tx_head + v->tx_len) % n->p.tx_ring];
+    struct tx_rec *r = &v->tx[ring_add(v->tx_head, v->tx_len, n->p.tx_ring)];
     r->sk = skb->sk;
     r->truesize = skb->truesize;
     r->desc = skb->tx_desc ? skb->tx_desc : 1;
@@ -402,7 +409,7 @@ static void tx_clean(struct nic_vec *v, struct core *c)
         if (r->done > core_now(c))
             break;
         host_charge(n->host, c, n->sym_txclean);
-        v->tx_head = (v->tx_head + 1) % n->p.tx_ring;
+        v->tx_head = ring_add(v->tx_head, 1, n->p.tx_ring);
         v->tx_len--;
         v->tx_desc_used -= r->desc;
         if (r->sk)
