@@ -11,6 +11,7 @@
 #define NETSIM_SKB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "sim/time.h"
 
@@ -74,6 +75,7 @@ struct skb {
     uint32_t cb[2];              /* per-layer scratch (reassembly: the fragment's [start, end)) */
 };
 _Static_assert(sizeof(struct skb) == 192, "struct skb: three cache lines");
+_Static_assert(offsetof(struct skb, l4) % 8 == 0, "l4 holds protocol headers with 64-bit fields");
 
 /* Called by skb_free for a packet that still holds an RX buffer (nic.c). */
 void nic_page_release(struct skb *skb);

@@ -103,8 +103,10 @@ static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uin
     simtime_t now = core_now(c);
     host_charge(tp->h, c, sym_xmit);
     struct skb *skb = skb_alloc();
-    struct tcp_hdr hdr, *th = &hdr;     /* skb->l4 is not 8-byte aligned: built here, copied in */
-    memset(th, 0, sizeof *th);
+    /* built in place: skb_alloc zeroed it, and l4 is 8-byte aligned
+     * (skb.h). A copy from the stack stalled on the store buffer, behind
+     * the stores that cleared the packet. */
+    struct tcp_hdr *th = (struct tcp_hdr *)(void *)skb->l4;
     th->seq = seq;
     th->flags = flags;
     th->wscale = 0xff;
@@ -153,7 +155,6 @@ static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uin
         if (!(flags & TH_SYN))
             opt += TCPOLEN_TS_ALIGNED;
     }
-    memcpy(skb->l4, th, sizeof *th);
     skb->family = NET_IPV4;
     skb->proto = IPPROTO_TCP_;
     skb->daddr = tp->daddr;
