@@ -54,30 +54,48 @@ void evq_free(struct evq *q)
     q->len = q->cap = 0;
 }
 
+/* Entries move field by field and keys travel as scalars: a 24-byte
+ * entry built or passed on the stack and read back whole stalls on store
+ * forwarding, which cost evq_push most of its time. */
+static inline bool key_less(simtime_t ta, uint64_t sa, simtime_t tb, uint64_t sb)
+{
+    return ta < tb || (ta == tb && sa < sb);
+}
+
 static inline bool entry_less(const struct evq_entry *a, const struct evq_entry *b)
 {
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+    return key_less(a->time, a->seq, b->time, b->seq);
 }
 
-static inline void place(struct evq *q, uint32_t i, struct evq_entry e)
+static inline void place(struct evq *q, uint32_t i, simtime_t t, uint64_t seq, struct event *ev)
 {
-    q->heap[i] = e;
-    e.ev->slot = i + 1;
+    struct evq_entry *d = &q->heap[i];
+    d->time = t;
+    d->seq = seq;
+    d->ev = ev;
+    ev->slot = i + 1;
 }
 
-static void sift_up(struct evq *q, uint32_t i, struct evq_entry e)
+static inline void move_entry(struct evq *q, uint32_t to, uint32_t from)
+{
+    const struct evq_entry *s = &q->heap[from];
+    place(q, to, s->time, s->seq, s->ev);
+}
+
+static void sift_up(struct evq *q, uint32_t i, simtime_t t, uint64_t seq, struct event *ev)
 {
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
-        if (!entry_less(&e, &q->heap[parent]))
+        const struct evq_entry *p = &q->heap[parent];
+        if (!key_less(t, seq, p->time, p->seq))
             break;
-        place(q, i, q->heap[parent]);
+        move_entry(q, i, parent);
         i = parent;
     }
-    place(q, i, e);
+    place(q, i, t, seq, ev);
 }
 
-static void sift_down(struct evq *q, uint32_t i, struct evq_entry e)
+static void sift_down(struct evq *q, uint32_t i, simtime_t t, uint64_t seq, struct event *ev)
 {
     uint32_t n = q->len;
     for (;;) {
@@ -86,12 +104,13 @@ static void sift_down(struct evq *q, uint32_t i, struct evq_entry e)
             break;
         if (c + 1 < n && entry_less(&q->heap[c + 1], &q->heap[c]))
             c++;
-        if (!entry_less(&q->heap[c], &e))
+        const struct evq_entry *k = &q->heap[c];
+        if (!key_less(k->time, k->seq, t, seq))
             break;
-        place(q, i, q->heap[c]);
+        move_entry(q, i, c);
         i = c;
     }
-    place(q, i, e);
+    place(q, i, t, seq, ev);
 }
 
 /* The ring doubles when full; positions change, so the slots follow. */
@@ -156,10 +175,10 @@ void evq_push(struct evq *q, struct event *ev, simtime_t t)
         q->cap *= 2;
         q->heap = xrealloc(q->heap, sizeof *q->heap * q->cap);
     }
+    uint64_t seq = q->seq++;
     ev->time = t;
-    ev->seq = q->seq++;
-    struct evq_entry e = { t, ev->seq, ev };
-    sift_up(q, q->len++, e);
+    ev->seq = seq;
+    sift_up(q, q->len++, t, seq, ev);
 }
 
 /* An entry whose event moved later (evq_move) takes its event's key when
@@ -167,13 +186,11 @@ void evq_push(struct evq *q, struct event *ev, simtime_t t)
 static void settle(struct evq *q)
 {
     while (q->len) {
-        struct evq_entry e = q->heap[0];
-        if (e.time == e.ev->time && e.seq == e.ev->seq)
+        struct event *ev = q->heap[0].ev;
+        if (q->heap[0].time == ev->time && q->heap[0].seq == ev->seq)
             return;
-        e.time = e.ev->time;
-        e.seq = e.ev->seq;
         q->heap_ops++;
-        sift_down(q, 0, e);
+        sift_down(q, 0, ev->time, ev->seq, ev);
     }
 }
 
@@ -189,13 +206,16 @@ simtime_t evq_next_time(struct evq *q)
 static void remove_at(struct evq *q, uint32_t i)
 {
     q->heap[i].ev->slot = 0;
-    struct evq_entry last = q->heap[--q->len];
+    const struct evq_entry *last = &q->heap[--q->len];
     if (i == q->len)
         return;
-    if (i > 0 && entry_less(&last, &q->heap[(i - 1) / 2]))
-        sift_up(q, i, last);
+    simtime_t t = last->time;
+    uint64_t seq = last->seq;
+    struct event *ev = last->ev;
+    if (i > 0 && key_less(t, seq, q->heap[(i - 1) / 2].time, q->heap[(i - 1) / 2].seq))
+        sift_up(q, i, t, seq, ev);
     else
-        sift_down(q, i, last);
+        sift_down(q, i, t, seq, ev);
 }
 
 void evq_cancel(struct evq *q, struct event *ev)
