@@ -5,7 +5,7 @@
  *
  * The tfifo is what Linux's is: a FIFO for the packets whose time_to_send
  * is not earlier than the last one appended (with a constant delay, all
- * of them: O(1) each; a ring of (time, packet), see netem.h), and for the others a binary heap keyed by
+ * of them: O(1) each; see netem.h for how it keeps its times), and for the others a binary heap keyed by
  * (time_to_send, arrival number), where netem has an rb-tree, so equal
  * times leave in arrival order as tfifo_enqueue's "after equal" rule has
  * them. The next packet is the earlier of the two heads, the FIFO's on a
@@ -41,9 +41,11 @@ void netem_free(struct netem *n)
     for (uint32_t i = 0; i < n->hlen; i++)
         skb_free(n->heap[i].skb);
     free(n->heap);
-    for (uint32_t i = 0; i < n->flen; i++)
-        skb_free(n->fifo[(n->fhead + i) & (n->fcap - 1)].skb);
-    free(n->fifo);
+    for (struct skb *s = n->fhead, *nx; s; s = nx) {
+        nx = s->next;
+        s->next = NULL;
+        skb_free(s);
+    }
     skbq_purge(&n->front);
     if (n->requeued)
         skb_free(n->requeued);
@@ -160,45 +162,47 @@ static struct skb *heap_pop(struct netem *n)
     return top;
 }
 
-/* ---- the tfifo ring ---- */
+/* ---- the tfifo list ---- */
 
 static void fifo_push(struct netem *n, struct skb *skb, simtime_t tts)
 {
-    if (n->flen == n->fcap) {
-        uint32_t cap = n->fcap ? n->fcap * 2 : 256;
-        struct netem_fifo_slot *f = xmalloc((size_t)cap * sizeof *f);
-        for (uint32_t i = 0; i < n->flen; i++)
-            f[i] = n->fifo[(n->fhead + i) & (n->fcap - 1)];
-        free(n->fifo);
-        n->fifo = f;
-        n->fcap = cap;
-        n->fhead = 0;
-    }
     skb->next = skb->prev = NULL;
-    n->fifo[(n->fhead + n->flen++) & (n->fcap - 1)] = (struct netem_fifo_slot){ tts, skb };
+    if (n->ftail) {
+        n->ftail->t_due = tts;   /* the tail was queued a packet ago: in cache */
+        n->ftail->next = skb;
+    } else {
+        n->fhead = skb;
+        n->fhead_tts = tts;
+    }
+    n->ftail = skb;
+    n->ftail_tts = tts;
+    n->flen++;
 }
-
-/* How far ahead the packets about to leave are fetched into the cache:
- * a few packets' worth of work hides a memory access. */
-#define NETEM_PREFETCH 4
 
 static struct skb *fifo_pop(struct netem *n)
 {
-    struct skb *skb = n->fifo[n->fhead].skb;
-    n->fhead = (n->fhead + 1) & (n->fcap - 1);
-    n->flen--;
-    if (n->flen > NETEM_PREFETCH) {
-        const char *p = (const char *)n->fifo[(n->fhead + NETEM_PREFETCH) & (n->fcap - 1)].skb;
+    struct skb *skb = n->fhead;
+    simtime_t own = n->fhead_tts;
+    n->fhead = skb->next;
+    if (n->fhead) {
+        n->fhead_tts = skb->t_due;
+        /* the next one is handed on at the earliest an event from now */
+        const char *p = (const char *)n->fhead;
         __builtin_prefetch(p, 1);
         __builtin_prefetch(p + 64, 1);
         __builtin_prefetch(p + 128, 1);
+    } else {
+        n->ftail = NULL;
     }
+    n->flen--;
+    skb->next = NULL;
+    skb->t_due = own;
     return skb;
 }
 
 static simtime_t fifo_head_tts(const struct netem *n)
 {
-    return n->flen ? n->fifo[n->fhead].tts : SIMTIME_NEVER;
+    return n->flen ? n->fhead_tts : SIMTIME_NEVER;
 }
 
 /* ---- dequeue ---- */
@@ -213,7 +217,7 @@ static simtime_t next_tts(const struct netem *n)
 
 /* The packet to go next if it is due at t, else NULL: one the device
  * refused, then the reordered ones, then the tfifo's head. Each held
- * packet keeps its time_to_send in t_due. */
+ * packet has its time_to_send in t_due once it is out (netem.h). */
 static struct skb *next_due(struct netem *n, simtime_t t)
 {
     if (n->requeued) {
@@ -226,7 +230,7 @@ static struct skb *next_due(struct netem *n, simtime_t t)
     simtime_t next = next_tts(n);
     if (next > t)
         return NULL;
-    if (n->flen && n->fifo[n->fhead].tts == next)
+    if (n->flen && n->fhead_tts == next)
         return fifo_pop(n);
     return heap_pop(n);
 }
@@ -346,7 +350,7 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
     if (n->qlen == 1 || tts > n->last_tts)
         n->last_tts = tts;
     skb->t_due = tts;
-    if (!n->flen || tts >= n->fifo[(n->fhead + n->flen - 1) & (n->fcap - 1)].tts)
+    if (!n->flen || tts >= n->ftail_tts)
         fifo_push(n, skb, tts);
     else
         heap_push(n, skb, tts);

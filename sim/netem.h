@@ -84,14 +84,6 @@ struct netem_slot {
     struct skb *skb;
 };
 
-/* The in-order part of the tfifo keeps each packet's time_to_send beside
- * its pointer, so that finding the next one due reads the ring, not a
- * packet that has waited out the whole delay far from the cache. */
-struct netem_fifo_slot {
-    simtime_t tts;
-    struct skb *skb;
-};
-
 /* The device behind the qdisc: 0 if it took the packet at time t, -1 if
  * its queue is stopped (netem keeps the packet and waits for netem_wake). */
 typedef int (*netem_xmit_fn)(void *dev, struct skb *skb, simtime_t t);
@@ -104,8 +96,14 @@ struct netem {
     netem_xmit_fn xmit;
     void *dev;
     bool bad;                    /* GE state */
-    struct netem_fifo_slot *fifo;   /* tfifo, in order: a ring, tts not below the tail's */
-    uint32_t fhead, flen, fcap;
+    /* tfifo, in order (tts not below the tail's): a list through the
+     * packets in which each holds the next one's time_to_send in t_due
+     * and the head's own is here, so that knowing when the next packet is
+     * due never reads a packet that has waited out the whole delay far
+     * from the cache; each leaves with its own time back in t_due */
+    struct skb *fhead, *ftail;
+    simtime_t fhead_tts, ftail_tts;
+    uint32_t flen;
     struct netem_slot *heap;     /* tfifo, out of order: min-heap, at most `limit` */
     uint32_t hlen, hcap;
     uint64_t seq;
