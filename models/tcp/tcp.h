@@ -111,9 +111,30 @@ struct tcp_seg {
     simtime_t first_tx;           /* rate sample stamps (tcp_rate_skb_sent) */
     simtime_t delivered_time;
     uint64_t delivered;
-    int64_t prev, next;           /* tsorted list of outstanding, absolute indices, -1 = none */
+    /* tsorted list of outstanding segments, as distances from this
+     * segment's index (a window is far below 2^31 segments), so that a
+     * segment is 48 bytes, not 56: 140 000 in flight hold 1.1 MB less.
+     * Read and written through seg_prev/seg_next/seg_link. */
+    int32_t dprev, dnext;         /* 0: none; TCP_SEG_UNLINKED (dprev): not on the list */
     uint8_t flags;
 };
+#define TCP_SEG_UNLINKED INT32_MIN
+_Static_assert(sizeof(struct tcp_seg) == 48, "struct tcp_seg: 48 bytes");
+
+/* The neighbour's absolute index, -1 for none, -2 for not on the list. */
+static inline int64_t seg_prev(const struct tcp_seg *s, uint64_t idx)
+{
+    return s->dprev == TCP_SEG_UNLINKED ? -2 : s->dprev ? (int64_t)idx + s->dprev : -1;
+}
+static inline int64_t seg_next(const struct tcp_seg *s, uint64_t idx)
+{
+    return s->dnext ? (int64_t)idx + s->dnext : -1;
+}
+/* Link distance from idx to `to` (an index, -1 none, -2 unlinked). */
+static inline int32_t seg_link(uint64_t idx, int64_t to)
+{
+    return to == -2 ? TCP_SEG_UNLINKED : to < 0 ? 0 : (int32_t)(to - (int64_t)idx);
+}
 
 /* ---- receiver skb record ---- */
 struct tcp_rskb {
@@ -187,7 +208,7 @@ struct tcp_sock {
     uint64_t nblk;                /* slots, a power of 2 */
     /* freed blocks kept for the next ones: a cumulative ACK after a loss
      * frees many at once and the window refills them, so one spare was
-     * not enough to stay off malloc; 16 hold 1024 segments (57 KB) */
+     * not enough to stay off malloc; 16 hold 1024 segments (48 KB) */
 #define TCP_SEG_SPARES 16
     struct tcp_seg *spare[TCP_SEG_SPARES];
     uint32_t nspare;

@@ -541,7 +541,7 @@ int tcp_check_scoreboard(const struct tcp_sock *tp)
     if (unretx != tp->lost_unretx)
         return 5;
     uint64_t n = 0;
-    for (int64_t i = tp->ts_head; i >= 0; i = tcp_seg_at(tp, (uint64_t)i)->next)
+    for (int64_t i = tp->ts_head; i >= 0; i = seg_next(tcp_seg_at(tp, (uint64_t)i), (uint64_t)i))
         if (++n > tp->packets_out)
             return 6;
     return 0;

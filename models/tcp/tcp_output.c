@@ -260,18 +260,19 @@ static uint64_t find_retransmit(struct tcp_sock *tp)
 static void ts_unlink(struct tcp_sock *tp, uint64_t idx)
 {
     struct tcp_seg *s = tcp_seg_at(tp, idx);
-    if (s->prev == -2)
+    int64_t prev = seg_prev(s, idx), next = seg_next(s, idx);
+    if (prev == -2)
         return;                 /* not on the list */
-    if (s->prev >= 0)
-        tcp_seg_at(tp, (uint64_t)s->prev)->next = s->next;
+    if (prev >= 0)
+        tcp_seg_at(tp, (uint64_t)prev)->dnext = seg_link((uint64_t)prev, next);
     else
-        tp->ts_head = s->next;
-    if (s->next >= 0)
-        tcp_seg_at(tp, (uint64_t)s->next)->prev = s->prev;
+        tp->ts_head = next;
+    if (next >= 0)
+        tcp_seg_at(tp, (uint64_t)next)->dprev = seg_link((uint64_t)next, prev);
     else
-        tp->ts_tail = s->prev;
-    s->prev = -2;
-    s->next = -1;
+        tp->ts_tail = prev;
+    s->dprev = TCP_SEG_UNLINKED;
+    s->dnext = 0;
 }
 
 void tcp_ts_unlink(struct tcp_sock *tp, uint64_t idx) { ts_unlink(tp, idx); }
@@ -279,10 +280,10 @@ void tcp_ts_unlink(struct tcp_sock *tp, uint64_t idx) { ts_unlink(tp, idx); }
 static void ts_append(struct tcp_sock *tp, uint64_t idx)
 {
     struct tcp_seg *s = tcp_seg_at(tp, idx);
-    s->prev = tp->ts_tail;
-    s->next = -1;
+    s->dprev = seg_link(idx, tp->ts_tail);
+    s->dnext = 0;
     if (tp->ts_tail >= 0)
-        tcp_seg_at(tp, (uint64_t)tp->ts_tail)->next = (int64_t)idx;
+        tcp_seg_at(tp, (uint64_t)tp->ts_tail)->dnext = seg_link((uint64_t)tp->ts_tail, (int64_t)idx);
     else
         tp->ts_head = (int64_t)idx;
     tp->ts_tail = (int64_t)idx;
@@ -353,7 +354,7 @@ static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct co
         tcp_seg_reserve(tp, idx);
         s = tcp_seg_at(tp, idx);
         memset(s, 0, sizeof *s);
-        s->prev = -2;
+        s->dprev = TCP_SEG_UNLINKED;
         tp->nxt_idx++;
         tp->snd_nxt += tp->mss;
     }
