@@ -147,10 +147,12 @@ static void seg_delivered(struct tcp_sock *tp, uint64_t idx, struct tcp_seg *s, 
     }
     /* tcp_rate_skb_delivered */
     if (s->delivered_time) {
-        if (!a->have_p || s->delivered > a->p_delivered) {
+        /* tp->delivered when it was sent: the low bits it kept, below now's */
+        uint64_t delivered = tp->delivered - (uint32_t)((uint32_t)tp->delivered - s->delivered_lo);
+        if (!a->have_p || delivered > a->p_delivered) {
             a->have_p = true;
-            a->p_delivered = s->delivered;
-            a->rs->prior_delivered = s->delivered;
+            a->p_delivered = delivered;
+            a->rs->prior_delivered = delivered;
             a->rs->prior_time = s->delivered_time;
             a->rs->is_app_limited = s->flags & SEG_APP_LIMITED;
             a->rs->interval = s->tx_time - s->first_tx;

@@ -369,7 +369,7 @@ static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct co
         tp->packets_out++;
     s->first_tx = tp->first_tx_mstamp;
     s->delivered_time = tp->delivered_mstamp;
-    s->delivered = tp->delivered;
+    s->delivered_lo = (uint32_t)tp->delivered;
     if (tp->app_limited)
         s->flags |= SEG_APP_LIMITED;
     else
