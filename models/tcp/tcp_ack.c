@@ -233,7 +233,10 @@ static void sacktag(struct tcp_sock *tp, const struct tcp_hdr *th, struct ack_ct
             i++;
         }
     }
-    memcpy(tp->sack_cache, blocks, sizeof blocks);
+    for (int b = 0; b < n; b++) {    /* not a memcpy: a rep movs for 48 bytes, per ACK */
+        tp->sack_cache[b][0] = blocks[b][0];
+        tp->sack_cache[b][1] = blocks[b][1];
+    }
     tp->nsack_cache = n;
 }
 
