@@ -39,14 +39,9 @@ uint32_t skb_truesize_for(uint32_t len)
      * truesize = ksize(data) + sizeof(struct sk_buff) (aligned: 256).
      * kmalloc caches are powers of two up to 8 KB; larger ones come from
      * the page allocator in whole pages. */
-    uint32_t need = ((len + 63) & ~63u) + 320;
-    uint32_t k = 32;
-    if (need <= 8192) {
-        while (k < need)
-            k <<= 1;
-    } else {
-        k = (need + 4095) & ~4095u;
-    }
+    uint32_t need = ((len + 63) & ~63u) + 320;   /* at least 320: never below 32 */
+    uint32_t k = need <= 8192 ? 1u << (32 - __builtin_clz(need - 1))   /* the power of two >= need */
+                              : (need + 4095) & ~4095u;
     return k + 256;
 }
 

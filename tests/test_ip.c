@@ -19,6 +19,7 @@
 #include "sim/config.h"
 #include "sim/load/load.h"
 #include "sim/sim.h"
+#include "sim/sock.h"
 #include "sim/load/scenario.h"
 #include "tests/world.h"
 
@@ -257,6 +258,27 @@ static void test_oif_picks_the_nic(void **state)
     world_free(s);
 }
 
+/* truesize as __alloc_skb gives it: kmalloc's power-of-two caches up to
+ * 8 KB, whole pages above, plus the 256-byte sk_buff; checked against
+ * the plain search for every length up to 64 KB and past it. */
+static void test_truesize_kmalloc_classes(void **state)
+{
+    (void)state;
+    assert_int_equal(skb_truesize_for(0), 512 + 256);          /* 320 of shinfo -> 512 */
+    assert_int_equal(skb_truesize_for(1514), 2048 + 256);
+    assert_int_equal(skb_truesize_for(66), 512 + 256);
+    for (uint32_t len = 0; len < 70000; len++) {
+        uint32_t need = ((len + 63) & ~63u) + 320, k = 32;
+        if (need <= 8192)
+            while (k < need)
+                k <<= 1;
+        else
+            k = (need + 4095) & ~4095u;
+        if (skb_truesize_for(len) != k + 256)
+            fail_msg("len %u: %u, want %u", len, skb_truesize_for(len), k + 256);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_router_splits_fragments_again),
         cmocka_unit_test(test_pmtudisc_do_learns_and_refuses),
         cmocka_unit_test(test_path_mtu_per_family),
+        cmocka_unit_test(test_truesize_kmalloc_classes),
         cmocka_unit_test(test_fragmented_ping_frees_everything),
         cmocka_unit_test(test_inet6_route_checks),
         cmocka_unit_test(test_pmtudisc_do_larger_than_the_mtu_is_an_error),
