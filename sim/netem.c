@@ -176,6 +176,12 @@ static void fifo_push(struct netem *n, struct skb *skb, simtime_t tts)
     }
     n->ftail = skb;
     n->ftail_tts = tts;
+    /* with NETEM_AHEAD or more queued, the one queued that many pushes
+     * ago is still in the list: it is told where this one is */
+    if (n->flen >= NETEM_AHEAD)
+        n->frecent[n->frecent_i]->prev = skb;
+    n->frecent[n->frecent_i] = skb;
+    n->frecent_i = (n->frecent_i + 1) % NETEM_AHEAD;
     n->flen++;
 }
 
@@ -184,18 +190,20 @@ static struct skb *fifo_pop(struct netem *n)
     struct skb *skb = n->fhead;
     simtime_t own = n->fhead_tts;
     n->fhead = skb->next;
-    if (n->fhead) {
+    if (n->fhead)
         n->fhead_tts = skb->t_due;
-        /* the next one is handed on at the earliest an event from now */
-        const char *p = (const char *)n->fhead;
+    else
+        n->ftail = NULL;
+    if (skb->prev) {
+        /* the packet NETEM_AHEAD behind waited out the delay too, far from
+         * the cache: it is fetched now, a few packets before it is due */
+        const char *p = (const char *)skb->prev;
         __builtin_prefetch(p, 1);
         __builtin_prefetch(p + 64, 1);
         __builtin_prefetch(p + 128, 1);
-    } else {
-        n->ftail = NULL;
     }
     n->flen--;
-    skb->next = NULL;
+    skb->next = skb->prev = NULL;
     skb->t_due = own;
     return skb;
 }

@@ -104,6 +104,12 @@ struct netem {
     struct skb *fhead, *ftail;
     simtime_t fhead_tts, ftail_tts;
     uint32_t flen;
+    /* prefetch links: each packet's prev points NETEM_AHEAD packets
+     * behind it in the list, set when that one is queued (the last
+     * NETEM_AHEAD queued are kept here for it) */
+#define NETEM_AHEAD 4
+    struct skb *frecent[NETEM_AHEAD];
+    uint32_t frecent_i;
     struct netem_slot *heap;     /* tfifo, out of order: min-heap, at most `limit` */
     uint32_t hlen, hcap;
     uint64_t seq;
