@@ -35,6 +35,19 @@ static void grow(void)
         free_stack[nfree++] = &slab[i];
 }
 
+/* Twelve 16-byte stores clear a packet: memset compiles to rep stos here,
+ * whose start-up cost was half of skb_alloc's time. may_alias makes the
+ * stores legal on any object, aligned(8) asks no more than a packet has. */
+typedef long long skb_zero_v __attribute__((vector_size(16), may_alias, aligned(8)));
+_Static_assert(sizeof(struct skb) == 12 * sizeof(skb_zero_v), "skb_clear: twelve stores");
+
+static inline void skb_clear(struct skb *s)
+{
+    skb_zero_v z = { 0, 0 }, *p = (skb_zero_v *)(void *)s;
+    p[0] = z; p[1] = z; p[2] = z; p[3] = z; p[4] = z; p[5] = z;
+    p[6] = z; p[7] = z; p[8] = z; p[9] = z; p[10] = z; p[11] = z;
+}
+
 struct skb *skb_alloc(void)
 {
     if (!nfree)
@@ -46,7 +59,7 @@ struct skb *skb_alloc(void)
         __builtin_prefetch(p + 64, 1);
         __builtin_prefetch(p + 128, 1);
     }
-    memset(s, 0, sizeof *s);
+    skb_clear(s);
     in_use++;
     return s;
 }
