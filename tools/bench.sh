@@ -6,16 +6,24 @@
 # flows: ns per link frame, median of three, and peak RSS; the 1000-flow
 # cost against the 1-flow one); the memory of an idle TCP flow;
 # tcp_drs's peak RSS per run and its sweep's wall time; ns-3 side by side when NS3_COMPARE
-# is set. Figures are for this build on this machine (pin it to one core:
-# taskset -c 1 make bench); they are printed, never asserted.
+# is set. Figures are for this build on this machine; they are printed,
+# never asserted. Single runs are pinned to one core (the last this process
+# may use, so as not to share core 0 with compare.sh's); the sweep gets
+# every core of the machine, even under an outer taskset.
 set -eu
 build=${1:-build}
 netsim=${2:-./netsim}
-"$build"/tests/bench_evq 1000 20000000
-"$build"/tests/bench_evq 100000 5000000
+PIN=() ALL=()
+if command -v taskset > /dev/null; then
+    PIN=(taskset -c "$(taskset -pc $$ | sed 's/.*: //; s/.*[,-]//')")
+    ALL=(taskset -c "0-$(( $(nproc --all) - 1 ))")
+fi
+pin() { "${PIN[@]}" "$@"; }
+pin "$build"/tests/bench_evq 1000 20000000
+pin "$build"/tests/bench_evq 100000 5000000
 db=$(mktemp -d)/bench.db
 start=$(date +%s.%N)
-"$netsim" run scenarios/udp_line_rate.ini --set sim.duration=10s -q -o "$db" > /dev/null
+pin "$netsim" run scenarios/udp_line_rate.ini --set sim.duration=10s -q -o "$db" > /dev/null
 end=$(date +%s.%N)
 pk=$(sqlite3 "$db" "select sum(value) from counter where name like 'link.%.tx_packets'")
 ev=$(sqlite3 "$db" "select events from run where id = 1")
@@ -44,7 +52,7 @@ sizes="1 10 100 1000 10000"
 for n in $sizes; do tools/bench-flows "$n" > "$d/f$n.ini"; done
 for r in 1 2 3; do
     for n in $sizes; do
-        /usr/bin/time -f '%e %M' -o "$d/time" "$netsim" run "$d/f$n.ini" -q -o "$d/f.db" > /dev/null
+        /usr/bin/time -f '%e %M' -o "$d/time" "${PIN[@]}" "$netsim" run "$d/f$n.ini" -q -o "$d/f.db" > /dev/null
         fr=$(sqlite3 "$d/f.db" "select sum(value) from counter where name like 'link.%.tx_packets'")
         rm -f "$d/f.db"
         read -r w kb < "$d/time"
@@ -70,17 +78,19 @@ awk -v a="$(cat "$d/m1")" -v b="$(cat "$d/m10000")" 'BEGIN { printf "idle TCP fl
 rm -rf "$d"
 
 # tcp_drs: peak RSS of one run of each variant (500 MB rcvbuf, 10 Gbit/s,
-# 100 ms RTT), and the wall time of its whole sweep at -j 2 (200 runs;
-# BENCH_QUICK=1 skips the sweep).
+# 100 ms RTT), writing its database and without one, and the wall time of
+# its whole sweep at -j 2 (200 runs; BENCH_QUICK=1 skips the sweep).
 d=$(mktemp -d)
 for v in trimodal continuous; do
-    /usr/bin/time -f '%e %M' -o "$d/t" "$netsim" run scenarios/tcp_drs.ini --set receiver.tcp.drs=$v -q --no-db > /dev/null
+    /usr/bin/time -f '%e %M' -o "$d/t" "${PIN[@]}" "$netsim" run scenarios/tcp_drs.ini --set receiver.tcp.drs=$v -q -o "$d/r.db" > /dev/null
+    rm -f "$d/r.db"
     read -r w kb < "$d/t"
-    awk -v v="$v" -v w="$w" -v kb="$kb" 'BEGIN { printf "tcp_drs one run, %s: %.2f s wall, peak RSS %.1f MB\n", v, w, kb / 1024 }'
+    /usr/bin/time -f '%M' -o "$d/t" "$netsim" run scenarios/tcp_drs.ini --set receiver.tcp.drs=$v -q --no-db > /dev/null
+    awk -v v="$v" -v w="$w" -v kb="$kb" -v nodb="$(cat "$d/t")" 'BEGIN { printf "tcp_drs one run, %s: %.2f s wall, peak RSS %.1f MB (%.1f MB with --no-db)\n", v, w, kb / 1024, nodb / 1024 }'
 done
 if [ -z "${BENCH_QUICK:-}" ]; then
     start=$(date +%s.%N)
-    "$netsim" sweep scenarios/tcp_drs.ini -j 2 -q -o "$d/s.db" > /dev/null
+    "${ALL[@]}" "$netsim" sweep scenarios/tcp_drs.ini -j 2 -q -o "$d/s.db" > /dev/null
     end=$(date +%s.%N)
     awk -v s="$start" -v e="$end" 'BEGIN { printf "tcp_drs sweep, 200 runs at -j 2: %.1f s wall\n", e - s }'
 fi
