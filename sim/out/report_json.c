@@ -25,6 +25,18 @@ static void json_elem(FILE *f, size_t i)
     fputs(i ? ",\n    " : "\n    ", f);
 }
 
+/* The span both tables give: ,"start":S,"end":E,"bytes":B,"bits_per_second":R} */
+static void json_span(FILE *f, double t_start, double t_end, uint64_t bytes)
+{
+    fputs(",\"start\":", f);
+    json_num(f, t_start);
+    fputs(",\"end\":", f);
+    json_num(f, t_end);
+    fprintf(f, ",\"bytes\":%" PRIu64 ",\"bits_per_second\":", bytes);
+    json_num(f, rep_rate_of(bytes, t_start, t_end));
+    fputc('}', f);
+}
+
 static void json_array_end(FILE *f, size_t n)
 {
     fputs(n ? "\n  ]" : "]", f);
@@ -51,13 +63,8 @@ static void print_netsim(struct report *r, double sim_s, double wall_s, uint64_t
     for (i = 0; i < r->nivs; i++) {
         const struct rep_interval *iv = &r->ivs[i];
         json_elem(f, i);
-        fprintf(f, "{\"flow\":%d,\"start\":", iv->flow);
-        json_num(f, iv->t_start);
-        fputs(",\"end\":", f);
-        json_num(f, iv->t_end);
-        fprintf(f, ",\"bytes\":%" PRIu64 ",\"bits_per_second\":", iv->bytes);
-        json_num(f, rep_rate_of(iv->bytes, iv->t_start, iv->t_end));
-        fputc('}', f);
+        fprintf(f, "{\"flow\":%d", iv->flow);
+        json_span(f, iv->t_start, iv->t_end, iv->bytes);
     }
     json_array_end(f, r->nivs);
 
@@ -67,13 +74,7 @@ static void print_netsim(struct report *r, double sim_s, double wall_s, uint64_t
         json_elem(f, i);
         fprintf(f, "{\"id\":%d,\"desc\":", r->flows[i].id);
         json_str(f, r->flows[i].desc);
-        fputs(",\"start\":", f);
-        json_num(f, ft.t_start);
-        fputs(",\"end\":", f);
-        json_num(f, ft.t_end);
-        fprintf(f, ",\"bytes\":%" PRIu64 ",\"bits_per_second\":", ft.bytes);
-        json_num(f, rep_rate_of(ft.bytes, ft.t_start, ft.t_end));
-        fputc('}', f);
+        json_span(f, ft.t_start, ft.t_end, ft.bytes);
     }
     json_array_end(f, r->nflows);
 
