@@ -1,7 +1,8 @@
 /*
  * test_scratch.c - the pieces `netsim run` records with (record.h): a
  * scratch database in memory, appending its run to a file that already
- * holds the same run (no duplicate rule), importing a side file's run once,
+ * holds the same run (no duplicate rule), importing a side file's run once
+ * (a one-run file, without indexes),
  * saving a database to a new file, noting why a claim failed, the busy
  * timeout knob, and rec_open leaving no empty file behind when it cannot
  * create the schema.
@@ -140,8 +141,10 @@ static void test_append_from_scratch(void **state)
 static void test_import_once(void **state)
 {
     struct tmp *t = *state;
-    struct rec *side = must_open(t->side), *out = must_open(t->out);
+    char *err = NULL;
+    struct rec *side = rec_open_one_run(t->side, &err), *out = must_open(t->out);
 
+    assert_non_null(side);
     write_run(side, "failed", 5);
     rec_close(side);
     write_run(out, "complete", 100);
@@ -151,6 +154,11 @@ static void test_import_once(void **state)
     assert_non_null(strstr(rec_errmsg(out), "no such run"));
     rec_close(out);
     assert_string_equal(rows(t->out, "SELECT id, status FROM run"), "1|complete\n2|failed\n");
+    /* A one-run side file has no indexes; the results file keeps its own. */
+    assert_string_equal(rows(t->side, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"), "0\n");
+    assert_string_equal(rows(t->out, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"), "4\n");
+    assert_string_equal(rows(t->out, "SELECT run_id, key FROM param ORDER BY run_id"),
+                        "1|sim.duration\n2|sim.duration\n");
 }
 
 static void test_save_as(void **state)
@@ -165,6 +173,10 @@ static void test_save_as(void **state)
     assert_string_equal(rows(t->side, "SELECT id, status FROM run"), "1|complete\n");
     assert_string_equal(rows(t->side, "SELECT bytes FROM interval"), "77\n");
     assert_string_equal(rows(t->side, "PRAGMA user_version"), "2\n");
+    /* The scratch database goes without the indexes; a file saved from it
+     * may be read as results, so it has them. */
+    assert_string_equal(rows(t->side, "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"),
+                        "counter_run\ninterval_run\nparam_run\nseries_run_name\n");
 
     /* A directory that does not exist: an error, and no file. */
     char bad[200];

@@ -102,7 +102,7 @@ static void child_main(const struct sweep_ctx *x, int run, const char *tmp, cons
     if (child_stop)
         _exit(130);
     char *err = NULL;
-    struct rec *rec = rec_open(tmp, &err);
+    struct rec *rec = rec_open_one_run(tmp, &err);
     if (!rec) {
         fprintf(stderr, "%s\n", err ? err : "cannot open the results database");
         _exit(1);

@@ -66,6 +66,13 @@ struct rec_run_info {
  * path to *err (malloc'ed, the caller frees it) on failure. */
 struct rec *rec_open(const char *path, char **err);
 
+/* The same for a file that only ever holds one run, on its way into
+ * another database (a sweep worker's output, a run's claim): created
+ * without the indexes, which serve files of many runs and were half the
+ * cost of each insert, and written without checking the run_id keys,
+ * which the copy into the results checks. */
+struct rec *rec_open_one_run(const char *path, char **err);
+
 /* The database as a sink (sim/sink.h), ctx a struct rec: run_begin and
  * run_end are rec_run_begin and rec_run_end, each row an insert
  * (record_sink.c). */
@@ -159,7 +166,8 @@ struct sqlite3;
 struct sqlite3 *rec_connection(struct rec *r, const char *what);
 const char *rec_attach_name(const struct rec *r);
 void rec_set_error(struct rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-char *rec_check_schema(struct sqlite3 *db, const char *path);
+char *rec_check_schema(struct sqlite3 *db, const char *path, bool indexes);
+int rec_add_indexes(struct sqlite3 *db);
 char *rec_open_err(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -390,7 +390,7 @@ int rec_save_as(struct rec *r, const char *path)
             rc = sqlite3_backup_step(b, -1);
             sqlite3_backup_finish(b);
             if (rc == SQLITE_DONE)
-                rc = SQLITE_OK;
+                rc = rec_add_indexes(to) == 0 ? SQLITE_OK : sqlite3_errcode(to);
         } else {
             rc = sqlite3_errcode(to);
         }

@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -56,11 +57,22 @@ static const char schema_sql[] =
     " cpu INTEGER,"
     " symbol TEXT NOT NULL,"
     " cpu_ns REAL,"
-    " calls INTEGER);\n"
-    "CREATE INDEX interval_run ON interval(run_id);\n"
-    "CREATE INDEX series_run_name ON series(run_id, name);\n"
-    "CREATE INDEX counter_run ON counter(run_id);\n"
-    "CREATE INDEX param_run ON param(run_id);\n";
+    " calls INTEGER);\n";
+
+/* The indexes serve files that hold many runs. A scratch database holds
+ * one run and is only read whole, in rowid order, so it goes without them:
+ * they were half of every insert into it (rec_add_indexes puts them in a
+ * file saved from it). */
+static const char index_sql[] =
+    "CREATE INDEX IF NOT EXISTS interval_run ON interval(run_id);\n"
+    "CREATE INDEX IF NOT EXISTS series_run_name ON series(run_id, name);\n"
+    "CREATE INDEX IF NOT EXISTS counter_run ON counter(run_id);\n"
+    "CREATE INDEX IF NOT EXISTS param_run ON param(run_id);\n";
+
+int rec_add_indexes(struct sqlite3 *db)
+{
+    return sqlite3_exec(db, index_sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
 
 char *rec_open_err(const char *path, const char *fmt, ...)
 {
@@ -121,7 +133,7 @@ static char *upgrade_v1(sqlite3 *db, const char *path)
  * lock, so two processes opening the same new file cannot both create it.
  * Returns NULL on success, else the malloc'ed message for rec_open.
  */
-char *rec_check_schema(sqlite3 *db, const char *path)
+char *rec_check_schema(sqlite3 *db, const char *path, bool indexes)
 {
     int64_t version = 0, ntables = 0;
     char *err = NULL;
@@ -140,6 +152,7 @@ char *rec_check_schema(sqlite3 *db, const char *path)
             char set_version[64];
             snprintf(set_version, sizeof set_version, "PRAGMA user_version = %d", RECORD_SCHEMA_VERSION);
             if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
+                (indexes && rec_add_indexes(db) != 0) ||
                 sqlite3_exec(db, set_version, NULL, NULL, NULL) != SQLITE_OK)
                 err = rec_open_err(path, "creating the schema: %s", sqlite3_errmsg(db));
             else
