@@ -64,6 +64,11 @@ struct host {
     uint16_t *ip_id;
     uint32_t *pmtu[2];            /* [family == NET_IPV6] */
     uint16_t next_port;
+    /* host_free_port's last answers: every port a scan passed stays taken
+     * (sockets are never removed), so the next scan from the same start
+     * resumes at the answer */
+    struct port_memo { uint8_t proto; uint16_t from; uint32_t at; } port_memo[4];
+    uint8_t port_memo_next;
     /* IP counters */
     uint64_t ip_in, ip_out, ip_forwarded, ip_no_proto, ip_no_route, ip_frag_no_reasm, frags_created;
     uint64_t ip_csum_errors;     /* netem-corrupted packets dropped by the checksum */

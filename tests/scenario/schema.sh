@@ -116,3 +116,18 @@ check "labels of identical flows differ" test \
     "$(q "$tmp/two.db" "select count(distinct value) from param where key like 'label.flow.%'")" = 4
 check "... by the flow's name" test \
     "$(q "$tmp/two.db" "select value from param where key = 'label.flow.2'")" = "tcp_iperf3 a -> b, cubic trimodal, flow.2"
+
+# --- default ports around one given: each default is the next free port up
+# from 5201, also past one a later flow took (5201, 5203 given, 5202, 5204)
+{
+    printf '[sim]\nduration = 10ms\ninterval = 10ms\n[host a]\n[host b]\n[link l]\nends = a:eth0 b:eth0\nrate = 10gbit\n'
+    for i in 1 2 3 4; do
+        printf '[flow %d]\napp = tcp_iperf3\nfrom = a\nto = b\ntime = 10ms\n' "$i"
+        [ "$i" = 2 ] && printf 'port = 5203\n'
+    done
+} > "$tmp/ports.ini"
+"$NETSIM" run "$tmp/ports.ini" -o "$tmp/ports.db" -q > "$tmp/ports.out" 2>&1
+check "four flows, one port given, run" test $? -eq 0
+check "... defaults resume after the ports already taken" test \
+    "$(q "$tmp/ports.db" "select group_concat(kv, ' ') from (select key || '=' || value as kv from param where key glob '[1-4].port' order by key)")" = \
+    "1.port=5201 2.port=5203 3.port=5202 4.port=5204"
