@@ -131,7 +131,7 @@ static bool reader_slice(struct cpu_task *t, struct core *c)
     if (!u->rx.rq.head)
         return sock_reader_sleep(&u->rx, t, c, &u->rx_slept);
     sock_reader_resume(&u->rx, c, u->sym_schedule, &u->rx_slept);
-    struct udp_app_hdr hdr;
+    struct udp_app_hdr hdr = { 0 };   /* udp_recvmsg fills it: rq is not empty */
     int64_t n = udp_recvmsg(&u->rx, &hdr, c);
     flow_deliver(u->f, (uint64_t)n);
     u->received++;
