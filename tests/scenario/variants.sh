@@ -10,7 +10,7 @@
 counter() { q "$1" "select value from counter where name = '$2'"; }
 
 xb=$tmp/xb
-make -s BUILD="$xb" NETSIM="$xb/netsim" EXTRA_MODELS=tests/extra_models "$xb/netsim" > "$tmp/make.out" 2>&1
+make -s PGO= BUILD="$xb" NETSIM="$xb/netsim" EXTRA_MODELS=tests/extra_models "$xb/netsim" > "$tmp/make.out" 2>&1
 check "make EXTRA_MODELS=tests/extra_models builds" test $? -eq 0 -a -x "$xb/netsim"
 x=$xb/netsim
 "$x" models > "$tmp/models.out" 2>&1
@@ -69,7 +69,7 @@ mkdir -p "$tree"
 cp -a Makefile sim models tools "$tree/"
 cp -a "$xb" "$tmp/xb2"                          # its objects are up to date for the copied sources
 cp tests/extra_models/drs_triple.c "$tree/models/tcp/"
-make -s -C "$tree" BUILD="$tmp/xb2" NETSIM="$tmp/xb2/netsim" "$tmp/xb2/netsim" > "$tmp/make2.out" 2>&1
+make -s -C "$tree" PGO= BUILD="$tmp/xb2" NETSIM="$tmp/xb2/netsim" "$tmp/xb2/netsim" > "$tmp/make2.out" 2>&1
 check "a variant file dropped into models/tcp/ builds with plain make" test $? -eq 0
 "$tmp/xb2/netsim" models > "$tmp/models2.out" 2>&1
 check "... netsim models lists it" grep -qE "^    triple +test variant" "$tmp/models2.out"
@@ -82,7 +82,7 @@ check "... and a scenario selects it" test $? -eq 0
 bad() {    # bad NAME FILE-TEXT WHY: an EXTRA_MODELS folder with that file stops netsim with WHY
     mkdir -p "$tmp/bad_$1"
     printf '%s\n' "$2" > "$tmp/bad_$1/$1.c"
-    make -s BUILD="$xb" NETSIM="$xb/netsim_$1" EXTRA_MODELS="$tmp/bad_$1" "$xb/netsim_$1" > "$tmp/make_$1.out" 2>&1
+    make -s PGO= BUILD="$xb" NETSIM="$xb/netsim_$1" EXTRA_MODELS="$tmp/bad_$1" "$xb/netsim_$1" > "$tmp/make_$1.out" 2>&1
     "$xb/netsim_$1" models > "$tmp/$1.out" 2>&1
     local rc=$?
     check "$1: netsim exits 1" test $rc -eq 1
