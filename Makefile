@@ -66,8 +66,8 @@ NEED_CMD := pkg-config:pkg-config sqlite3:sqlite3 gnuplot:gnuplot-nox perl:perl 
 all: $(NETSIM)
 
 ifeq ($(PGO),1)
-$(NETSIM): FORCE
-	+@MAKE="$(MAKE)" tools/pgo-build $(BUILD)/pgo $@ "$(CC) $(CFLAGS) $(LTO) $(LDLIBS) $(EXTRA_MODELS)" $(EXTRA_SRC)
+$(NETSIM): $(BUILD)/gen/version.h FORCE
+	+@MAKE="$(MAKE)" tools/pgo-build $(BUILD)/pgo $@ "$(CC) $(CFLAGS) $(LTO) $(LDLIBS)" $(BUILD)/gen/version.h $(EXTRA_MODELS)
 else
 $(NETSIM): $(BUILD)/sim/cli/main.o $(BUILD)/libnetsim.a
 	$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -o $@ $^ $(LDLIBS)

@@ -59,10 +59,10 @@ static const char schema_sql[] =
     " cpu_ns REAL,"
     " calls INTEGER);\n";
 
-/* The indexes serve files that hold many runs. A scratch database holds
- * one run and is only read whole, in rowid order, so it goes without them:
- * they were half of every insert into it (rec_add_indexes puts them in a
- * file saved from it). */
+/* The indexes serve files that hold many runs. A one-run database (the
+ * scratch one, a claim, a sweep worker's file) is only read whole, in
+ * rowid order, so it goes without them: they were half of every insert
+ * into it (rec_save_as puts them in a file saved from scratch). */
 static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS interval_run ON interval(run_id);\n"
     "CREATE INDEX IF NOT EXISTS series_run_name ON series(run_id, name);\n"
