@@ -90,12 +90,6 @@ uint16_t host_free_port(struct host *h, uint8_t proto, uint16_t from)
     return p <= 65535 ? (uint16_t)p : 0;
 }
 
-void host_free_port_text(struct host *h, uint8_t proto, uint16_t from, char *buf, size_t n)
-{
-    uint16_t p = host_free_port(h, proto, from);
-    snprintf(buf, n, "%u", p ? p : from);   /* none free: the default, which the taken-port check refuses */
-}
-
 uint16_t host_alloc_port(struct host *h)
 {
     /* ip_local_port_range starts at 32768 */

@@ -128,12 +128,8 @@ struct sock *host_sock_lookup(struct host *h, uint8_t proto, uint16_t port);
 /* Index a socket sock_init has bound (sock.c). */
 void host_sock_add(struct host *h, struct sock *sk);
 uint16_t host_alloc_port(struct host *h);
-/* The port a server listens on when its flow names none: `from` (the
- * tool's default: iperf3's 5201) if free for proto, else the next free one
- * up, as a user gives a second iperf3 -s -p 5202; 0 when none is. */
+/* The first port from `from` up that no socket of proto holds, 0 when
+ * none is (flow_server_port, sim.h). */
 uint16_t host_free_port(struct host *h, uint8_t proto, uint16_t from);
-/* The same as the text of a default for the flow's "port" key, so that
- * the recorded parameter is the port used. */
-void host_free_port_text(struct host *h, uint8_t proto, uint16_t from, char *buf, size_t n);
 
 #endif

@@ -113,6 +113,24 @@ static void label_flows(struct sim *s)
     free(shared);
 }
 
+uint16_t flow_server_port(struct flow *f, struct cfg_section *sec, uint8_t proto, uint16_t tool_port,
+                          const char *doc)
+{
+    uint16_t free_port = host_free_port(f->to, proto, tool_port);
+    char def[8];
+    snprintf(def, sizeof def, "%u", free_port ? free_port : tool_port);
+    uint16_t port = (uint16_t)cfg_int(sec, "port", def, 1, 65535, doc);
+    if (!host_sock_lookup(f->to, proto, port))
+        return port;
+    if (cfg_has(sec, "port"))
+        cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
+    else
+        cfg_error(sec, "port", "no free port on %s: other flows' servers hold every port from %u to 65535; "
+                  "give this flow a port below %u, or spread the flows over more receiving hosts",
+                  f->to->name, tool_port, tool_port);
+    return port;
+}
+
 void sim_run(struct sim *s, bool progress)
 {
     label_flows(s);

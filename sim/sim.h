@@ -135,6 +135,14 @@ int sim_ss_state_line(char *buf, size_t n, const char *state, uint64_t recv_q, u
                       const char *peer);
 static inline void flow_deliver(struct flow *f, uint64_t bytes) { f->bytes += bytes; }
 
+/* The flow's "port" key: the port its server listens on at f->to for
+ * proto. By default the tool's port (iperf3's 5201) if free, else the next
+ * free one up, as a user starts a second iperf3 -s -p 5202; the resolved
+ * port is what the param table records. A port given that is taken, or no
+ * port free from the tool's up, is an error at the key. */
+uint16_t flow_server_port(struct flow *f, struct cfg_section *sec, uint8_t proto, uint16_t tool_port,
+                          const char *doc);
+
 /* The prologue of an app's setup: its state, zeroed, hung on the flow
  * (sim_free frees it), knowing its flow and its world. The state's type
  * has members `f` and `s`. */

@@ -13,11 +13,9 @@ int sctp_app_pair(struct flow *f, struct cfg_section *sec, struct sctp_assoc *cl
                            "{0|0 to cores - 1} core of the client (sender) process on the from host");
     int scpu = (int)cfg_int(sec, "server_cpu", f->to->ncores > 1 ? "1" : "0", 0, f->to->ncores - 1,
             "{1, or 0 on a 1-core host|0 to cores - 1} core of the server (reader) process; 0 puts it on the RX core");
-    char free_port[8];
-    host_free_port_text(f->to, IPPROTO_SCTP_, (uint16_t)atoi(def_port), free_port, sizeof free_port);
-    uint16_t port = (uint16_t)cfg_int(sec, "port", free_port, 1, 65535,
-                                      "{the tool's, or the next free one up|1 to 65535} server port (sctp_iperf3: "
-                                      "iperf3's 5201; sctp_stream: netperf's 12866; taken: the next free one)");
+    uint16_t port = flow_server_port(f, sec, IPPROTO_SCTP_, (uint16_t)atoi(def_port),
+                                     "{the tool's, or the next free one up|1 to 65535} server port (sctp_iperf3: "
+                                     "iperf3's 5201; sctp_stream: netperf's 12866; taken: the next free one)");
     uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 30,
                                "SO_SNDBUF requested on both ends; 0 = the net.core default");
     uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 30,
@@ -27,8 +25,6 @@ int sctp_app_pair(struct flow *f, struct cfg_section *sec, struct sctp_assoc *cl
      * one address pair */
     int npaths = (int)cfg_int(sec, "paths", "1", 1, SCTP_MAX_PATHS,
                               "addresses each end lists (multi-homing); 1 = one address pair");
-    if (host_sock_lookup(f->to, IPPROTO_SCTP_, port))
-        cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
     sctp_assoc_pair(cli, srv, f->from, f->to, family, port, (uint32_t)f->id, sndbuf, rcvbuf, npaths, sec);
     if (len > cli->frag_point)
         cfg_error(sec, len_key, "got %u, more than the %u bytes of one DATA chunk at this PMTU: fragmentation of "

@@ -139,11 +139,9 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
                             "bytes per write (-m / -l); recorded only: the source is modelled as unlimited");
     a->recv_size = cfg_size(sec, "recv_size", bulk ? "128K" : "87380", 1, 1ULL << 30,
                             "bytes per read of the server (netperf -M; netserver's default 87380, iperf3's 128K)");
-    char def_port[8];
-    host_free_port_text(f->to, IPPROTO_TCP_, bulk ? 5201 : 12866, def_port, sizeof def_port);
-    uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535,
-                                      "{the tool's, or the next free one up|1 to 65535} server port (tcp_stream: "
-                                      "netperf's 12866, tcp_iperf3: iperf3's 5201; taken: the next free one)");
+    uint16_t port = flow_server_port(f, sec, IPPROTO_TCP_, bulk ? 5201 : 12866,
+                                     "{the tool's, or the next free one up|1 to 65535} server port (tcp_stream: "
+                                     "netperf's 12866, tcp_iperf3: iperf3's 5201; taken: the next free one)");
     int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1,
                            "{0|0 to cores - 1} core of the sending process on the from host");
     char def[16];
@@ -158,8 +156,6 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
     if (a->ss_iv && a->ss_iv < PS_PER_US)
         cfg_error(sec, "ss_interval", "at least 1us, or 0 for none");
     a->drs_log = cfg_str(sec, "drs_log", "", "path of a log of every receive-buffer autotuning call (empty: none)");
-    if (host_sock_lookup(f->to, IPPROTO_TCP_, port))
-        cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
     if (f->from == f->to)
         cfg_error(sec, "to", "a TCP flow needs two hosts");
     if (cfg_errors(s->cfg))

@@ -154,17 +154,13 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
         u->rate = cfg_rate(sec, "rate", "max", NULL);   /* documented as first read */
     uint64_t sndbuf = cfg_size(sec, "sndbuf", "0", 0, 1ULL << 31, "SO_SNDBUF requested; 0 = net.core.wmem_default");
     uint64_t rcvbuf = cfg_size(sec, "rcvbuf", "0", 0, 1ULL << 31, "SO_RCVBUF requested; 0 = net.core.rmem_default");
-    char def_port[8];
-    host_free_port_text(f->to, IPPROTO_UDP_, 5201, def_port, sizeof def_port);
-    uint16_t port = (uint16_t)cfg_int(sec, "port", def_port, 1, 65535,
-                                      "{5201, or the next free one up|1 to 65535} receiver port (iperf3's 5201)");
+    uint16_t port = flow_server_port(f, sec, IPPROTO_UDP_, 5201,
+                                     "{5201, or the next free one up|1 to 65535} receiver port (iperf3's 5201)");
     int cpu = (int)cfg_int(sec, "cpu", "0", 0, f->from->ncores - 1, "{0|0 to cores - 1} core of the sending process");
     char def[16];
     snprintf(def, sizeof def, "%d", f->to->ncores - 1);
     int rcpu = (int)cfg_int(sec, "reader_cpu", def, 0, f->to->ncores - 1,
                             "{the last core|0 to cores - 1} core of the reading process (away from RX queue 0)");
-    if (host_sock_lookup(f->to, IPPROTO_UDP_, port))
-        cfg_error(sec, "port", "port %u on %s is taken by another flow", port, f->to->name);
     static const char *const disc[] = { "dont", "want", "do", NULL };
     uint8_t pmtudisc = (uint8_t)cfg_choice(sec, "pmtudisc", "want", disc,
             "IP_MTU_DISCOVER: want (Linux default: DF when it fits), do (always DF, EMSGSIZE), dont (never DF)");
