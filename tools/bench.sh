@@ -19,6 +19,11 @@ if command -v taskset > /dev/null; then
     ALL=(taskset -c "0-$(( $(nproc --all) - 1 ))")
 fi
 pin() { "${PIN[@]}" "$@"; }
+# What the figures were taken on, as perf report's header says: a ratio or
+# a time means little without the machine and how busy it was.
+loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+echo "machine: $(nproc --all) cores, ${cpu:-unknown CPU}; $("$netsim" --version 2>/dev/null | head -1); load average $(loadavg)"
 pin "$build"/tests/bench_evq 1000 20000000
 pin "$build"/tests/bench_evq 100000 5000000
 db=$(mktemp -d)/bench.db
@@ -100,7 +105,10 @@ rm -rf "$d"
 # names a program taking (WORKLOAD PAIRS NETSIM) that runs ns-3 and netsim
 # alternately on one core and prints the median ratio on its last line.
 if [ -n "${NS3_COMPARE:-}" ]; then
-    for w in w1 w3 flows100; do "$NS3_COMPARE" "$w" 3 "$netsim" | tail -1; done
+    for w in w1 w3 flows100; do
+        l=$(loadavg)
+        echo "ns-3 against netsim, $w (load average $l before): $("$NS3_COMPARE" "$w" 3 "$netsim" | tail -1)"
+    done
 else
     echo "ns-3 comparison: set NS3_COMPARE to a comparison script to run it"
 fi
