@@ -4,8 +4,8 @@
  * holds the same run (no duplicate rule), importing a side file's run once
  * (a one-run file, without indexes),
  * saving a database to a new file, noting why a claim failed, the busy
- * timeout knob, and rec_open leaving no empty file behind when it cannot
- * create the schema.
+ * timeout knob, rec_open leaving no empty file behind when it cannot
+ * create the schema, and which files' commits are synced.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -275,6 +275,42 @@ static void test_open_leaves_no_empty_file(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+static int synchronous_of(struct rec *r)
+{
+    sqlite3_stmt *st;
+    int v = -1;
+    assert_int_equal(sqlite3_prepare_v2(rec_connection(r, "test"), "PRAGMA synchronous", -1, &st, NULL), SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* Which commits reach the disk before they return: every one of a
+ * results file, new (its schema was written unsynced) or not; none of a
+ * claim's. 2 is FULL, 0 OFF. */
+static void test_sync_levels(void **state)
+{
+    struct tmp *t = *state;
+    char *err = NULL;
+    struct rec *r = rec_open(t->out, &err);       /* creates it */
+    assert_non_null(r);
+    assert_int_equal(synchronous_of(r), 2);
+    rec_close(r);
+    r = rec_open(t->out, &err);                   /* exists */
+    assert_non_null(r);
+    assert_int_equal(synchronous_of(r), 2);
+    rec_close(r);
+    r = rec_open_claim(t->side, &err);
+    assert_non_null(r);
+    assert_int_equal(synchronous_of(r), 0);
+    rec_close(r);
+    r = rec_open_one_run(t->side, &err);          /* a sweep worker's file */
+    assert_non_null(r);
+    assert_int_equal(synchronous_of(r), 2);
+    rec_close(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +320,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_note_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_busy_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_leaves_no_empty_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sync_levels, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

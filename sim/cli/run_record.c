@@ -128,12 +128,11 @@ struct run_record *run_record_open(const char *out, struct run_opts *o)
         fprintf(stderr, "netsim run: creating %s: %s; nothing was run\n", tmpl, strerror(errno));
         goto fail;
     }
-    rr->claim = rec_open_one_run(rr->claim_path, &err);
+    rr->claim = rec_open_claim(rr->claim_path, &err);
     if (!rr->claim) {
         fprintf(stderr, "netsim run: %s; nothing was run\n", err ? err : "cannot create the claim");
         goto fail;
     }
-    rec_no_sync(rr->claim);
     /* The claim file's name in the error keeps two claims that failed in
      * the same second apart for rec_import_run. */
     gethostname(host, sizeof host - 1);
@@ -239,7 +238,7 @@ int64_t run_record_deliver(void *arg, int64_t run_id, char *msg, size_t n)
     /* The claim says what happened; if even that cannot be written it
      * keeps saying that the run ended before it was recorded. */
     char *err = NULL;
-    struct rec *claim = rec_open_one_run(rr->claim_path, &err);
+    struct rec *claim = rec_open_claim(rr->claim_path, &err);
     /* A new file: its run is run 1. */
     bool noted = claim && rec_note_run(claim, 1, error, elsewhere ? KEPT_IN : NULL, elsewhere) == 0;
     rec_close(claim);

@@ -157,8 +157,12 @@ static void rec_free(struct rec *r)
  * can name a scratch database in memory (record_copy.c); "./" keeps a
  * plain path that happens to start with "file:" a path.
  */
-static struct rec *open_db(const char *path, const char *uri, bool one_run, char **err)
+/* open_db's flags */
+enum { ONE_RUN = 1, UNSYNCED = 2, NEW_FILE = 4 };
+
+static struct rec *open_db(const char *path, const char *uri, unsigned flags, char **err)
 {
+    bool one_run = flags & ONE_RUN;
     struct rec *r;
     char *dir = NULL;
     int i, rc;
@@ -190,6 +194,15 @@ static struct rec *open_db(const char *path, const char *uri, bool one_run, char
     }
     sqlite3_extended_result_codes(r->db, 1);
     sqlite3_busy_timeout(r->db, rec_busy_timeout_ms());
+    /* Before the schema is written: creating it costs 4 syncs, a third of
+     * a run's 12. A file this call creates holds no run until its first
+     * commit, whose sync takes the schema's pages to disk with its own;
+     * lost before that, to a crash of the machine, it was empty. */
+    if ((flags & (UNSYNCED | NEW_FILE)) &&
+        sqlite3_exec(r->db, "PRAGMA synchronous = OFF", NULL, NULL, NULL) != SQLITE_OK) {
+        *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
+        goto fail;
+    }
     /* A one-run database's rows reach the results only through a copy,
      * which checks the keys there; checking them here too doubles it. */
     if (sqlite3_exec(r->db, one_run ? "PRAGMA foreign_keys = OFF" : "PRAGMA foreign_keys = ON", NULL, NULL, NULL) !=
@@ -199,6 +212,11 @@ static struct rec *open_db(const char *path, const char *uri, bool one_run, char
     }
     if ((*err = rec_check_schema(r->db, path, !one_run)) != NULL)
         goto fail;
+    if ((flags & (UNSYNCED | NEW_FILE)) == NEW_FILE &&
+        sqlite3_exec(r->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL) != SQLITE_OK) {
+        *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
+        goto fail;
+    }
 
     for (i = 0; i < ST_COUNT; i++) {
         if (sqlite3_prepare_v3(r->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &r->st[i], NULL) != SQLITE_OK) {
@@ -215,11 +233,11 @@ fail:
     return NULL;
 }
 
-static struct rec *open_file(const char *path, bool one_run, char **err)
+static struct rec *open_file(const char *path, unsigned flags, char **err)
 {
     struct stat sb;
     bool existed = stat(path, &sb) == 0;
-    struct rec *r = open_db(path, NULL, one_run, err);
+    struct rec *r = open_db(path, NULL, flags | (existed ? 0 : NEW_FILE), err);
 
     /* A file this call created but could not give a schema (a full disk)
      * would be refused by the next open as empty: leave nothing. */
@@ -232,8 +250,9 @@ static struct rec *open_file(const char *path, bool one_run, char **err)
     return r;
 }
 
-struct rec *rec_open(const char *path, char **err) { return open_file(path, false, err); }
-struct rec *rec_open_one_run(const char *path, char **err) { return open_file(path, true, err); }
+struct rec *rec_open(const char *path, char **err) { return open_file(path, 0, err); }
+struct rec *rec_open_one_run(const char *path, char **err) { return open_file(path, ONE_RUN, err); }
+struct rec *rec_open_claim(const char *path, char **err) { return open_file(path, ONE_RUN | UNSYNCED, err); }
 
 struct rec *rec_open_scratch(char **err)
 {
@@ -243,7 +262,7 @@ struct rec *rec_open_scratch(char **err)
     /* A leading '/' makes a memdb database visible to every connection of
      * the process, so the output's connection can ATTACH it. */
     snprintf(name, sizeof name, "file:/netsim-scratch-%ld-%u?vfs=memdb", (long)getpid(), n++);
-    struct rec *r = open_db("(scratch database in memory)", name, true, err);
+    struct rec *r = open_db("(scratch database in memory)", name, ONE_RUN, err);
     /* memdb stops at 1 GiB by default; let a run's rows take what memory
      * there is (they stay in memory until they are copied out). */
     sqlite3_int64 limit = (sqlite3_int64)1 << 40;
@@ -482,11 +501,6 @@ int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t event
 const char *rec_errmsg(const struct rec *r)
 {
     return r->errmsg;
-}
-
-void rec_no_sync(struct rec *r)
-{
-    sqlite3_exec(r->db, "PRAGMA synchronous = OFF", NULL, NULL, NULL);
 }
 
 int rec_note_run(struct rec *r, int64_t id, const char *error, const char *key, const char *value)

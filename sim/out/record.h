@@ -72,6 +72,11 @@ struct rec *rec_open(const char *path, char **err);
  * cost of each insert, and written without checking the run_id keys,
  * which the copy into the results checks. */
 struct rec *rec_open_one_run(const char *path, char **err);
+/* The same, never synced to disk, from its schema on: for a file read only
+ * after this process has ended (a run's claim, run_record.h), which a
+ * crash of the process cannot lose, and whose syncs would be a third of a
+ * run's. */
+struct rec *rec_open_claim(const char *path, char **err);
 
 /* The database as a sink (sim/sink.h), ctx a struct rec: run_begin and
  * run_end are rec_run_begin and rec_run_end, each row an insert
@@ -84,11 +89,6 @@ void rec_close(struct rec *r);
  * "(scratch database in memory)". NULL (message in *err) if out of memory. */
 struct rec *rec_open_scratch(char **err);
 
-/* Commits to r are no longer synced to disk: for a file that is read only
- * after this process has ended (a claim, run_record.h), which a crash of
- * the process cannot lose, and which would otherwise cost a run several
- * syncs. */
-void rec_no_sync(struct rec *r);
 
 /* How long a connection waits for another process's lock: 10000 ms, or
  * the environment's NETSIM_BUSY_TIMEOUT_MS (0 to 3600000), which exists so
