@@ -195,9 +195,9 @@ static struct rec *open_db(const char *path, const char *uri, unsigned flags, ch
     sqlite3_extended_result_codes(r->db, 1);
     sqlite3_busy_timeout(r->db, rec_busy_timeout_ms());
     /* Before the schema is written: creating it costs 4 syncs, a third of
-     * a run's 12. A file this call creates holds no run until its first
-     * commit, whose sync takes the schema's pages to disk with its own;
-     * lost before that, to a crash of the machine, it was empty. */
+     * a run's 12. An empty file holds no run until its first commit, whose
+     * sync takes the schema's pages to disk with its own; lost before
+     * that, to a crash of the machine, it was empty. */
     if ((flags & (UNSYNCED | NEW_FILE)) &&
         sqlite3_exec(r->db, "PRAGMA synchronous = OFF", NULL, NULL, NULL) != SQLITE_OK) {
         *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
@@ -237,7 +237,9 @@ static struct rec *open_file(const char *path, unsigned flags, char **err)
 {
     struct stat sb;
     bool existed = stat(path, &sb) == 0;
-    struct rec *r = open_db(path, NULL, flags | (existed ? 0 : NEW_FILE), err);
+    /* empty: a new results file, or the one a sweep made for its worker */
+    bool empty = !existed || (S_ISREG(sb.st_mode) && sb.st_size == 0);
+    struct rec *r = open_db(path, NULL, flags | (empty ? NEW_FILE : 0), err);
 
     /* A file this call created but could not give a schema (a full disk)
      * would be refused by the next open as empty: leave nothing. */
