@@ -12,24 +12,13 @@
 
 #include <stdlib.h>
 #include "sim/sock.h"
+#include "tests/config_fixture.h"
 #include "tests/world.h"
 
 static const char *const two_hosts =
     "[sim]\nduration = 1ms\ninterval = 1ms\n"
     "[host a]\n[host b]\n"
     "[link l]\nends = a:eth0 b:eth0\nrate = 10gbit\n";
-
-/* Every error recorded so far, one per line. */
-static char *errors_text(void)
-{
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    assert_non_null(f);
-    cfg_print_errors(world_cfg, f);
-    fclose(f);
-    return buf;
-}
 
 struct ports {
     struct sim *s;
@@ -81,7 +70,7 @@ static void test_given_taken_port_is_an_error(void **state)
     ports_open(&p, 5201, 5202);
     assert_int_equal(port_of(&p, "5202"), 5202);
     assert_int_equal(cfg_errors(world_cfg), 1);
-    char *e = errors_text();
+    char *e = errors_text(world_cfg);
     assert_non_null(strstr(e, "[flow 1] port: port 5202 on b is taken by another flow"));
     free(e);
     ports_close(&p);
@@ -96,7 +85,7 @@ static void test_no_free_port_says_so(void **state)
     ports_open(&p, 5201, 65535);
     port_of(&p, NULL);
     assert_int_equal(cfg_errors(world_cfg), 1);
-    char *e = errors_text();
+    char *e = errors_text(world_cfg);
     assert_non_null(strstr(e, "[flow 1] port: no free port on b: other flows' servers hold every port from 5201 "
                               "to 65535; give this flow a port below 5201"));
     assert_null(strstr(e, "taken by another flow"));
