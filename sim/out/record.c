@@ -151,15 +151,16 @@ static void rec_free(struct rec *r)
     free(r);
 }
 
+/* open_db's flags: a file of one run (no indexes, no key checks), one never
+ * synced, an empty file (its schema written unsynced) */
+enum { ONE_RUN = 1, UNSYNCED = 2, NEW_FILE = 4 };
+
 /*
  * Opens the file path, or the URI uri if not NULL (path then only names it
  * in messages). The connection is opened with URI names on, so that ATTACH
  * can name a scratch database in memory (record_copy.c); "./" keeps a
  * plain path that happens to start with "file:" a path.
  */
-/* open_db's flags */
-enum { ONE_RUN = 1, UNSYNCED = 2, NEW_FILE = 4 };
-
 static struct rec *open_db(const char *path, const char *uri, unsigned flags, char **err)
 {
     bool one_run = flags & ONE_RUN;
