@@ -28,10 +28,12 @@ static size_t nslabs;
  * start, and every packet then straddled a fourth line, the one with its
  * t_due, which the three prefetches of a packet (skb_alloc, netem's
  * tfifo) missed. */
+_Static_assert(SLAB * sizeof(struct skb) % 64 == 0, "aligned_alloc: a size in whole lines, as C11 asks");
+
 static struct skb *slab_alloc(void)
 {
-    /* a size in whole lines, as C11 asks; not cleared: skb_alloc clears
-     * each packet it hands out, and untouched pages stay out of the RSS */
+    /* not cleared: skb_alloc clears each packet it hands out, and
+     * untouched pages stay out of the RSS */
     struct skb *slab = aligned_alloc(64, SLAB * sizeof *slab);
     if (!slab)
         xoom();

@@ -213,8 +213,9 @@ static struct rec *open_db(const char *path, const char *uri, unsigned flags, ch
     }
     if ((*err = rec_check_schema(r->db, path, !one_run)) != NULL)
         goto fail;
-    if ((flags & (UNSYNCED | NEW_FILE)) == NEW_FILE &&
-        sqlite3_exec(r->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL) != SQLITE_OK) {
+    /* every commit of a run to any file but a claim is synced, whatever
+     * this SQLite's compiled-in default */
+    if (!(flags & UNSYNCED) && sqlite3_exec(r->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL) != SQLITE_OK) {
         *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
         goto fail;
     }

@@ -62,12 +62,14 @@ struct rec_run_info {
  * database with another user_version is refused ("PATH: results schema
  * version N, this netsim writes version 2"), as is one with tables but user_version 0, or a file
  * that is not SQLite. A file this call created but could not give its
- * schema (a full disk) is removed again. Returns NULL and writes a message starting with the
+ * schema (a full disk) is removed again. Every commit is synced
+ * (synchronous = FULL) but an empty file's schema, which its first run's
+ * commit takes to disk. Returns NULL and writes a message starting with the
  * path to *err (malloc'ed, the caller frees it) on failure. */
 struct rec *rec_open(const char *path, char **err);
 
 /* The same for a file that only ever holds one run, on its way into
- * another database (a sweep worker's output, a run's claim): created
+ * another database (a sweep worker's output): created
  * without the indexes, which serve files of many runs and were half the
  * cost of each insert, and written without checking the run_id keys,
  * which the copy into the results checks. */
@@ -88,7 +90,6 @@ void rec_close(struct rec *r);
  * run to be written while no file is held; its messages name it
  * "(scratch database in memory)". NULL (message in *err) if out of memory. */
 struct rec *rec_open_scratch(char **err);
-
 
 /* How long a connection waits for another process's lock: 10000 ms, or
  * the environment's NETSIM_BUSY_TIMEOUT_MS (0 to 3600000), which exists so
