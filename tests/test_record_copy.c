@@ -91,6 +91,35 @@ static void test_copy_exact_rows_and_ids(void **state)
     rec_close(out);
 }
 
+/* The copy turns the foreign key checks off for its own transaction only:
+ * afterwards the destination's connection enforces them again, so deleting
+ * a run takes its rows with it. */
+static void test_copy_keeps_foreign_keys(void **state)
+{
+    struct tmp *t = *state;
+    struct rec *out;
+    sqlite3_stmt *st;
+
+    write_shards(t);
+    out = must_open(t->out);
+    assert_int_equal(rec_copy_run(out, t->a, 1, 0), 1);
+    assert_int_equal(rec_copy_run(out, t->a, 2, 0), 2);
+    sqlite3 *db = rec_connection(out, "test");
+    assert_non_null(db);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA foreign_keys", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), 1);
+    sqlite3_finalize(st);
+    assert_int_equal(sqlite3_exec(db, "DELETE FROM run WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+    rec_close(out);
+    char *rows = db_rows(t->out, "SELECT (SELECT count(*) FROM param WHERE run_id = 1) +"
+                                 " (SELECT count(*) FROM interval WHERE run_id = 1) +"
+                                 " (SELECT count(*) FROM counter WHERE run_id = 1),"
+                                 " (SELECT count(*) FROM interval WHERE run_id = 2) > 0");
+    assert_string_equal(rows, "0|1\n");
+    free(rows);
+}
+
 static void test_copy_duplicates_skipped(void **state)
 {
     struct tmp *t = *state;
@@ -310,6 +339,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_run_begin_explicit_id, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_exact_rows_and_ids, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_copy_keeps_foreign_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_duplicates_skipped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_ids_chosen, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_other_version_refused, setup, teardown),
