@@ -27,10 +27,25 @@ static struct sim_counter *counter_add(struct sim *s, const uint64_t *value, boo
     return c;
 }
 
+/* a then b into dst of n bytes, cut to fit as snprintf cuts */
+static void name_join(char *dst, size_t n, const char *a, const char *b)
+{
+    size_t la = strnlen(a, n - 1), lb = strnlen(b, n - 1 - la);
+    memcpy(dst, a, la);
+    memcpy(dst + la, b, lb);
+    dst[la + lb] = '\0';
+}
+
 void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop)
 {
     struct sim_counter *c = counter_add(s, value, is_drop);
-    snprintf(c->name, sizeof c->name, "%s", name);
+    name_join(c->name, sizeof c->name, name, "");
+}
+
+void sim_counter_in(struct sim *s, const char *prefix, const char *name, const uint64_t *value, bool is_drop)
+{
+    struct sim_counter *c = counter_add(s, value, is_drop);
+    name_join(c->name, sizeof c->name, prefix, name);
 }
 
 void sim_counterf(struct sim *s, const uint64_t *value, bool is_drop, const char *fmt, ...)

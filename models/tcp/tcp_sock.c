@@ -487,7 +487,7 @@ void tcp_trace(struct tcp_sock *tp, bool sender)
 
 void tcp_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix)
 {
-#define C(field, drop) sim_counterf(s, &st->field, drop, "%s%s", prefix, #field)
+#define C(field, drop) sim_counter_in(s, prefix, #field, &st->field, drop)
     C(segs_out, false);
     C(data_segs_out, false);
     C(retrans, false);

@@ -71,8 +71,7 @@ static void cfg_param_add(struct cfg_section *s, const char *key, const char *va
 {
     struct cfg *c = s->cfg;
     struct cfg_param *p = cfg_grow(c, c->params, c->nparams, &c->capparams, sizeof *p);
-    struct cfg_text t = { 0 };
-    char *v;
+    char *k, *v;
 
     if (!p)
         return;
@@ -80,19 +79,19 @@ static void cfg_param_add(struct cfg_section *s, const char *key, const char *va
     /* The spelling --set takes: by name, by kind when nameless; a name
      * two kinds share keeps its kind, as --set would refuse it. */
     if (!*s->name)
-        cfg_text_add(&t, "%s.%s", s->kind, key);
+        k = cfg_concat(c, (const char *[]){ s->kind, ".", key }, 3);
     else if (!s->shared_name)
-        cfg_text_add(&t, "%s.%s", s->name, key);
+        k = cfg_concat(c, (const char *[]){ s->name, ".", key }, 3);
     else
-        cfg_text_add(&t, "%s %s.%s", s->kind, s->name, key);
+        k = cfg_concat(c, (const char *[]){ s->kind, " ", s->name, ".", key }, 5);
     v = cfg_strdup(c, value);
-    if (t.oom || !v) {
+    if (!k || !v) {
         c->oom = 1;
-        free(t.p);
+        free(k);
         free(v);
         return;
     }
-    c->params[c->nparams].key = t.p;
+    c->params[c->nparams].key = k;
     c->params[c->nparams++].value = v;
 }
 

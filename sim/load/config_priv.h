@@ -98,6 +98,10 @@ void cfg_text_add(struct cfg_text *t, const char *fmt, ...) __attribute__((forma
 void *cfg_grow(struct cfg *c, void *arr, int n, int *cap, size_t size);
 char *cfg_strndup(struct cfg *c, const char *s, size_t n);
 char *cfg_strdup(struct cfg *c, const char *s);
+/* The n (at most 8) strings of parts end to end, in a new string: what a
+ * "%s.%s" would make, without printf's cost for the thousands of keys a
+ * scenario of many flows asks. */
+char *cfg_concat(struct cfg *c, const char *const *parts, int n);
 const char *cfg_sep(const struct cfg_section *s);
 
 /* An empty cfg whose errors name the file `name` (NULL: "(string)"). */

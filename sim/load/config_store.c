@@ -10,6 +10,7 @@
  */
 #include "sim/load/config_priv.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,27 @@ char *cfg_strndup(struct cfg *c, const char *s, size_t n)
 char *cfg_strdup(struct cfg *c, const char *s)
 {
     return cfg_strndup(c, s, strlen(s));
+}
+
+char *cfg_concat(struct cfg *c, const char *const *parts, int n)
+{
+    size_t len[8], total = 0;
+    char *p;
+
+    assert(n <= 8);
+    for (int i = 0; i < n; i++)
+        total += len[i] = strlen(parts[i]);
+    if (!(p = malloc(total + 1))) {
+        c->oom = 1;
+        return NULL;
+    }
+    total = 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(p + total, parts[i], len[i]);
+        total += len[i];
+    }
+    p[total] = '\0';
+    return p;
 }
 
 /* " " between kind and name, or "" for a nameless section. */
