@@ -22,9 +22,29 @@ static struct sim_counter *counter_add(struct sim *s, const uint64_t *value, boo
         s->counters = xrealloc(s->counters, sizeof *s->counters * (size_t)s->counters_cap);
     }
     struct sim_counter *c = &s->counters[s->ncounters++];
+    c->prefix = "";
     c->value = value;
     c->is_drop = is_drop;
     return c;
+}
+
+/* Names are small and live until sim_free: carved from 64 KB chunks. */
+#define NAME_CHUNK 65536
+
+const char *sim_keep_name(struct sim *s, const char *str)
+{
+    size_t n = strlen(str) + 1;
+    if (n > s->name_left) {
+        size_t size = n > NAME_CHUNK ? n : NAME_CHUNK;
+        s->name_chunks = xrealloc(s->name_chunks, sizeof *s->name_chunks * (size_t)(s->nname_chunks + 1));
+        s->name_at = s->name_chunks[s->nname_chunks++] = xmalloc(size);
+        s->name_left = size;
+    }
+    char *p = s->name_at;
+    memcpy(p, str, n);
+    s->name_at += n;
+    s->name_left -= n;
+    return p;
 }
 
 /* a then b into dst of n bytes, cut to fit as snprintf cuts */
@@ -39,22 +59,24 @@ static void name_join(char *dst, size_t n, const char *a, const char *b)
 void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop)
 {
     struct sim_counter *c = counter_add(s, value, is_drop);
-    name_join(c->name, sizeof c->name, name, "");
+    c->name = sim_keep_name(s, name);
 }
 
 void sim_counter_in(struct sim *s, const char *prefix, const char *name, const uint64_t *value, bool is_drop)
 {
     struct sim_counter *c = counter_add(s, value, is_drop);
-    name_join(c->name, sizeof c->name, prefix, name);
+    c->prefix = prefix;
+    c->name = name;
 }
 
 void sim_counterf(struct sim *s, const uint64_t *value, bool is_drop, const char *fmt, ...)
 {
-    struct sim_counter *c = counter_add(s, value, is_drop);
+    char name[SIM_COUNTER_NAME_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->name, sizeof c->name, fmt, ap);
+    vsnprintf(name, sizeof name, fmt, ap);
     va_end(ap);
+    sim_counter(s, name, value, is_drop);
 }
 
 /* Interval rows for every goodput flow, for [t0, t1]. */
@@ -199,7 +221,9 @@ void sim_run(struct sim *s, bool progress)
             s->flows[i]->ops->finish(s, s->flows[i]);
     for (int i = 0; i < s->ncounters; i++) {
         struct sim_counter *c = &s->counters[i];
-        sim_emit_counter(s, c->name, *c->value, c->is_drop);
+        char name[SIM_COUNTER_NAME_MAX];
+        name_join(name, sizeof name, c->prefix, c->name);
+        sim_emit_counter(s, name, *c->value, c->is_drop);
     }
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
@@ -261,6 +285,9 @@ void sim_free(struct sim *s)
     free(s->hosts);
     free(s->links);
     free(s->counters);
+    for (int i = 0; i < s->nname_chunks; i++)
+        free(s->name_chunks[i]);
+    free(s->name_chunks);
     /* every packet the run allocated is back in the pool */
     assert(skb_in_use() == s->skbs_at_build);
     free(s);

@@ -487,7 +487,8 @@ void tcp_trace(struct tcp_sock *tp, bool sender)
 
 void tcp_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix)
 {
-#define C(field, drop) sim_counter_in(s, prefix, #field, &st->field, drop)
+    const char *kept = sim_keep_name(s, prefix);
+#define C(field, drop) sim_counter_in(s, kept, #field, &st->field, drop)
     C(segs_out, false);
     C(data_segs_out, false);
     C(retrans, false);
