@@ -7,6 +7,7 @@
  */
 #include "sim/load/config_priv.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,11 +285,13 @@ int cfg_finish(struct cfg *c)
         /* a flow's keys are its app's: `netsim keys tcp_iperf3` */
         struct cfg_key *app = strcmp(s->kind, "flow") ? NULL : cfg_key_find(s, "app");
         const char *keys_arg = app && app->value[0] ? app->value : s->kind;
-        for (int j = 0; j < s->nasked; j++)
-            cfg_text_add(&valid, "%s%s", j ? ", " : "", s->asked[j].key);
+        bool listed = false;     /* the valid keys, listed at the first unknown one */
         for (int j = 0; j < s->nkeys; j++) {
             if (cfg_was_asked(s, s->keys[j].key))
                 continue;
+            for (int a = 0; !listed && a < s->nasked; a++)
+                cfg_text_add(&valid, "%s%s", a ? ", " : "", s->asked[a].key);
+            listed = true;
             if (valid.p)
                 cfg_report(c, s->keys[j].line, "[%s%s%s] unknown key '%s'; valid keys: %s (`netsim keys %s` "
                            "documents them)", s->kind, cfg_sep(s), s->name, s->keys[j].key, valid.p, keys_arg);
