@@ -175,6 +175,48 @@ static void test_overlaps_keep_new_data(void **state)
     world_free(s);
 }
 
+/* The datagram is damaged when a piece it is made of is: a damaged copy
+ * that a later one replaced (3.7 keeps the new data) does not count. */
+static struct skb *feed_all(struct sim *s, uint16_t id, int bad, bool replace_bad)
+{
+    struct host *h = rx(s);
+    struct skb *whole = NULL;
+    for (uint32_t k = 0; k < 45; k++) {
+        struct skb *f = frag(0, id, k);
+        f->corrupt = (int)k == bad;
+        whole = h->defrag(h, f, &h->cores[0]);
+        if ((int)k == bad && replace_bad)
+            whole = h->defrag(h, frag(0, id, k), &h->cores[0]);
+    }
+    return whole;
+}
+
+static void test_damaged_piece_damages_datagram(void **state)
+{
+    (void)state;
+    uint64_t before = skb_in_use();
+    struct sim *s = world("ipfrag_high_thresh = 4M\nipfrag_low_thresh = 3M");
+    struct skb *d = feed_all(s, 5, -1, false);
+    assert_non_null(d);
+    assert_false(d->corrupt);
+    skb_free(d);
+    d = feed_all(s, 6, 7, false);
+    assert_non_null(d);
+    assert_true(d->corrupt);
+    skb_free(d);
+    d = feed_all(s, 7, 0, false);           /* the head itself */
+    assert_non_null(d);
+    assert_true(d->corrupt);
+    skb_free(d);
+    d = feed_all(s, 8, 7, true);
+    assert_non_null(d);
+    assert_false(d->corrupt);
+    skb_free(d);
+    assert_int_equal(ns_of(s)->oks, 4);
+    world_free(s);
+    assert_int_equal(skb_in_use(), before);
+}
+
 /* ---- hash chains ---- */
 
 /* Three ids from source 0 that share a bucket with `id0`. */
@@ -464,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_fragments_of_a_64k_datagram),
         cmocka_unit_test(test_truesize_and_queue_charges),
         cmocka_unit_test(test_overlaps_keep_new_data),
+        cmocka_unit_test(test_damaged_piece_damages_datagram),
         cmocka_unit_test(test_hash_chain_head_insert_and_walks),
         cmocka_unit_test(test_evictor_frees_lru_head_down_to_low),
         cmocka_unit_test(test_progressive_frees_let_the_other_cpu_evict_too),
