@@ -44,8 +44,14 @@ enum rec_stmt {
     ST_SERIES,
     ST_COUNTER,
     ST_PROFILE,
+    ST_COUNTERS,                 /* COUNTER_BATCH rows at once */
     ST_COUNT
 };
+
+/* Counters come by the thousand at the end of a run (38 a TCP flow), and
+ * an insert statement costs as much again as its row: they are inserted
+ * COUNTER_BATCH to a statement, in order, so their rowids are the same. */
+#define COUNTER_BATCH 64
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -71,6 +77,14 @@ static const char *const stmt_sql[ST_COUNT] = {
 
 struct rec {
     sqlite3 *db;
+    struct {
+        int64_t value;
+        int is_drop;
+        size_t name;             /* offset in names */
+    } pend[COUNTER_BATCH];       /* counters of the open run not yet inserted */
+    int npend;
+    char *names;
+    size_t names_len, names_cap;
     char *path;                  /* for messages */
     char *name;                  /* what SQLite opens, and ATTACH names */
     sqlite3_stmt *st[ST_COUNT];
@@ -146,6 +160,7 @@ static void rec_free(struct rec *r)
     for (i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(r->st[i]);
     sqlite3_close(r->db);
+    free(r->names);
     free(r->path);
     free(r->name);
     free(r);
@@ -221,7 +236,16 @@ static struct rec *open_db(const char *path, const char *uri, unsigned flags, ch
     }
 
     for (i = 0; i < ST_COUNT; i++) {
-        if (sqlite3_prepare_v3(r->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &r->st[i], NULL) != SQLITE_OK) {
+        char batch[64 + 22 * COUNTER_BATCH];
+        const char *sql = stmt_sql[i];
+        if (i == ST_COUNTERS) {
+            int n = snprintf(batch, sizeof batch, "INSERT INTO counter(run_id, name, value, is_drop) VALUES");
+            for (int k = 0; k < COUNTER_BATCH; k++)
+                n += snprintf(batch + n, sizeof batch - (size_t)n, "%s(?1,?%d,?%d,?%d)", k ? "," : "", 3 * k + 2,
+                              3 * k + 3, 3 * k + 4);
+            sql = batch;
+        }
+        if (sqlite3_prepare_v3(r->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &r->st[i], NULL) != SQLITE_OK) {
             *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
             goto fail;
         }
@@ -383,6 +407,8 @@ int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info)
         return -1;
     }
     r->run_id = sqlite3_last_insert_rowid(r->db);
+    r->npend = 0;
+    r->names_len = 0;
     clock_gettime(CLOCK_MONOTONIC, &r->run_t0);
     return r->run_id;
 }
@@ -427,17 +453,51 @@ int rec_series(struct rec *r, const char *name, double t, double value)
     return step(r, ST_SERIES, "insert series");
 }
 
+/* The pending counters into the table: a full batch in one statement,
+ * fewer one by one (the run's last). */
+static int flush_counters(struct rec *r)
+{
+    int rc = 0, k = 0;
+    sqlite3_stmt *st = r->st[r->npend == COUNTER_BATCH ? ST_COUNTERS : ST_COUNTER];
+
+    sqlite3_bind_int64(st, 1, r->run_id);
+    for (int n = r->npend == COUNTER_BATCH ? COUNTER_BATCH : 1; k < r->npend && rc == 0;) {
+        for (int j = 0; j < n; j++, k++) {
+            bind_text(st, 3 * j + 2, r->names + r->pend[k].name);
+            sqlite3_bind_int64(st, 3 * j + 3, (sqlite3_int64)r->pend[k].value);
+            sqlite3_bind_int(st, 3 * j + 4, r->pend[k].is_drop);
+        }
+        rc = step(r, n > 1 ? ST_COUNTERS : ST_COUNTER, "insert counter");
+    }
+    r->npend = 0;
+    r->names_len = 0;
+    return rc;
+}
+
 int rec_counter(struct rec *r, const char *name, uint64_t value, bool is_drop)
 {
-    sqlite3_stmt *st = r->st[ST_COUNTER];
+    size_t n = strlen(name) + 1;
 
     if (need_run(r, "insert counter") != 0)
         return -1;
-    sqlite3_bind_int64(st, 1, r->run_id);
-    bind_text(st, 2, name);
-    sqlite3_bind_int64(st, 3, (sqlite3_int64)value);
-    sqlite3_bind_int(st, 4, is_drop);
-    return step(r, ST_COUNTER, "insert counter");
+    if (r->names_len + n > r->names_cap) {
+        size_t cap = r->names_cap ? 2 * r->names_cap : 4096;
+        char *p;
+        while (cap < r->names_len + n)
+            cap *= 2;
+        if (!(p = realloc(r->names, cap))) {
+            set_err(r, "insert counter: out of memory");
+            return -1;
+        }
+        r->names = p;
+        r->names_cap = cap;
+    }
+    memcpy(r->names + r->names_len, name, n);
+    r->pend[r->npend].name = r->names_len;
+    r->pend[r->npend].value = (int64_t)value;
+    r->pend[r->npend++].is_drop = is_drop;
+    r->names_len += n;
+    return r->npend == COUNTER_BATCH ? flush_counters(r) : 0;
 }
 
 int rec_profile(struct rec *r, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls)
@@ -468,6 +528,8 @@ static int run_finish(struct rec *r, const char *status, double wall_s, int64_t 
 {
     sqlite3_stmt *st = r->st[ST_RUN_END];
 
+    if (r->npend && flush_counters(r) != 0 && r->run_id < 0)
+        return -1;               /* SQLite rolled the run back */
     bind_text(st, 1, status);
     sqlite3_bind_double(st, 2, wall_s);
     if (events >= 0)
