@@ -3,10 +3,10 @@
 # scenario over 10 simulated seconds (simulated packets and seconds per wall
 # second); events and heap operations per link frame of the w1 and w3
 # benchmarks (scenarios/bench/); the flow-scaling table (1 to 10 000 TCP
-# flows: ns per link frame, median of three, and peak RSS; the 1000-flow
-# cost against the 1-flow one); the memory of an idle TCP flow;
-# tcp_drs's peak RSS per run and its sweep's wall time; ns-3 side by side when NS3_COMPARE
-# is set. Figures are for this build on this machine; they are printed,
+# flows: ns per link frame, median of three, the set-up and the frame cost
+# without it, peak RSS; the 1000-flow cost against the 1-flow one); the
+# memory of an idle TCP flow; tcp_drs's peak RSS per run and its sweep's
+# wall time; ns-3 side by side when NS3_COMPARE is set. Figures are for this build on this machine; they are printed,
 # never asserted. Single runs are pinned to one core (the last this process
 # may use, so as not to share core 0 with compare.sh's); the sweep gets
 # every core of the machine, even under an outer taskset.
@@ -51,25 +51,37 @@ done
 
 # Flow scaling: N TCP flows sharing the w1 link for 2 s (tools/bench-flows):
 # wall time per link frame (the median of three runs, taken in turn with
-# the other sizes so that they see the same machine) and peak memory.
+# the other sizes so that they see the same machine) and peak memory. The
+# set-up is the wall time of the same flows run for 1 ms (building them,
+# their database rows); "after set-up" is the frame cost without it.
 d=$(mktemp -d)
 sizes="1 10 100 1000 10000"
-for n in $sizes; do tools/bench-flows "$n" > "$d/f$n.ini"; done
+for n in $sizes; do
+    tools/bench-flows "$n" > "$d/f$n.ini"
+    tools/bench-flows "$n" 1ms > "$d/s$n.ini"
+done
 for r in 1 2 3; do
     for n in $sizes; do
+        t0=$(date +%s.%N)
+        "${PIN[@]}" "$netsim" run "$d/s$n.ini" -q -o "$d/s.db" > /dev/null
+        t1=$(date +%s.%N)
+        rm -f "$d/s.db"
         /usr/bin/time -f '%e %M' -o "$d/time" "${PIN[@]}" "$netsim" run "$d/f$n.ini" -q -o "$d/f.db" > /dev/null
         fr=$(sqlite3 "$d/f.db" "select sum(value) from counter where name like 'link.%.tx_packets'")
         rm -f "$d/f.db"
         read -r w kb < "$d/time"
-        echo "$n $fr $w $kb" >> "$d/runs"
+        echo "$n $fr $w $kb $t0 $t1" >> "$d/runs"
     done
 done
-printf '%8s %12s %10s %10s\n' flows frames ns/frame "peak RSS"
+printf '%8s %12s %10s %10s %16s %10s\n' flows frames ns/frame set-up "after set-up" "peak RSS"
 for n in $sizes; do
-    awk -v n="$n" '$1 == n { x = $3 / $2 * 1e9; s += x; if (!k++ || x < lo) lo = x; if (x > hi) hi = x; f = $2; if ($4 > kb) kb = $4 }
-        END { printf "%8d %12.0f %10.0f %7.1f MB\n", n, f, s - lo - hi, kb / 1024 }' "$d/runs"
+    awk -v n="$n" '
+        function med(a,   i, j, t) { for (i = 1; i <= 3; i++) for (j = i + 1; j <= 3; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } return a[2] }
+        $1 == n { k++; x[k] = $3 / $2 * 1e9; su[k] = $6 - $5; y[k] = ($3 - su[k]) / $2 * 1e9; f = $2; if ($4 > kb) kb = $4 }
+        END { printf "%8d %12.0f %10.0f %7.0f ms %16.0f %7.1f MB\n", n, f, med(x), med(su) * 1000, med(y), kb / 1024 }' "$d/runs"
 done | tee "$d/table"
-awk '$1 == 1 { a = $3 } $1 == 1000 { b = $3 } END { printf "cost per frame at 1000 flows: %.2f x the 1-flow cost\n", b / a }' "$d/table"
+awk '$1 == 1 { a = $3; c = $6 } $1 == 1000 { b = $3; e = $6 }
+     END { printf "cost per frame at 1000 flows: %.2f x the 1-flow cost (%.2f x after set-up)\n", b / a, e / c }' "$d/table"
 rm -rf "$d"
 
 # An idle TCP flow: connected, sent for 1 ms, then quiet for the rest of
