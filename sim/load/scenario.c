@@ -200,9 +200,10 @@ static void routes_build(struct sim *s)
  * checked. Errors elsewhere (a host's bad key, which fell back to its
  * default) do not stop the setup, so the flow's keys are still checked. */
 /* What a flow costs, measured: 10 000 TCP flows at full speed on one link
- * peaked at 262 MB (about 26 KB each: two endpoints, their scoreboard and
- * receive records, the app); the estimate rounds up. */
-#define FLOW_BYTES_ESTIMATE (32 * 1024)
+ * peaked at 209 MB (about 21 KB each: two endpoints, their scoreboard and
+ * receive records, the app, its counters; make bench); the estimate rounds
+ * up. */
+#define FLOW_BYTES_ESTIMATE (24 * 1024)
 
 /* Memory this machine can give a run: MemAvailable, or the environment's
  * NETSIM_MEM_AVAILABLE (bytes, for tests). 0 when unknown. */

@@ -95,7 +95,7 @@ check "... naming the limit" grep -q "a scenario file is at most 16777216 bytes"
 tools/bench-flows 300 0.01s > "$tmp/flows.ini"
 NETSIM_MEM_AVAILABLE=5000000 timeout 60 "$NETSIM" run "$tmp/flows.ini" --no-db > "$tmp/out" 2> "$tmp/err"
 check "300 flows in 5 MB refused: exit 2" test $? -eq 2
-check "... with the estimate" grep -q "300 flows need about 9 MB (about 32 KB each), more than the 4 MB of memory available" "$tmp/err"
+check "... with the estimate" grep -q "300 flows need about 7 MB (about 24 KB each), more than the 4 MB of memory available" "$tmp/err"
 check "... as one error" test "$(errors)" -eq 1
 timeout 60 "$NETSIM" run "$tmp/flows.ini" --no-db -q > "$tmp/out" 2> "$tmp/err"
 check "300 flows run (more than the old limit of 256)" test $? -eq 0
