@@ -129,16 +129,10 @@ static inline struct skb *skbq_pop(struct skb_queue *q)
     if (!s)
         return 0;
     q->head = s->next;
-    if (q->head) {
-        /* The next to leave is touched soon, all three lines of it
-         * (the qdisc's, the wire's, a socket's); behind a deep queue it has
-         * long left the cache: 1000 flows fill the qdisc. */
-        __builtin_prefetch((char *)q->head + 64, 1);
-        __builtin_prefetch((char *)q->head + 128, 1);
+    if (q->head)
         q->head->prev = 0;
-    } else {
+    else
         q->tail = 0;
-    }
     q->len--;
     q->bytes -= s->truesize;
     s->next = s->prev = 0;

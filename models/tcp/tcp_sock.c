@@ -369,31 +369,6 @@ static void conn_request(struct tcp_sock *l, struct skb *skb, const struct tcp_h
     evq_push(tp->h->q, &tp->ev_rto, core_now(c) + TCP_TIMEOUT_INIT);
 }
 
-/* The lines of an endpoint that a segment's processing touches, sender's
- * and receiver's, by the misses cachegrind counted at 1000 flows, where
- * the endpoints no longer fit the L2: fetched at once here rather than
- * one after another as the code reaches them. */
-static void tcp_sock_prefetch(const struct tcp_sock *tp)
-{
-#define PF(field) __builtin_prefetch(&tp->field, 1)
-    PF(packets_out);
-    PF(snd_una);
-    PF(state);
-    PF(blk);
-    PF(rq);
-    PF(ca_state);
-    PF(rcv_nxt);
-    PF(ts_recent);
-    PF(th);
-    PF(tlp_high_seq);
-    PF(st.acks_out);
-    PF(segs_in);
-    PF(rcv_mss);
-    PF(snd_cwnd);
-    PF(st.segs_out);
-#undef PF
-}
-
 /* __inet_lookup: the established endpoint, else the port's listener */
 static struct tcp_sock *lookup(struct tcp_host *th, struct skb *skb)
 {
@@ -414,7 +389,6 @@ void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
         skb_free(skb);
         return;
     }
-    tcp_sock_prefetch(tp);
     tp->segs_in++;
     tp->data_segs_in += skb->payload > 0;
     struct tcp_hdr hdr;
