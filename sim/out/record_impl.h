@@ -1,0 +1,57 @@
+/*
+ * record_impl.h - what the two halves of the results database share:
+ * record_open.c opens a file (schema checked, statements prepared),
+ * record.c writes runs through those statements; not for other callers,
+ * who use record.h.
+ */
+#ifndef NETSIM_OUT_RECORD_IMPL_H
+#define NETSIM_OUT_RECORD_IMPL_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include "sim/out/record.h"
+
+enum rec_stmt {
+    ST_BEGIN,
+    ST_COMMIT,
+    ST_ROLLBACK,
+    ST_RUN_INSERT,
+    ST_RUN_END,
+    ST_PARAM,
+    ST_INTERVAL,
+    ST_SERIES,
+    ST_COUNTER,
+    ST_PROFILE,
+    ST_COUNTERS,                 /* COUNTER_BATCH rows at once */
+    ST_COUNT
+};
+
+/* Counters come by the thousand at the end of a run (38 a TCP flow), and
+ * an insert statement costs as much again as its row: they are inserted
+ * COUNTER_BATCH to a statement, in order, so their rowids are the same. */
+#define COUNTER_BATCH 64
+
+struct rec {
+    sqlite3 *db;
+    struct {
+        int64_t value;
+        int is_drop;
+        size_t name;             /* offset in names */
+    } pend[COUNTER_BATCH];       /* counters of the open run not yet inserted */
+    int npend;
+    char *names;
+    size_t names_len, names_cap;
+    char *path;                  /* for messages */
+    char *name;                  /* what SQLite opens, and ATTACH names */
+    sqlite3_stmt *st[ST_COUNT];
+    int64_t run_id;              /* -1 when no run is open */
+    struct timespec run_t0;      /* monotonic clock at rec_run_begin */
+    char errmsg[512];
+};
+
+/* Finalizes the statements, closes the connection, frees r. */
+void rec_free(struct rec *r);
+
+#endif
