@@ -6,8 +6,8 @@
 # flows: ns per link frame, median of three, the set-up and the frame cost
 # without it, peak RSS; the 1000-flow cost against the 1-flow one); the
 # memory of an idle TCP flow; tcp_drs's peak RSS per run and its sweep's
-# wall time; ns-3 side by side when NS3_COMPARE is set. Figures are for this build on this machine; they are printed,
-# never asserted. Single runs are pinned to one core (the last this process
+# wall time; ns-3 side by side when NS3_COMPARE is set. Figures are for
+# this build on this machine; they are printed, never asserted. Single runs are pinned to one core (the last this process
 # may use, so as not to share core 0 with compare.sh's); the sweep gets
 # every core of the machine, even under an outer taskset.
 set -eu
@@ -62,15 +62,17 @@ for n in $sizes; do
 done
 for r in 1 2 3; do
     for n in $sizes; do
+        # both timed alike, to the microsecond (time's %e counts in 10 ms)
         t0=$(date +%s.%N)
         "${PIN[@]}" "$netsim" run "$d/s$n.ini" -q -o "$d/s.db" > /dev/null
         t1=$(date +%s.%N)
         rm -f "$d/s.db"
-        /usr/bin/time -f '%e %M' -o "$d/time" "${PIN[@]}" "$netsim" run "$d/f$n.ini" -q -o "$d/f.db" > /dev/null
+        t2=$(date +%s.%N)
+        /usr/bin/time -f '%M' -o "$d/time" "${PIN[@]}" "$netsim" run "$d/f$n.ini" -q -o "$d/f.db" > /dev/null
+        t3=$(date +%s.%N)
         fr=$(sqlite3 "$d/f.db" "select sum(value) from counter where name like 'link.%.tx_packets'")
         rm -f "$d/f.db"
-        read -r w kb < "$d/time"
-        echo "$n $fr $w $kb $t0 $t1" >> "$d/runs"
+        echo "$n $fr $(awk -v a="$t2" -v b="$t3" 'BEGIN { printf "%.6f", b - a }') $(cat "$d/time") $t0 $t1" >> "$d/runs"
     done
 done
 printf '%8s %12s %10s %10s %16s %10s\n' flows frames ns/frame set-up "after set-up" "peak RSS"

@@ -289,9 +289,11 @@ int cfg_finish(struct cfg *c)
         for (int j = 0; j < s->nkeys; j++) {
             if (cfg_was_asked(s, s->keys[j].key))
                 continue;
-            for (int a = 0; !listed && a < s->nasked; a++)
-                cfg_text_add(&valid, "%s%s", a ? ", " : "", s->asked[a].key);
-            listed = true;
+            if (!listed) {
+                for (int a = 0; a < s->nasked; a++)
+                    cfg_text_add(&valid, "%s%s", a ? ", " : "", s->asked[a].key);
+                listed = true;
+            }
             if (valid.p)
                 cfg_report(c, s->keys[j].line, "[%s%s%s] unknown key '%s'; valid keys: %s (`netsim keys %s` "
                            "documents them)", s->kind, cfg_sep(s), s->name, s->keys[j].key, valid.p, keys_arg);

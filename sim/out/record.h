@@ -72,7 +72,7 @@ struct rec *rec_open(const char *path, char **err);
  * another database (a sweep worker's output): created
  * without the indexes, which serve files of many runs and were half the
  * cost of each insert, and written without checking the run_id keys,
- * which the copy into the results checks. */
+ * which the copy into the results keeps by construction (record_copy.c). */
 struct rec *rec_open_one_run(const char *path, char **err);
 /* The same, never synced to disk, from its schema on: for a file read only
  * after this process has ended (a run's claim, run_record.h), which a

@@ -308,7 +308,7 @@ static int64_t copy_attached(struct copy *c, const char *attach, int64_t want_id
          * construction, and checking it would cost a lookup in run per
          * row (a fifth of the copy). The pragma is a no-op inside a
          * transaction, so it goes off before BEGIN and back after the end. */
-        int64_t fk = 0;
+        int64_t fk = 1;          /* unread, the checks come back on: the safe side */
         run_stmt(c, "reading foreign_keys", "PRAGMA foreign_keys", -1, 0, &fk);
         sqlite3_exec(c->db, "PRAGMA foreign_keys = OFF", NULL, NULL, NULL);
         /* The no-op DELETE takes main's write lock first (see the top). */
