@@ -461,6 +461,50 @@ static void test_misuse_errors(void **state)
     rec_close(NULL);
 }
 
+/* Parameters are kept, copied, and inserted 64 to a statement: 130 of
+ * them (two full batches and two left over for the run's end) come back
+ * in their order and rowids, with a NULL value as NULL, though each key
+ * was freed as soon as it was given; a NULL key, refused by the table
+ * only when its batch is inserted, fails the run's end and leaves no run. */
+static void test_params_in_batches(void **state)
+{
+    struct tmp *t = *state;
+    char *err = NULL, expect[512];
+    struct rec *r = rec_open(t->path, &err);
+    sqlite3 *db;
+
+    assert_non_null(r);
+    assert_int_equal(rec_run_begin(r, &info1), 1);
+    for (int i = 0; i < 130; i++) {
+        char *key = malloc(32);
+        assert_non_null(key);
+        snprintf(key, 32, "flow.%d.port", i);
+        assert_int_equal(rec_param(r, key, i == 64 ? NULL : key + 5), 0);
+        free(key);
+    }
+    assert_int_equal(rec_counter(r, "c", 7, false), 0);
+    assert_int_equal(rec_run_end(r, "complete", 1, 1, 1, NULL), 0);
+
+    assert_int_equal(rec_run_begin(r, &info1), 2);
+    assert_int_equal(rec_param(r, "sim.duration", "1s"), 0);
+    assert_int_equal(rec_param(r, NULL, "v"), 0);
+    assert_int_equal(rec_run_end(r, "complete", 1, 1, 1, NULL), -1);
+    snprintf(expect, sizeof expect, "%s: insert param: NOT NULL constraint failed: param.key", t->path);
+    assert_string_equal(rec_errmsg(r), expect);
+    rec_close(r);
+
+    db = db_open(t->path);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM param"), 130);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM param WHERE run_id = 1 AND rowid = "
+                                "1 + CAST(substr(key, 6, length(key) - 10) AS INTEGER)"), 130);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM param WHERE value = substr(key, 6)"), 129);
+    assert_rows(db, "SELECT key, quote(value) FROM param WHERE rowid IN (64, 65, 66, 130)",
+                "flow.63.port|'63.port'\nflow.64.port|NULL\nflow.65.port|'65.port'\nflow.129.port|'129.port'\n");
+    assert_rows(db, "SELECT id, status FROM run", "1|complete\n");
+    assert_rows(db, "SELECT run_id, name, value FROM counter", "1|c|7\n");
+    sqlite3_close(db);
+}
+
 /* The seed is 64 bits; values >= 2^63 are stored as two's-complement. */
 static void test_large_values(void **state)
 {
@@ -500,6 +544,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_directory_blocked_by_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_misuse_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_params_in_batches, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -148,22 +148,80 @@ int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info)
         return -1;
     }
     r->run_id = sqlite3_last_insert_rowid(r->db);
-    r->npend = 0;
+    r->npend = r->nppend = 0;
     r->names_len = 0;
     clock_gettime(CLOCK_MONOTONIC, &r->run_t0);
     return r->run_id;
 }
 
+/* Keeps a copy of s among the pending rows' strings; its offset in *off
+ * (REC_NULL_STR for NULL, which binds SQL NULL). */
+static int keep_str(struct rec *r, const char *s, size_t *off, const char *what)
+{
+    if (!s) {
+        *off = REC_NULL_STR;
+        return 0;
+    }
+    size_t n = strlen(s) + 1;
+
+    if (r->names_len + n > r->names_cap) {
+        size_t cap = r->names_cap ? 2 * r->names_cap : 4096;
+        char *p;
+        while (cap < r->names_len + n)
+            cap *= 2;
+        if (!(p = realloc(r->names, cap))) {
+            set_err(r, "%s: out of memory", what);
+            return -1;
+        }
+        r->names = p;
+        r->names_cap = cap;
+    }
+    memcpy(r->names + r->names_len, s, n);
+    *off = r->names_len;
+    r->names_len += n;
+    return 0;
+}
+
+static const char *kept(const struct rec *r, size_t off)
+{
+    return off == REC_NULL_STR ? NULL : r->names + off;
+}
+
+/* The pending parameters into the table, as flush_counters does: a full
+ * batch in one statement, fewer one by one. */
+static int flush_params(struct rec *r)
+{
+    int per = r->nppend == PARAM_BATCH ? PARAM_BATCH : 1, rc = 0;
+    enum rec_stmt which = per > 1 ? ST_PARAMS : ST_PARAM;
+    sqlite3_stmt *st = r->st[which];
+
+    sqlite3_bind_int64(st, 1, r->run_id);
+    for (int k = 0; k < r->nppend && rc == 0;) {
+        for (int j = 0; j < per; j++, k++) {
+            bind_text(st, 2 * j + 2, kept(r, r->ppend[k].key));
+            bind_text(st, 2 * j + 3, kept(r, r->ppend[k].value));
+        }
+        rc = step(r, which, "insert param");
+    }
+    r->nppend = 0;
+    if (!r->npend)
+        r->names_len = 0;
+    return rc;
+}
+
+/* Parameters wait, copied, for a batch to fill or the run to end: a
+ * failed insert fails the call that flushes it, at the latest the run's
+ * end, which then rolls the run back. */
 int rec_param(struct rec *r, const char *key, const char *value)
 {
-    sqlite3_stmt *st = r->st[ST_PARAM];
-
     if (need_run(r, "insert param") != 0)
         return -1;
-    sqlite3_bind_int64(st, 1, r->run_id);
-    bind_text(st, 2, key);
-    bind_text(st, 3, value);
-    return step(r, ST_PARAM, "insert param");
+    size_t k, v;
+    if (keep_str(r, key, &k, "insert param") != 0 || keep_str(r, value, &v, "insert param") != 0)
+        return -1;
+    r->ppend[r->nppend].key = k;
+    r->ppend[r->nppend++].value = v;
+    return r->nppend == PARAM_BATCH ? flush_params(r) : 0;
 }
 
 int rec_interval(struct rec *r, int flow, double t_start, double t_end, uint64_t bytes, double bits_per_s)
@@ -212,33 +270,20 @@ static int flush_counters(struct rec *r)
         rc = step(r, which, "insert counter");
     }
     r->npend = 0;
-    r->names_len = 0;
+    if (!r->nppend)
+        r->names_len = 0;
     return rc;
 }
 
 int rec_counter(struct rec *r, const char *name, uint64_t value, bool is_drop)
 {
-    size_t n = strlen(name) + 1;
+    size_t off;
 
-    if (need_run(r, "insert counter") != 0)
+    if (need_run(r, "insert counter") != 0 || keep_str(r, name, &off, "insert counter") != 0)
         return -1;
-    if (r->names_len + n > r->names_cap) {
-        size_t cap = r->names_cap ? 2 * r->names_cap : 4096;
-        char *p;
-        while (cap < r->names_len + n)
-            cap *= 2;
-        if (!(p = realloc(r->names, cap))) {
-            set_err(r, "insert counter: out of memory");
-            return -1;
-        }
-        r->names = p;
-        r->names_cap = cap;
-    }
-    memcpy(r->names + r->names_len, name, n);
-    r->pend[r->npend].name = r->names_len;
+    r->pend[r->npend].name = off;
     r->pend[r->npend].value = (int64_t)value;
     r->pend[r->npend++].is_drop = is_drop;
-    r->names_len += n;
     return r->npend == COUNTER_BATCH ? flush_counters(r) : 0;
 }
 
@@ -270,6 +315,11 @@ static int run_finish(struct rec *r, const char *status, double wall_s, int64_t 
 {
     sqlite3_stmt *st = r->st[ST_RUN_END];
 
+    if (r->nppend && flush_params(r) != 0) {
+        rollback(r);             /* a run without all its parameters is no run */
+        r->run_id = -1;
+        return -1;
+    }
     if (r->npend && flush_counters(r) != 0 && r->run_id < 0)
         return -1;               /* SQLite rolled the run back */
     bind_text(st, 1, status);

@@ -25,6 +25,7 @@ enum rec_stmt {
     ST_COUNTER,
     ST_PROFILE,
     ST_COUNTERS,                 /* COUNTER_BATCH rows at once */
+    ST_PARAMS,                   /* PARAM_BATCH rows at once */
     ST_COUNT
 };
 
@@ -32,6 +33,9 @@ enum rec_stmt {
  * an insert statement costs as much again as its row: they are inserted
  * COUNTER_BATCH to a statement, in order, so their rowids are the same. */
 #define COUNTER_BATCH 64
+/* Parameters likewise: about 30 a TCP flow, at the run's start. */
+#define PARAM_BATCH 64
+#define REC_NULL_STR ((size_t)-1)   /* a pending NULL value */
 
 struct rec {
     sqlite3 *db;
@@ -41,7 +45,11 @@ struct rec {
         size_t name;             /* offset in names */
     } pend[COUNTER_BATCH];       /* counters of the open run not yet inserted */
     int npend;
-    char *names;
+    struct {
+        size_t key, value;       /* offsets in names; value may be REC_NULL_STR */
+    } ppend[PARAM_BATCH];        /* parameters of the open run not yet inserted */
+    int nppend;
+    char *names;                 /* the pending rows' strings: emptied when both are */
     size_t names_len, names_cap;
     char *path;                  /* for messages */
     char *name;                  /* what SQLite opens, and ATTACH names */

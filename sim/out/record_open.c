@@ -180,6 +180,12 @@ static struct rec *open_db(const char *path, const char *uri, unsigned flags, ch
                 n += snprintf(batch + n, sizeof batch - (size_t)n, "%s(?1,?%d,?%d,?%d)", k ? "," : "", 3 * k + 2,
                               3 * k + 3, 3 * k + 4);
             sql = batch;
+        } else if (i == ST_PARAMS) {
+            int n = snprintf(batch, sizeof batch, "INSERT INTO param(run_id, key, value) VALUES");
+            for (int k = 0; k < PARAM_BATCH; k++)
+                n += snprintf(batch + n, sizeof batch - (size_t)n, "%s(?1,?%d,?%d)", k ? "," : "", 2 * k + 2,
+                              2 * k + 3);
+            sql = batch;
         }
         if (sqlite3_prepare_v3(r->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &r->st[i], NULL) != SQLITE_OK) {
             *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
