@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "sim/config.h"
+#include "sim/progress.h"
 #include "sim/sim.h"
 #include "sim/strindex.h"
 #include "sim/xalloc.h"
@@ -105,13 +106,6 @@ static void sim_tick(struct event *ev)
         evq_push(&s->q, &s->tick, s->next_tick);
 }
 
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 struct desc_probe {
     struct flow *const *flows;
     const char *desc;
@@ -189,26 +183,21 @@ void sim_run(struct sim *s, bool progress)
 
     /* Run in slices of simulated time so that the progress line and an
      * interrupt get looked at a few hundred times a second at most. */
-    double t_start = wall_now(), t_last = t_start;
-    bool shown = false;
+    struct progress line;
+    progress_begin(&line, progress);
     simtime_t slice = 10 * PS_PER_MS;
     for (simtime_t t = 0; t < s->duration && !s->q.stop;) {
         t = t + slice < s->duration ? t + slice : s->duration;
         evq_run(&s->q, t);
-        if (progress) {
-            double w = wall_now();
-            if (w - t_last > 0.25 && w - t_start > 1.0) {
-                double rate = time_to_s(t) / (w - t_start);   /* simulated s per wall s */
-                fprintf(stderr, "\r  sim %.2f / %.2f s   %.1f M events/s   %.2f sim s/wall s   ETA %.0f s   ",
-                        time_to_s(t), time_to_s(s->duration), (double)s->q.executed / (w - t_start) / 1e6, rate,
-                        rate > 0 ? time_to_s(s->duration - t) / rate : 0.0);
-                t_last = w;
-                shown = true;
-            }
+        if (progress_due(&line)) {
+            double w = line.last - line.t0;
+            double rate = time_to_s(t) / w;   /* simulated s per wall s */
+            progress_show(&line, "  sim %.2f / %.2f s   %.1f M events/s   %.2f sim s/wall s   ETA %.0f s   ",
+                          time_to_s(t), time_to_s(s->duration), (double)s->q.executed / w / 1e6, rate,
+                          rate > 0 ? time_to_s(s->duration - t) / rate : 0.0);
         }
     }
-    if (shown)
-        fprintf(stderr, "\r%60s\r", "");
+    progress_end(&line);
     s->interrupted = s->q.stop;
     simtime_t end = s->interrupted ? s->q.now : s->duration;
     s->q.now = end;

@@ -210,10 +210,12 @@ static int cmd_run(int argc, char **argv)
         .rep = rep, .out = stdout, .json = json, .quiet = quiet, .profile = profile, .progress = isatty(2) && !json,
         .pcap = pcap,
     };
-    /* Build first, so that a bad scenario never touches the database. */
-    struct sim *probe = sim_build(cfg, seed, have_seed);
-    sim_free(probe);
+    /* Build first, so that a bad scenario never touches the database;
+     * the run then uses what was built. */
+    sim_build_progress(o.progress);
+    struct sim *built = sim_build(cfg, seed, have_seed);
     if (cfg_errors(cfg)) {
+        sim_free(built);
         cfg_print_errors(cfg, stderr);
         fprintf(stderr, "netsim run: %s: %d error%s; nothing was run\n", path, cfg_errors(cfg), cfg_errors(cfg) == 1 ? "" : "s");
         free(stem);
@@ -230,10 +232,12 @@ static int cmd_run(int argc, char **argv)
     o.ss_base = ss_base;
     struct run_record *rr = NULL;
     if (!nodb && !(rr = run_record_open(out ? out : defpath, &o))) {
+        sim_free(built);
         free(stem);
         cfg_free(cfg);
         return 1;
     }
+    o.built = built;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

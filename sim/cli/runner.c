@@ -82,7 +82,10 @@ static int64_t sink_begin(const struct sink_ops *k, void *rec, struct cfg *cfg, 
 
 int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
 {
-    struct sim *s = cfg_errors(cfg) ? NULL : sim_build(cfg, o->have_seed ? o->seed : 0, o->have_seed);
+    sim_build_progress(o->progress);
+    struct sim *s = o->built             ? o->built
+                    : cfg_errors(cfg) ? NULL
+                                      : sim_build(cfg, o->have_seed ? o->seed : 0, o->have_seed);
     if (cfg_errors(cfg)) {
         cfg_print_errors(cfg, stderr);
         fprintf(stderr, "netsim: %s: %d error%s; nothing was run\n", cfg_file(cfg), cfg_errors(cfg),

@@ -38,6 +38,11 @@ struct run_opts {
     void *deliver_arg;
     /* pcap.dir not NULL: capture the chosen ports there (sim/pcap.h) */
     struct pcap_opts pcap;
+    /* Not NULL: the world already built from cfg with this seed (netsim
+     * run builds it before it opens the database, to refuse a bad
+     * scenario first); runner_run takes it over instead of building it
+     * again, which was a second set-up as long as the first. */
+    struct sim *built;
     /* Where the socket samples of flows with ss_interval go
      * (sim/out/ss_file.h): ss_path; or, when that is NULL and ss_base is
      * set, ss_base.runID.ss.txt, ID the run's id in its database (known

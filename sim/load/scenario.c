@@ -9,6 +9,7 @@
 #include "sim/config.h"
 #include "sim/load/load.h"
 #include "sim/costs.h"
+#include "sim/progress.h"
 #include "sim/sim.h"
 #include "sim/load/scenario.h"
 #include "sim/load/scenario_links.h"
@@ -226,11 +227,12 @@ static uint64_t mem_available(void)
 
 /* A scenario whose flows would not fit in memory is refused before any is
  * built, with the estimate. */
-static bool flows_fit(struct sim *s)
+static bool flows_fit(struct sim *s, uint64_t *nflows)
 {
     uint64_t n = 0;
     for (int i = 0; i < cfg_section_count(s->cfg); i++)
         n += !strcmp(cfg_kind(cfg_section_at(s->cfg, i)), "flow");
+    *nflows = n;
     uint64_t need = n * FLOW_BYTES_ESTIMATE, have = mem_available();
     if (!have || need <= have)
         return true;
@@ -248,15 +250,27 @@ static bool flows_fit(struct sim *s)
     return false;
 }
 
+static bool build_progress;
+
+void sim_build_progress(bool on)
+{
+    build_progress = on;
+}
+
 static void flows_build(struct sim *s)
 {
-    if (!flows_fit(s))
+    uint64_t nflows;
+    if (!flows_fit(s, &nflows))
         return;
     uint8_t *seen = xcalloc(SIM_MAX_FLOW_ID / 8 + 1, 1);   /* flow ids defined, a bit each */
+    struct progress line;
+    progress_begin(&line, build_progress);
     for (int i = 0; i < cfg_section_count(s->cfg); i++) {
         struct cfg_section *sec = cfg_section_at(s->cfg, i);
         if (strcmp(cfg_kind(sec), "flow"))
             continue;
+        if (progress_due(&line))
+            progress_show(&line, "  building flows: %d / %llu   ", s->nflows, (unsigned long long)nflows);
         cfg_claim(sec);
         char *end;
         long id = strtol(cfg_name(sec), &end, 10);
@@ -309,6 +323,7 @@ static void flows_build(struct sim *s)
         else
             cfg_unchecked(sec);
     }
+    progress_end(&line);
     free(seen);
 }
 

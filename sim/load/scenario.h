@@ -17,5 +17,9 @@ struct cfg;
 /* Build the world from a loaded scenario. Returns NULL when the scenario
  * has errors (already recorded in cfg). */
 struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_override);
+/* Whether sim_build reports on a terminal how far building the flows has
+ * come, when that takes more than a second (10 000 flows and more); off
+ * until `netsim run` turns it on for stderr on a terminal. */
+void sim_build_progress(bool on);
 
 #endif
