@@ -149,14 +149,14 @@ int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info)
     }
     r->run_id = sqlite3_last_insert_rowid(r->db);
     r->npend = r->nppend = 0;
-    r->names_len = 0;
+    r->names.len = r->pnames.len = 0;
     clock_gettime(CLOCK_MONOTONIC, &r->run_t0);
     return r->run_id;
 }
 
-/* Keeps a copy of s among the pending rows' strings; its offset in *off
- * (REC_NULL_STR for NULL, which binds SQL NULL). */
-static int keep_str(struct rec *r, const char *s, size_t *off, const char *what)
+/* Keeps a copy of s in a; its offset in *off (REC_NULL_STR for NULL,
+ * which binds SQL NULL). */
+static int keep_str(struct rec *r, struct rec_strs *a, const char *s, size_t *off, const char *what)
 {
     if (!s) {
         *off = REC_NULL_STR;
@@ -164,27 +164,27 @@ static int keep_str(struct rec *r, const char *s, size_t *off, const char *what)
     }
     size_t n = strlen(s) + 1;
 
-    if (r->names_len + n > r->names_cap) {
-        size_t cap = r->names_cap ? 2 * r->names_cap : 4096;
+    if (a->len + n > a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 4096;
         char *p;
-        while (cap < r->names_len + n)
+        while (cap < a->len + n)
             cap *= 2;
-        if (!(p = realloc(r->names, cap))) {
+        if (!(p = realloc(a->p, cap))) {
             set_err(r, "%s: out of memory", what);
             return -1;
         }
-        r->names = p;
-        r->names_cap = cap;
+        a->p = p;
+        a->cap = cap;
     }
-    memcpy(r->names + r->names_len, s, n);
-    *off = r->names_len;
-    r->names_len += n;
+    memcpy(a->p + a->len, s, n);
+    *off = a->len;
+    a->len += n;
     return 0;
 }
 
-static const char *kept(const struct rec *r, size_t off)
+static const char *kept(const struct rec_strs *a, size_t off)
 {
-    return off == REC_NULL_STR ? NULL : r->names + off;
+    return off == REC_NULL_STR ? NULL : a->p + off;
 }
 
 /* The pending parameters into the table, as flush_counters does: a full
@@ -198,14 +198,13 @@ static int flush_params(struct rec *r)
     sqlite3_bind_int64(st, 1, r->run_id);
     for (int k = 0; k < r->nppend && rc == 0;) {
         for (int j = 0; j < per; j++, k++) {
-            bind_text(st, 2 * j + 2, kept(r, r->ppend[k].key));
-            bind_text(st, 2 * j + 3, kept(r, r->ppend[k].value));
+            bind_text(st, 2 * j + 2, kept(&r->pnames, r->ppend[k].key));
+            bind_text(st, 2 * j + 3, kept(&r->pnames, r->ppend[k].value));
         }
         rc = step(r, which, "insert param");
     }
     r->nppend = 0;
-    if (!r->npend)
-        r->names_len = 0;
+    r->pnames.len = 0;
     return rc;
 }
 
@@ -217,7 +216,8 @@ int rec_param(struct rec *r, const char *key, const char *value)
     if (need_run(r, "insert param") != 0)
         return -1;
     size_t k, v;
-    if (keep_str(r, key, &k, "insert param") != 0 || keep_str(r, value, &v, "insert param") != 0)
+    if (keep_str(r, &r->pnames, key, &k, "insert param") != 0 ||
+        keep_str(r, &r->pnames, value, &v, "insert param") != 0)
         return -1;
     r->ppend[r->nppend].key = k;
     r->ppend[r->nppend++].value = v;
@@ -263,15 +263,14 @@ static int flush_counters(struct rec *r)
     sqlite3_bind_int64(st, 1, r->run_id);
     for (int k = 0; k < r->npend && rc == 0;) {
         for (int j = 0; j < per; j++, k++) {
-            bind_text(st, 3 * j + 2, r->names + r->pend[k].name);
+            bind_text(st, 3 * j + 2, kept(&r->names, r->pend[k].name));
             sqlite3_bind_int64(st, 3 * j + 3, (sqlite3_int64)r->pend[k].value);
             sqlite3_bind_int(st, 3 * j + 4, r->pend[k].is_drop);
         }
         rc = step(r, which, "insert counter");
     }
     r->npend = 0;
-    if (!r->nppend)
-        r->names_len = 0;
+    r->names.len = 0;
     return rc;
 }
 
@@ -279,7 +278,7 @@ int rec_counter(struct rec *r, const char *name, uint64_t value, bool is_drop)
 {
     size_t off;
 
-    if (need_run(r, "insert counter") != 0 || keep_str(r, name, &off, "insert counter") != 0)
+    if (need_run(r, "insert counter") != 0 || keep_str(r, &r->names, name, &off, "insert counter") != 0)
         return -1;
     r->pend[r->npend].name = off;
     r->pend[r->npend].value = (int64_t)value;

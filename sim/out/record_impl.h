@@ -37,6 +37,14 @@ enum rec_stmt {
 #define PARAM_BATCH 64
 #define REC_NULL_STR ((size_t)-1)   /* a pending NULL value */
 
+/* The strings of one kind of pending row, emptied when its rows are
+ * inserted: each kind has its own, since a few parameters may wait while
+ * thousands of counters come and go. */
+struct rec_strs {
+    char *p;
+    size_t len, cap;
+};
+
 struct rec {
     sqlite3 *db;
     struct {
@@ -46,11 +54,10 @@ struct rec {
     } pend[COUNTER_BATCH];       /* counters of the open run not yet inserted */
     int npend;
     struct {
-        size_t key, value;       /* offsets in names; value may be REC_NULL_STR */
+        size_t key, value;       /* offsets in pnames, or REC_NULL_STR */
     } ppend[PARAM_BATCH];        /* parameters of the open run not yet inserted */
     int nppend;
-    char *names;                 /* the pending rows' strings: emptied when both are */
-    size_t names_len, names_cap;
+    struct rec_strs names, pnames;   /* the pending counters' and parameters' strings */
     char *path;                  /* for messages */
     char *name;                  /* what SQLite opens, and ATTACH names */
     sqlite3_stmt *st[ST_COUNT];

@@ -96,7 +96,8 @@ void rec_free(struct rec *r)
     for (i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(r->st[i]);
     sqlite3_close(r->db);
-    free(r->names);
+    free(r->names.p);
+    free(r->pnames.p);
     free(r->path);
     free(r->name);
     free(r);
