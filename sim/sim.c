@@ -190,10 +190,10 @@ void sim_run(struct sim *s, bool progress)
         t = t + slice < s->duration ? t + slice : s->duration;
         evq_run(&s->q, t);
         if (progress_due(&line)) {
-            double w = line.last - line.t0;
-            double rate = time_to_s(t) / w;   /* simulated s per wall s */
+            double elapsed = line.last - line.t0;
+            double rate = time_to_s(t) / elapsed;   /* simulated s per wall s */
             progress_show(&line, "  sim %.2f / %.2f s   %.1f M events/s   %.2f sim s/wall s   ETA %.0f s   ",
-                          time_to_s(t), time_to_s(s->duration), (double)s->q.executed / w / 1e6, rate,
+                          time_to_s(t), time_to_s(s->duration), (double)s->q.executed / elapsed / 1e6, rate,
                           rate > 0 ? time_to_s(s->duration - t) / rate : 0.0);
         }
     }
