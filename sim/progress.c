@@ -14,10 +14,18 @@ double progress_clock(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* When the first line of this process began: a command's phases (build,
+ * parameters, run, counters, copy) report once the whole has taken a
+ * second, not each a second of its own, which would leave the terminal
+ * blank through a run of phases that each take less. */
+static double first_begun;
+
 void progress_begin(struct progress *p, bool on)
 {
     *p = (struct progress){ .on = on };
     p->t0 = p->last = on ? progress_clock() : 0;
+    if (on && !first_begun)
+        first_begun = p->t0;
 }
 
 bool progress_due(struct progress *p)
@@ -25,7 +33,7 @@ bool progress_due(struct progress *p)
     if (!p->on)
         return false;
     double w = progress_clock();
-    if (w - p->last <= 0.25 || w - p->t0 <= 1.0)
+    if (w - p->last <= 0.25 || w - first_begun <= 1.0)
         return false;
     p->last = w;
     return true;

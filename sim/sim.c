@@ -208,12 +208,16 @@ void sim_run(struct sim *s, bool progress)
     for (int i = 0; i < s->nflows; i++)
         if (s->flows[i]->ops->finish)
             s->flows[i]->ops->finish(s, s->flows[i]);
+    progress_begin(&line, progress);     /* the counters' rows: 40 a TCP flow */
     for (int i = 0; i < s->ncounters; i++) {
+        if (i % 4096 == 0 && progress_due(&line))
+            progress_show(&line, "  writing counters: %d / %d   ", i, s->ncounters);
         struct sim_counter *c = &s->counters[i];
         char name[SIM_COUNTER_NAME_MAX];
         name_join(name, sizeof name, c->prefix, c->name);
         sim_emit_counter(s, name, *c->value, c->is_drop);
     }
+    progress_end(&line);
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
         for (int k = 0; k < cpu_sym_count(); k++) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sim/cli/orphans.h"
+#include "sim/progress.h"
 #include "sim/out/record.h"
 #include "sim/cli/runner.h"
 
@@ -25,6 +26,8 @@ struct run_record {
     char who[512];               /* "the netsim run (pid P on H) that held CLAIM" */
     char claim_error[1024];
     bool delivered;
+    bool progress;               /* a progress line over a long copy */
+    struct progress line;
 };
 
 /* The parameter by which a claim names where its results were kept when
@@ -107,6 +110,7 @@ struct run_record *run_record_open(const char *out, struct run_opts *o)
         return NULL;
     }
     rr->claim_fd = rr->results_fd = -1;
+    rr->progress = o->progress;
     rr->dst = rec_open(out, &err);
     if (!rr->dst) {
         fprintf(stderr, "netsim run: %s\n", err ? err : "cannot open the results database");
@@ -205,15 +209,30 @@ static char *keep_in_tmpdir(struct run_record *rr)
     return path;
 }
 
+static int show_copy(void *arg)
+{
+    struct run_record *rr = arg;
+    if (progress_due(&rr->line))
+        progress_show(&rr->line, "  writing the run into %s: %.0f s   ", rr->out, rr->line.last - rr->line.t0);
+    return 0;
+}
+
 int64_t run_record_deliver(void *arg, int64_t run_id, char *msg, size_t n)
 {
     struct run_record *rr = arg;
     char why[700];
     char *elsewhere;
 
-    int64_t id;
+    int64_t id = -1;
     rr->delivered = true;
-    if (run_id > 0 && (id = rec_append_run(rr->dst, rr->scratch, run_id)) > 0) {
+    if (run_id > 0) {
+        progress_begin(&rr->line, rr->progress);
+        rec_on_progress(rr->dst, rr->progress ? show_copy : NULL, rr);
+        id = rec_append_run(rr->dst, rr->scratch, run_id);
+        rec_on_progress(rr->dst, NULL, NULL);
+        progress_end(&rr->line);
+    }
+    if (id > 0) {
         rec_close(rr->claim);
         rr->claim = NULL;
         unlink(rr->claim_path);

@@ -16,6 +16,7 @@
 #include "sim/sim.h"
 #include "sim/load/load.h"
 #include "sim/load/scenario.h"
+#include "sim/progress.h"
 #include "sim/pcap.h"
 
 static struct sim *volatile running;
@@ -68,12 +69,19 @@ static int64_t sink_begin(const struct sink_ops *k, void *rec, struct cfg *cfg, 
     int64_t id = k->run_begin(rec, &run);
     if (id < 0)
         return -1;
+    struct progress line;        /* about 30 a TCP flow */
+    progress_begin(&line, o->progress);
     for (int i = 0; i < cfg_param_count(cfg); i++) {
         const char *key, *v;
+        if (i % 4096 == 0 && progress_due(&line))
+            progress_show(&line, "  writing parameters: %d / %d   ", i, cfg_param_count(cfg));
         cfg_param_at(cfg, i, &key, &v);
-        if (k->param(rec, key, v) < 0)
+        if (k->param(rec, key, v) < 0) {
+            progress_end(&line);
             return -1;
+        }
     }
+    progress_end(&line);
     for (const char *const *p = o->extra_params; p && p[0] && p[1]; p += 2)
         if (k->param(rec, p[0], p[1]) < 0)
             return -1;

@@ -404,6 +404,12 @@ const char *rec_attach_name(const struct rec *r)
     return r->name;
 }
 
+void rec_on_progress(struct rec *r, int (*fn)(void *), void *arg)
+{
+    /* about a millisecond of work between calls */
+    sqlite3_progress_handler(r->db, fn ? 100000 : 0, fn, arg);
+}
+
 struct sqlite3 *rec_connection(struct rec *r, const char *what)
 {
     return need_no_run(r, what) == 0 ? r->db : NULL;

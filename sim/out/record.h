@@ -154,6 +154,11 @@ int64_t rec_append_run(struct rec *dst, struct rec *src, int64_t src_run_id);
  */
 int64_t rec_import_run(struct rec *dst, const char *src_path, int64_t src_run_id);
 
+/* Has fn(arg) called every so often while r's statements work (SQLite's
+ * progress handler; fn returns 0 to go on), or no more with fn NULL:
+ * for a progress line over a long copy. */
+void rec_on_progress(struct rec *r, int (*fn)(void *), void *arg);
+
 /* Writes the whole database r (no run open) into the new or empty file
  * path, synced. 0, or -1 with rec_errmsg set; a partial file is removed. */
 int rec_save_as(struct rec *r, const char *path);
