@@ -69,7 +69,7 @@ static int64_t sink_begin(const struct sink_ops *k, void *rec, struct cfg *cfg, 
     int64_t id = k->run_begin(rec, &run);
     if (id < 0)
         return -1;
-    struct progress line;        /* about 30 a TCP flow */
+    struct progress line;        /* 15 a TCP flow */
     progress_begin(&line, o->progress);
     for (int i = 0; i < cfg_param_count(cfg); i++) {
         const char *key, *v;

@@ -33,7 +33,7 @@ enum rec_stmt {
  * an insert statement costs as much again as its row: they are inserted
  * COUNTER_BATCH to a statement, in order, so their rowids are the same. */
 #define COUNTER_BATCH 64
-/* Parameters likewise: about 30 a TCP flow, at the run's start. */
+/* Parameters likewise: 15 a TCP flow, at the run's start. */
 #define PARAM_BATCH 64
 #define REC_NULL_STR ((size_t)-1)   /* a pending NULL value */
 

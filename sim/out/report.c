@@ -321,7 +321,7 @@ static int64_t sink_run_begin(void *ctx, const struct sink_run *run)
 static int sink_param(void *ctx, const char *key, const char *value)
 {
     struct report *r = ctx;
-    if (r->mode != REPORT_JSON)  /* only the JSON report shows them: 30 a TCP flow */
+    if (r->mode != REPORT_JSON)  /* only the JSON report shows them: 15 a TCP flow */
         return 0;
     GROW(r, params, nparams, cap_params);
     r->params[r->nparams].key = xstrdup(key);
