@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
-double progress_clock(void)
+static double progress_clock(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -15,7 +15,6 @@ struct progress {
     double t0, last;             /* monotonic seconds */
 };
 
-double progress_clock(void);
 /* on: whether to report at all (stderr is a terminal, no --json). */
 void progress_begin(struct progress *p, bool on);
 /* Worth a line now? True at most every 0.25 s of this piece of work, and

@@ -40,8 +40,8 @@ struct run_opts {
     struct pcap_opts pcap;
     /* Not NULL: the world already built from cfg with this seed (netsim
      * run builds it before it opens the database, to refuse a bad
-     * scenario first); runner_run takes it over instead of building it
-     * again, which was a second set-up as long as the first. */
+     * scenario first); runner_run takes it over, and frees it, instead
+     * of building it again. */
     struct sim *built;
     /* Where the socket samples of flows with ss_interval go
      * (sim/out/ss_file.h): ss_path; or, when that is NULL and ss_base is
