@@ -290,19 +290,11 @@ void evq_run(struct evq *q, simtime_t until)
     q->until = -1;
 }
 
-bool evq_continue(struct evq *q, simtime_t t)
+/* evq_continue's slow path: whether, once settled, the top is after t. */
+bool evq_settled_after(struct evq *q, simtime_t t)
 {
-    if (q->fifo_live || q->stop || t > q->until)
-        return false;
-    /* settling only moves entries later: a top already after t needs none */
-    if (q->len && q->heap[0].time <= t) {
-        settle(q);
-        if (q->len && q->heap[0].time <= t)
-            return false;
-    }
-    q->now = t;
-    q->executed++;
-    return true;
+    settle(q);
+    return !q->len || q->heap[0].time > t;
 }
 
 void timer_init(struct timer *t, struct evq *q, event_fn fn, void *ctx)

@@ -126,7 +126,22 @@ void evq_run(struct evq *q, simtime_t until);
  * order of events, without the two heap operations. Otherwise false, and
  * the caller pushes. Only from the callback of the event itself, never
  * from inside another one's (whose remaining work would run after). */
-bool evq_continue(struct evq *q, simtime_t t);
+bool evq_settled_after(struct evq *q, simtime_t t);
+
+/* Inline, with the rare settling out of line: it is called once per link
+ * frame and core slice, and the compiler's choice of whether to inline a
+ * cross-file function moved with unrelated edits (up to 3 % of w1). */
+static inline bool evq_continue(struct evq *q, simtime_t t)
+{
+    if (q->fifo_live || q->stop || t > q->until)
+        return false;
+    /* settling only moves entries later: a top already after t needs none */
+    if (q->len && q->heap[0].time <= t && !evq_settled_after(q, t))
+        return false;
+    q->now = t;
+    q->executed++;
+    return true;
+}
 
 /*
  * Timers with the semantics of the kernel's timer_list. The SCTP heartbeat

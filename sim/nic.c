@@ -128,7 +128,6 @@ void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_
         v->slots = xcalloc(p->rx_ring, sizeof *v->slots);
         v->tx = xcalloc(p->tx_ring, sizeof *v->tx);
         v->hw_free = p->rx_ring - 1;   /* one slot stays empty: head != tail */
-        skbq_init(&v->qdisc);
         event_init(&v->irq, nic_irq, v);
         v->last_irq = -(simtime_t)PS_PER_S;
         v->itr = p->itr_us ? p->itr_us * 4 : ITR_20K;
@@ -150,7 +149,7 @@ void nic_free(struct nic *n)
             s->rx_page = NULL;
             skb_free(s);
         }
-        skbq_purge(&v->qdisc);
+        skb_ring_purge(&v->qdisc);
         free(v->fifo);
         free(v->fifo_slot);
         free(v->slots);
@@ -392,7 +391,7 @@ int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
             skb_free(skb);
             return -1;
         }
-        skbq_push(&v->qdisc, skb);
+        skb_ring_push(&v->qdisc, skb);
         return 0;
     }
     tx_ring_put(v, skb, core_now(c));
@@ -424,7 +423,7 @@ static void tx_clean(struct nic_vec *v, struct core *c)
     }
     /* qdisc_run: the packets that waited go to the ring from here */
     while (!v->tx_stopped && v->qdisc.len) {
-        struct skb *skb = skbq_pop(&v->qdisc);
+        struct skb *skb = skb_ring_pop(&v->qdisc);
         host_charge(n->host, c, n->sym_xmit);
         tx_ring_put(v, skb, core_now(c));
     }

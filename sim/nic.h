@@ -55,6 +55,9 @@ struct tx_rec {                  /* a frame on the TX ring until cleaned */
 
 struct nic;
 
+/* One queue pair and its vector, on lines of its own: a frame's work
+ * touches one queue's fields, and the multiply that finds a queue stays
+ * cheap whatever the fields add up to. */
 struct nic_vec {
     struct nic *nic;
     int idx;
@@ -66,7 +69,7 @@ struct nic_vec {
     uint32_t hw_free, cleaned, next_slot;
     struct rx_slot *slots;
     /* TX */
-    struct skb_queue qdisc;
+    struct skb_ring qdisc;       /* pfifo, up to txqueuelen */
     struct tx_rec *tx;
     uint32_t tx_head, tx_len, tx_desc_used;
     bool tx_stopped;
@@ -81,7 +84,7 @@ struct nic_vec {
     struct cpu_task napi;
     /* counters */
     uint64_t rx_packets, rx_bytes, rx_drops, tx_packets, tx_bytes, irqs, polls, qdisc_drops;
-};
+} __attribute__((aligned(64)));
 
 struct nic {
     struct host *host;

@@ -143,3 +143,24 @@ void skbq_purge(struct skb_queue *q)
     while ((s = skbq_pop(q)))
         skb_free(s);
 }
+
+/* Cold: a ring grows a few times per run, to the longest its queue got. */
+__attribute__((cold, noinline)) void skb_ring_grow(struct skb_ring *r)
+{
+    uint32_t cap = r->cap ? 2 * r->cap : 64;
+    struct skb **e = xmalloc(sizeof *e * cap);
+    for (uint32_t k = 0; k < r->len; k++)
+        e[k] = r->e[(r->head + k) & (r->cap - 1)];
+    free(r->e);
+    r->e = e;
+    r->cap = cap;
+    r->head = 0;
+}
+
+void skb_ring_purge(struct skb_ring *r)
+{
+    for (uint32_t k = 0; k < r->len; k++)
+        skb_free(r->e[(r->head + k) & (r->cap - 1)]);
+    free(r->e);
+    *r = (struct skb_ring){ 0 };
+}

@@ -143,4 +143,40 @@ static inline struct skb *skbq_pop(struct skb_queue *q)
 void skbq_insert_by_due(struct skb_queue *q, struct skb *s);
 void skbq_purge(struct skb_queue *q);
 
+/*
+ * A FIFO of packets as a ring of pointers (a device's qdisc, a wire), for
+ * queues long enough that a packet is cold by the time it leaves: a list
+ * would make each pop wait for the departing packet's line before it
+ * could find the next one; the ring knows the next ones, and a pop
+ * fetches the one SKB_RING_AHEAD places on, so that its miss overlaps the
+ * work on those before it. The ring doubles when full (from 64) and never
+ * shrinks; order is push order, as skb_queue's.
+ */
+#define SKB_RING_AHEAD 4
+
+struct skb_ring {
+    struct skb **e;
+    uint32_t head, len, cap;     /* cap a power of two, 0 before the first push */
+};
+
+void skb_ring_grow(struct skb_ring *r);
+void skb_ring_purge(struct skb_ring *r);   /* frees the packets and the ring */
+
+static inline struct skb *skb_ring_peek(const struct skb_ring *r) { return r->len ? r->e[r->head] : 0; }
+static inline void skb_ring_push(struct skb_ring *r, struct skb *s)
+{
+    if (r->len == r->cap)
+        skb_ring_grow(r);
+    r->e[(r->head + r->len++) & (r->cap - 1)] = s;
+}
+static inline struct skb *skb_ring_pop(struct skb_ring *r)
+{
+    uint32_t mask = r->cap - 1;
+    struct skb *s = r->e[r->head];
+    r->head = (r->head + 1) & mask;
+    if (--r->len >= SKB_RING_AHEAD)
+        __builtin_prefetch(r->e[(r->head + SKB_RING_AHEAD - 1) & mask]);
+    return s;
+}
+
 #endif

@@ -290,9 +290,48 @@ static void test_itr_lowest_at_5mbit_small_packets(void **state)
     world_free(s);
 }
 
+/* The qdisc's ring: push order through wrap-around and each doubling,
+ * the next pointers fetched ahead only within what is queued, and a
+ * purge that returns every packet to the pool. */
+static void test_skb_ring_keeps_push_order(void **state)
+{
+    (void)state;
+    uint64_t before = skb_in_use();
+    struct skb_ring r = { 0 };
+    struct skb *sent[300];
+    uint32_t next_out = 0, n_in = 0;
+    assert_null(skb_ring_peek(&r));
+    /* 50 in, 30 out: the head is mid-ring when 64 fills and it doubles */
+    for (; n_in < 50; n_in++)
+        skb_ring_push(&r, sent[n_in] = skb_alloc());
+    for (; next_out < 30; next_out++)
+        assert_ptr_equal(skb_ring_pop(&r), sent[next_out]);
+    for (; n_in < 300; n_in++) {
+        skb_ring_push(&r, sent[n_in] = skb_alloc());
+        if (n_in % 3 == 0) {
+            assert_ptr_equal(skb_ring_peek(&r), sent[next_out]);
+            assert_ptr_equal(skb_ring_pop(&r), sent[next_out]);
+            skb_free(sent[next_out++]);
+        }
+    }
+    assert_int_equal(r.len, n_in - next_out);
+    assert_int_equal(r.cap, 256);   /* 64, 128, 256: at most 187 were queued */
+    while (r.len > 10) {
+        assert_ptr_equal(skb_ring_pop(&r), sent[next_out]);
+        skb_free(sent[next_out++]);
+    }
+    for (uint32_t k = 0; k < 30; k++)
+        skb_free(sent[k]);
+    skb_ring_purge(&r);
+    assert_int_equal(r.len, 0);
+    assert_null(r.e);
+    assert_int_equal(skb_in_use(), before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_skb_ring_keeps_push_order),
         cmocka_unit_test(test_slow_core_drops_its_share),
         cmocka_unit_test(test_fast_core_drops_none),
         cmocka_unit_test(test_rss_fragments_share_a_queue),
