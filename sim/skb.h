@@ -174,8 +174,12 @@ static inline struct skb *skb_ring_pop(struct skb_ring *r)
     uint32_t mask = r->cap - 1;
     struct skb *s = r->e[r->head];
     r->head = (r->head + 1) & mask;
-    if (--r->len >= SKB_RING_AHEAD)
-        __builtin_prefetch(r->e[(r->head + SKB_RING_AHEAD - 1) & mask]);
+    if (--r->len >= SKB_RING_AHEAD) {
+        const char *p = (const char *)r->e[(r->head + SKB_RING_AHEAD - 1) & mask];
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + 64);
+        __builtin_prefetch(p + 128);
+    }
     return s;
 }
 
