@@ -290,7 +290,8 @@ void evq_run(struct evq *q, simtime_t until)
     q->until = -1;
 }
 
-/* evq_continue's slow path: whether, once settled, the top is after t. */
+/* Settling only moves entries later, so it is needed only when the top is
+ * not already after t (evq_continue, event.h). */
 bool evq_settled_after(struct evq *q, simtime_t t)
 {
     settle(q);

@@ -144,7 +144,7 @@ void skbq_insert_by_due(struct skb_queue *q, struct skb *s);
 void skbq_purge(struct skb_queue *q);
 
 /*
- * A FIFO of packets as a ring of pointers (a device's qdisc, a wire), for
+ * A FIFO of packets as a ring of pointers (a device's pfifo qdisc), for
  * queues long enough that a packet is cold by the time it leaves: a list
  * would make each pop wait for the departing packet's line before it
  * could find the next one; the ring knows the next ones, and a pop
