@@ -290,6 +290,10 @@ void evq_run(struct evq *q, simtime_t until)
     q->until = -1;
 }
 
+#ifdef NETSIM_EVQ_HOOK
+void (*evq_continue_hook)(struct evq *q);
+#endif
+
 /* Settling only moves entries later, so it is needed only when the top is
  * not already after t (evq_continue, event.h). */
 bool evq_settled_after(struct evq *q, simtime_t t)

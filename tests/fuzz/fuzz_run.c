@@ -24,8 +24,9 @@
  * buffer at once) runs forever at one instant; cpu.c stops the process
  * after 10 million such slices, with a message and exit(1). That is the
  * scenario's mistake, not a crash, and it takes 25 s in this build. So the
- * harness is linked with --wrap=evq_push and --wrap=evq_continue (a core's
- * slice run inline is an event too) and stops a run (as Ctrl-C does,
+ * harness is linked with --wrap=evq_push and sets evq_continue_hook (a
+ * core's slice run inline is an event too; the fuzz build compiles the
+ * hook in, event.h) and stops a run (as Ctrl-C does,
  * through q->stop) after FUZZ_MAX_AT_ONE_INSTANT events scheduled without
  * the clock moving, or FUZZ_MAX_EVENTS in all. A stop at one instant with
  * no core spinning on zero-cost slices is an engine livelock: a crash.
@@ -56,8 +57,8 @@ static struct {
     bool stuck;                  /* stopped with the clock standing still */
 } guard;
 
-/* Every event scheduled, pushed or continued inline (evq_continue), counts
- * towards the bounds. */
+/* Every event scheduled, pushed or continued inline (evq_continue_hook),
+ * counts towards the bounds. */
 static void guard_count(struct evq *q)
 {
     if (q->now != guard.now) {
@@ -78,14 +79,6 @@ void __wrap_evq_push(struct evq *q, struct event *ev, simtime_t t)
 {
     guard_count(q);
     __real_evq_push(q, ev, t);
-}
-
-bool __real_evq_continue(struct evq *q, simtime_t t);
-bool __wrap_evq_continue(struct evq *q, simtime_t t);
-bool __wrap_evq_continue(struct evq *q, simtime_t t)
-{
-    guard_count(q);
-    return __real_evq_continue(q, t);      /* false once the guard stopped the run */
 }
 
 /* Is some core running zero-cost slices back to back (cpu.c's guard)? */
@@ -165,6 +158,7 @@ static bool build_and_run(struct cfg *c, struct outcome *o)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint32_t h = input_hash(data, size);
+    evq_continue_hook = guard_count;
     struct fuzz_input in;
     fuzz_split(&in, data, size);
     struct cfg *c = fuzz_load(&in);
