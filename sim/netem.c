@@ -365,12 +365,23 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
     return 0;
 }
 
+/* Whether netem_run(n, now, ...) would do nothing: only the tfifo holds
+ * packets, its head is due neither by now nor before the queue's clock,
+ * and the watchdog is already set for the head, where netem_run would set
+ * it. A packet queued behind a waiting head, the usual case under a
+ * delay, then costs no dequeue pass. */
+static bool run_is_noop(const struct netem *n, simtime_t now)
+{
+    return !n->hlen && !n->front.head && n->flen && n->fhead_tts > now && n->fhead_tts >= n->q->now &&
+           event_pending(&n->watchdog) && n->watchdog.time == n->fhead_tts;
+}
+
 int netem_enqueue(struct netem *n, struct skb *skb, simtime_t now)
 {
     int rc = enqueue_one(n, skb, now, false);
     /* Hand over what is due by now, unless a refused packet waits for the
      * device to restart. */
-    if (!n->requeued)
+    if (!n->requeued && !run_is_noop(n, now))
         netem_run(n, now, n->q->now);
     return rc;
 }
