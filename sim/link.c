@@ -17,6 +17,9 @@ void link_dir_init(struct link_dir *d, struct evq *q, uint64_t seed, const char 
     skbq_init(&d->inflight);
     event_init(&d->arrive, link_arrive, d);
     d->tx_packets = d->tx_bytes = d->wire_busy_ps = 0;
+    d->ser_rate = 0;             /* a rate no frame is sent at: nothing cached */
+    d->ser_len = 0;
+    d->ser = 0;
 }
 
 void link_dir_free(struct link_dir *d)
@@ -30,7 +33,12 @@ void link_dir_free(struct link_dir *d)
 simtime_t link_dir_xmit(struct link_dir *d, struct skb *skb, simtime_t t)
 {
     simtime_t start = t > d->wire_free ? t : d->wire_free;
-    simtime_t ser = time_serialise(wire_bytes(skb->ip_len), d->rate);
+    if (skb->ip_len != d->ser_len || d->rate != d->ser_rate) {
+        d->ser_len = skb->ip_len;
+        d->ser_rate = d->rate;
+        d->ser = time_serialise(wire_bytes(skb->ip_len), d->rate);
+    }
+    simtime_t ser = d->ser;
     simtime_t end = time_add(start, ser);
     d->wire_free = end;
     d->wire_busy_ps += (uint64_t)ser;

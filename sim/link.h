@@ -58,6 +58,13 @@ struct link_dir {
     struct skb_queue inflight;
     struct event arrive;
     uint64_t tx_packets, tx_bytes, wire_busy_ps;
+    /* the last frame's serialisation time, for the length and rate it was
+     * worked out at: frames of one direction mostly share a size (full
+     * segments one way, ACKs the other), and a 64-bit division sits on
+     * the chain each frame's start time waits for */
+    uint64_t ser_rate;
+    uint32_t ser_len;
+    simtime_t ser;
 };
 
 struct link {
