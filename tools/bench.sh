@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # make bench: event-queue operations per second; the UDP line-rate
 # scenario over 10 simulated seconds (simulated packets and seconds per wall
-# second); events and heap operations per link frame of the w1 and w3
-# benchmarks (scenarios/bench/); the flow-scaling table (1 to 10 000 TCP
+# second); events and heap operations per link frame and per delivered
+# packet of the w1 and w3 benchmarks (scenarios/bench/); the flow-scaling table (1 to 10 000 TCP
 # flows: ns per link frame, median of three, the set-up and the frame cost
 # without it, peak RSS; the 1000-flow cost against the 1-flow one); the
 # memory of an idle TCP flow; tcp_drs's peak RSS per run and its sweep's
 # wall time; ns-3 side by side when NS3_COMPARE is set. Figures are for
-# this build on this machine; they are printed, never asserted. Single runs are pinned to one core (the last this process
-# may use, so as not to share core 0 with compare.sh's); the sweep gets
+# this build on this machine; they are printed, never asserted. Single
+# runs are pinned to one core (the last this process may use, so as not
+# to share core 0 with compare.sh's); the sweep gets
 # every core of the machine, even under an outer taskset.
 set -eu
 build=${1:-build}
@@ -39,13 +40,18 @@ awk -v s="$start" -v e="$end" -v p="$pk" -v ev="$ev" 'BEGIN {
 }'
 rm -rf "$(dirname "$db")"
 
-# Events and heap operations per link frame (w1: one TCP flow; w3: 64 KB
-# UDP datagrams, fragmented), from NETSIM_QUEUE_STATS.
+# Events and heap operations per link frame and per delivered packet (w1:
+# one TCP flow, a data segment; w3: a 64 KB UDP datagram, 45 fragments),
+# from NETSIM_QUEUE_STATS.
 for w in w1 w3; do
     db=$(mktemp -d)/bench.db
     stats=$(NETSIM_QUEUE_STATS=1 "$netsim" run scenarios/bench/$w.ini -q -o "$db" 2>&1 >/dev/null | grep '^netsim: queue:')
     fr=$(sqlite3 "$db" "select sum(value) from counter where name like 'link.%.tx_packets'")
-    echo "$stats" | awk -v w="$w" -v f="$fr" '{ printf "%s: %.0f link frames, %.2f events, %.2f heap and %.2f same-instant FIFO operations per frame\n", w, f, $3 / f, $5 / f, $8 / f }'
+    # delivered: UDP datagrams received, TCP data segments sent less the
+    # retransmitted ones (w1 ends with every segment sent once delivered)
+    dp=$(sqlite3 "$db" "select sum(case when name like '%.retrans' then -value else value end) from counter
+                         where name like 'flow.%.datagrams_received' or name like 'flow.%.snd.data_segs_out' or name like 'flow.%.snd.retrans'")
+    echo "$stats" | awk -v w="$w" -v f="$fr" -v p="$dp" '{ printf "%s: %.0f link frames, %.2f events, %.2f heap and %.2f same-instant FIFO operations per frame; per delivered packet (%.0f): %.2f events, %.2f heap operations\n", w, f, $3 / f, $5 / f, $8 / f, p, $3 / p, $5 / p }'
     rm -rf "$(dirname "$db")"
 done
 
