@@ -2,7 +2,6 @@
  * ip.c - the IP layer: input dispatch, forwarding, output with
  * fragmentation (ip_fragment for IPv4, the fragment header for IPv6).
  */
-#include <string.h>
 #include "sim/host.h"
 #include "sim/link.h"
 #include "sim/sim.h"
@@ -137,9 +136,8 @@ static int ip_fragment(struct host *h, struct skb *skb, uint32_t mtu, struct nic
     for (uint32_t off = 0; off < l4; off += per) {
         uint32_t len = l4 - off < per ? l4 - off : per;
         bool last = off + len >= l4;
-        struct skb *f = last ? skb : skb_alloc();
+        struct skb *f = last ? skb : skb_alloc_copy(skb);
         if (!last) {
-            memcpy(f, skb, sizeof *f);
             f->next = f->prev = NULL;
             f->rx_page = NULL;
             f->frag_list = NULL;

@@ -294,8 +294,7 @@ void netem_wake(struct netem *n, simtime_t now)
 
 static struct skb *duplicate_of(const struct skb *skb)
 {
-    struct skb *d = skb_alloc();
-    memcpy(d, skb, sizeof *d);
+    struct skb *d = skb_alloc_copy(skb);
     d->next = d->prev = NULL;
     d->sk = NULL;                /* skb_clone: the copy is not charged to the socket */
     d->destructor = NULL;

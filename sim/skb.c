@@ -65,7 +65,7 @@ static inline void skb_clear(struct skb *s)
     p[6] = z; p[7] = z; p[8] = z; p[9] = z; p[10] = z; p[11] = z;
 }
 
-struct skb *skb_alloc(void)
+static inline struct skb *take(void)
 {
     if (!nfree)
         grow();
@@ -76,8 +76,21 @@ struct skb *skb_alloc(void)
         __builtin_prefetch(p + 64, 1);
         __builtin_prefetch(p + 128, 1);
     }
-    skb_clear(s);
     in_use++;
+    return s;
+}
+
+struct skb *skb_alloc(void)
+{
+    struct skb *s = take();
+    skb_clear(s);
+    return s;
+}
+
+struct skb *skb_alloc_copy(const struct skb *src)
+{
+    struct skb *s = take();
+    memcpy(s, src, sizeof *s);
     return s;
 }
 

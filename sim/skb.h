@@ -83,6 +83,9 @@ void nic_page_release(struct skb *skb);
 /* Pool of packets. Grows in slabs of 1024 on demand and never shrinks, so
  * after warm-up allocation is a list pop. */
 struct skb *skb_alloc(void);
+/* A packet whose every field is src's (the caller unlinks and disowns what
+ * must not be shared): skb_alloc and a copy, without clearing it first. */
+struct skb *skb_alloc_copy(const struct skb *src);
 void skb_free(struct skb *skb);
 /* Packets currently allocated (leak checks in tests). */
 uint64_t skb_in_use(void);
