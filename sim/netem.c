@@ -371,7 +371,8 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
  * delay, then costs no dequeue pass. */
 static bool run_is_noop(const struct netem *n, simtime_t now)
 {
-    return !n->hlen && !n->front.head && n->flen && n->fhead_tts > now && n->fhead_tts >= n->q->now &&
+    return !n->hlen && !n->front.head && n->flen &&
+           n->fhead_tts > now && n->fhead_tts >= n->q->now &&
            event_pending(&n->watchdog) && n->watchdog.time == n->fhead_tts;
 }
 

@@ -32,8 +32,8 @@ _Static_assert(SLAB * sizeof(struct skb) % 64 == 0, "aligned_alloc: a size in wh
 
 static struct skb *slab_alloc(void)
 {
-    /* not cleared: skb_alloc clears each packet it hands out, and
-     * untouched pages stay out of the RSS */
+    /* not cleared: skb_alloc clears each packet it hands out and
+     * skb_alloc_copy fills it, and untouched pages stay out of the RSS */
     struct skb *slab = aligned_alloc(64, SLAB * sizeof *slab);
     if (!slab)
         xoom();
