@@ -122,6 +122,14 @@ void evq_run(struct evq *q, simtime_t until);
  * after t. */
 bool evq_settled_after(struct evq *q, simtime_t t);
 
+#ifdef NETSIM_EVQ_HOOK
+/* Only in the fuzz build (Makefile: fuzz): called for every event
+ * continued inline, so that tests/fuzz/fuzz_run.c can bound a run's events
+ * as it bounds pushes (an inline function cannot be --wrap'ped). It may set
+ * q->stop, and then the event is not continued. NULL by default. */
+extern void (*evq_continue_hook)(struct evq *q);
+#endif
+
 /* For an event's own callback, about to push its event again at t: when
  * nothing is due before t or at t (every entry's time is later), t is
  * within the running evq_run's limit and nothing asked to stop, that push
@@ -134,14 +142,6 @@ bool evq_settled_after(struct evq *q, simtime_t t);
  * Inline, with the rare settling out of line: it runs once per link frame
  * and core slice, and whether the compiler inlined it from event.c moved
  * with unrelated edits (65 M instructions of w1's 2.5 G). */
-#ifdef NETSIM_EVQ_HOOK
-/* Only in the fuzz build (Makefile: fuzz): called for every event
- * continued inline, so that tests/fuzz/fuzz_run.c can bound a run's events
- * as it bounds pushes (an inline function cannot be --wrap'ped). It may set
- * q->stop, and then the event is not continued. NULL by default. */
-extern void (*evq_continue_hook)(struct evq *q);
-#endif
-
 static inline bool evq_continue(struct evq *q, simtime_t t)
 {
 #ifdef NETSIM_EVQ_HOOK

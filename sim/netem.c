@@ -243,6 +243,18 @@ static struct skb *next_due(struct netem *n, simtime_t t)
     return heap_pop(n);
 }
 
+/* Whether dequeue(n, now, ...) would do nothing: no refused packet waits,
+ * only the tfifo holds packets, its head is due neither by now nor before
+ * the queue's clock, and the watchdog is already set for the head, where
+ * dequeue would set it. A packet queued behind a waiting head, the usual
+ * case under a delay, then costs no dequeue pass. */
+static bool run_is_noop(const struct netem *n, simtime_t now)
+{
+    return !n->requeued && !n->hlen && !n->front.head && n->flen &&
+           n->fhead_tts > now && n->fhead_tts >= n->q->now &&
+           event_pending(&n->watchdog) && n->watchdog.time == n->fhead_tts;
+}
+
 /* qdisc_run: hand every packet due by t to the device until it stops,
  * each at its own time_to_send but never before `floor` (when the caller
  * could first act: the watchdog's instant, the enqueuing slice's start,
@@ -250,7 +262,7 @@ static struct skb *next_due(struct netem *n, simtime_t t)
  * the watchdog for the next one. Handing an overdue packet at its own
  * time, not at the caller's clock, is what the watchdog would have done
  * had the enqueuing slice not run ahead of it. */
-static void netem_run(struct netem *n, simtime_t t, simtime_t floor)
+static void dequeue(struct netem *n, simtime_t t, simtime_t floor)
 {
     struct skb *skb;
     while ((skb = next_due(n, t))) {
@@ -276,6 +288,14 @@ static void netem_run(struct netem *n, simtime_t t, simtime_t floor)
     simtime_t at = next > n->q->now ? next : n->q->now;
     if (!event_pending(&n->watchdog) || n->watchdog.time != at)
         evq_move(n->q, &n->watchdog, at);
+}
+
+/* Every pass goes through the test; inline, so that it costs the usual
+ * enqueue no call. */
+static inline void netem_run(struct netem *n, simtime_t t, simtime_t floor)
+{
+    if (!run_is_noop(n, t))
+        dequeue(n, t, floor);
 }
 
 static void netem_watchdog(struct event *ev)
@@ -364,24 +384,12 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
     return 0;
 }
 
-/* Whether netem_run(n, now, ...) would do nothing: only the tfifo holds
- * packets, its head is due neither by now nor before the queue's clock,
- * and the watchdog is already set for the head, where netem_run would set
- * it. A packet queued behind a waiting head, the usual case under a
- * delay, then costs no dequeue pass. */
-static bool run_is_noop(const struct netem *n, simtime_t now)
-{
-    return !n->hlen && !n->front.head && n->flen &&
-           n->fhead_tts > now && n->fhead_tts >= n->q->now &&
-           event_pending(&n->watchdog) && n->watchdog.time == n->fhead_tts;
-}
-
 int netem_enqueue(struct netem *n, struct skb *skb, simtime_t now)
 {
     int rc = enqueue_one(n, skb, now, false);
     /* Hand over what is due by now, unless a refused packet waits for the
      * device to restart. */
-    if (!n->requeued && !run_is_noop(n, now))
+    if (!n->requeued)
         netem_run(n, now, n->q->now);
     return rc;
 }
