@@ -21,6 +21,7 @@
 #include "sim/out/report.h"
 #include "sim/cli/run_record.h"
 #include "sim/cli/runner.h"
+#include "sim/hugepage.h"
 #include "sim/sim.h"
 #include "sim/variant.h"
 #include "sim/load/scenario.h"
@@ -191,6 +192,7 @@ static int cmd_run(int argc, char **argv)
         return 2;
     }
     const char *path = argv[optind];
+    hugepage_heap(HUGEPAGE_HEAP_BYTES);
     struct cfg *cfg = cfg_load(path);
     if (!cfg) {
         fprintf(stderr, "netsim run: %s: out of memory; nothing was run\n", path);

@@ -40,6 +40,7 @@
 #include <unistd.h>
 #include "sim/cli/orphans.h"
 #include "sim/cli/runner.h"
+#include "sim/hugepage.h"
 #include "sim/cli/sweep_cmd.h"
 #include "sim/load/load.h"
 #include "sim/load/scenario.h"
@@ -98,6 +99,7 @@ static void child_main(const struct sweep_ctx *x, int run, const char *tmp, cons
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
 
+    hugepage_heap(HUGEPAGE_HEAP_BYTES);
     struct cfg *c = sweep_run_cfg(x, run);
     if (child_stop)
         _exit(130);
