@@ -51,8 +51,8 @@ static void set_err(struct rec *r, const char *fmt, ...)
  */
 static int step(struct rec *r, enum rec_stmt which, const char *what)
 {
-    sqlite3_stmt *st = r->st[which];
-    int rc = sqlite3_step(st);
+    sqlite3_stmt *st = rec_st(r, which);
+    int rc = st ? sqlite3_step(st) : SQLITE_ERROR;   /* not prepared: errmsg says why */
 
     if (rc == SQLITE_DONE) {
         sqlite3_reset(st);
@@ -79,8 +79,8 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 static void rollback(struct rec *r)
 {
     if (!sqlite3_get_autocommit(r->db)) {
-        sqlite3_step(r->st[ST_ROLLBACK]);
-        sqlite3_reset(r->st[ST_ROLLBACK]);
+        sqlite3_step(rec_st(r, ST_ROLLBACK));
+        sqlite3_reset(rec_st(r, ST_ROLLBACK));
     }
 }
 
@@ -113,7 +113,7 @@ static double elapsed_since(const struct timespec *t0)
 
 int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info)
 {
-    sqlite3_stmt *st = r->st[ST_RUN_INSERT];
+    sqlite3_stmt *st = rec_st(r, ST_RUN_INSERT);
     char started[32], host[256];
     struct tm tm;
     time_t now = time(NULL);
@@ -193,7 +193,7 @@ static int flush_params(struct rec *r)
 {
     int per = r->nppend == PARAM_BATCH ? PARAM_BATCH : 1, rc = 0;
     enum rec_stmt which = per > 1 ? ST_PARAMS : ST_PARAM;
-    sqlite3_stmt *st = r->st[which];
+    sqlite3_stmt *st = rec_st(r, which);
 
     sqlite3_bind_int64(st, 1, r->run_id);
     for (int k = 0; k < r->nppend && rc == 0;) {
@@ -226,7 +226,7 @@ int rec_param(struct rec *r, const char *key, const char *value)
 
 int rec_interval(struct rec *r, int flow, double t_start, double t_end, uint64_t bytes, double bits_per_s)
 {
-    sqlite3_stmt *st = r->st[ST_INTERVAL];
+    sqlite3_stmt *st = rec_st(r, ST_INTERVAL);
 
     if (need_run(r, "insert interval") != 0)
         return -1;
@@ -241,7 +241,7 @@ int rec_interval(struct rec *r, int flow, double t_start, double t_end, uint64_t
 
 int rec_series(struct rec *r, const char *name, double t, double value)
 {
-    sqlite3_stmt *st = r->st[ST_SERIES];
+    sqlite3_stmt *st = rec_st(r, ST_SERIES);
 
     if (need_run(r, "insert series") != 0)
         return -1;
@@ -258,7 +258,7 @@ static int flush_counters(struct rec *r)
 {
     int per = r->npend == COUNTER_BATCH ? COUNTER_BATCH : 1, rc = 0;
     enum rec_stmt which = per > 1 ? ST_COUNTERS : ST_COUNTER;
-    sqlite3_stmt *st = r->st[which];
+    sqlite3_stmt *st = rec_st(r, which);
 
     sqlite3_bind_int64(st, 1, r->run_id);
     for (int k = 0; k < r->npend && rc == 0;) {
@@ -288,7 +288,7 @@ int rec_counter(struct rec *r, const char *name, uint64_t value, bool is_drop)
 
 int rec_profile(struct rec *r, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls)
 {
-    sqlite3_stmt *st = r->st[ST_PROFILE];
+    sqlite3_stmt *st = rec_st(r, ST_PROFILE);
 
     if (need_run(r, "insert profile") != 0)
         return -1;
@@ -312,7 +312,7 @@ int rec_profile(struct rec *r, const char *host, int cpu, const char *symbol, do
 static int run_finish(struct rec *r, const char *status, double wall_s, int64_t events, double sim_s,
                       const char *error)
 {
-    sqlite3_stmt *st = r->st[ST_RUN_END];
+    sqlite3_stmt *st = rec_st(r, ST_RUN_END);
 
     if (r->nppend && flush_params(r) != 0) {
         rollback(r);             /* a run without all its parameters is no run */
@@ -382,7 +382,11 @@ int rec_note_run(struct rec *r, int64_t id, const char *error, const char *key, 
     }
     rc = SQLITE_DONE;
     if (key) {
-        sqlite3_stmt *p = r->st[ST_PARAM];
+        sqlite3_stmt *p = rec_st(r, ST_PARAM);
+        if (!p) {
+            rc = SQLITE_ERROR;
+            goto out;
+        }
         sqlite3_bind_int64(p, 1, id);
         bind_text(p, 2, key);
         bind_text(p, 3, value);

@@ -1,6 +1,7 @@
 /*
  * record_impl.h - what the two halves of the results database share:
- * record_open.c opens a file (schema checked, statements prepared),
+ * record_open.c opens a file (schema checked, statements prepared as
+ * first used),
  * record.c writes runs through those statements; not for other callers,
  * who use record.h.
  */
@@ -66,6 +67,9 @@ struct rec {
     char errmsg[512];
 };
 
+/* Statement `which` of r, prepared the first time it is asked for; NULL
+ * if it cannot be (sqlite3_errmsg(r->db) says why). */
+sqlite3_stmt *rec_st(struct rec *r, enum rec_stmt which);
 /* Finalizes the statements, closes the connection, frees r. */
 void rec_free(struct rec *r);
 

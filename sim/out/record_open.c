@@ -1,7 +1,7 @@
 /*
  * record_open.c - opening a results database (record.h): the file and its
  * directories, the sync level by kind of file, the schema checked or
- * written, every statement prepared once.
+ * written, each statement prepared once, when first used (rec_st).
  *
  * Every insert uses a statement prepared here: interval and series rows
  * are written many times per run, and re-parsing SQL for each would cost
@@ -89,6 +89,33 @@ static int mkdir_parents(const char *path, char **dir_out)
     return 0;
 }
 
+/* Statements are prepared when first used: a claim writes one run row
+ * and a results file takes copies, so preparing all twelve for every
+ * file (the batch inserts have 193 parameters) was a third of what a
+ * short run's three databases cost to open. */
+sqlite3_stmt *rec_st(struct rec *r, enum rec_stmt which)
+{
+    if (r->st[which])
+        return r->st[which];
+    char batch[64 + 22 * COUNTER_BATCH];
+    const char *sql = stmt_sql[which];
+    if (which == ST_COUNTERS) {
+        int n = snprintf(batch, sizeof batch, "INSERT INTO counter(run_id, name, value, is_drop) VALUES");
+        for (int k = 0; k < COUNTER_BATCH; k++)
+            n += snprintf(batch + n, sizeof batch - (size_t)n, "%s(?1,?%d,?%d,?%d)", k ? "," : "", 3 * k + 2, 3 * k + 3,
+                          3 * k + 4);
+        sql = batch;
+    } else if (which == ST_PARAMS) {
+        int n = snprintf(batch, sizeof batch, "INSERT INTO param(run_id, key, value) VALUES");
+        for (int k = 0; k < PARAM_BATCH; k++)
+            n += snprintf(batch + n, sizeof batch - (size_t)n, "%s(?1,?%d,?%d)", k ? "," : "", 2 * k + 2, 2 * k + 3);
+        sql = batch;
+    }
+    if (sqlite3_prepare_v3(r->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &r->st[which], NULL) != SQLITE_OK)
+        r->st[which] = NULL;
+    return r->st[which];
+}
+
 void rec_free(struct rec *r)
 {
     int i;
@@ -118,7 +145,7 @@ static struct rec *open_db(const char *path, const char *uri, unsigned flags, ch
     bool one_run = flags & ONE_RUN;
     struct rec *r;
     char *dir = NULL;
-    int i, rc;
+    int rc;
 
     *err = NULL;
     r = calloc(1, sizeof *r);
@@ -172,27 +199,6 @@ static struct rec *open_db(const char *path, const char *uri, unsigned flags, ch
         goto fail;
     }
 
-    for (i = 0; i < ST_COUNT; i++) {
-        char batch[64 + 22 * COUNTER_BATCH];
-        const char *sql = stmt_sql[i];
-        if (i == ST_COUNTERS) {
-            int n = snprintf(batch, sizeof batch, "INSERT INTO counter(run_id, name, value, is_drop) VALUES");
-            for (int k = 0; k < COUNTER_BATCH; k++)
-                n += snprintf(batch + n, sizeof batch - (size_t)n, "%s(?1,?%d,?%d,?%d)", k ? "," : "", 3 * k + 2,
-                              3 * k + 3, 3 * k + 4);
-            sql = batch;
-        } else if (i == ST_PARAMS) {
-            int n = snprintf(batch, sizeof batch, "INSERT INTO param(run_id, key, value) VALUES");
-            for (int k = 0; k < PARAM_BATCH; k++)
-                n += snprintf(batch + n, sizeof batch - (size_t)n, "%s(?1,?%d,?%d)", k ? "," : "", 2 * k + 2,
-                              2 * k + 3);
-            sql = batch;
-        }
-        if (sqlite3_prepare_v3(r->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &r->st[i], NULL) != SQLITE_OK) {
-            *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
-            goto fail;
-        }
-    }
     return r;
 
 fail:
