@@ -262,7 +262,10 @@ static void flows_build(struct sim *s)
     uint64_t nflows;
     if (!flows_fit(s, &nflows))
         return;
-    uint8_t *seen = xcalloc(SIM_MAX_FLOW_ID / 8 + 1, 1);   /* flow ids defined, a bit each */
+    /* flow ids defined, a bit each, as far as the largest so far: a
+     * bitmap for every possible id (1.25 MB) was cleared by every run */
+    uint8_t *seen = NULL;
+    size_t seen_len = 0;
     struct progress line;
     progress_begin(&line, build_progress);
     for (int i = 0; i < cfg_section_count(s->cfg); i++) {
@@ -310,6 +313,14 @@ static void flows_build(struct sim *s)
         char dur[32];
         snprintf(dur, sizeof dur, "%.12gs", time_to_s(s->duration));
         f->stop = cfg_time(sec, "stop", dur, 0, SIMTIME_NEVER, "{duration} when the flow stops sending");
+        if ((size_t)f->id / 8 >= seen_len) {
+            size_t len = seen_len ? 2 * seen_len : 64;
+            if (len <= (size_t)f->id / 8)
+                len = (size_t)f->id / 8 + 1;
+            seen = xrealloc(seen, len);
+            memset(seen + seen_len, 0, len - seen_len);
+            seen_len = len;
+        }
         if (seen[f->id / 8] & (1u << (f->id % 8)))
             cfg_error(sec, NULL, "flow %d is defined twice", f->id);
         seen[f->id / 8] |= (uint8_t)(1u << (f->id % 8));

@@ -57,6 +57,12 @@ check "... counted as 2 errors" grep -q ": 2 errors; nothing was run" "$tmp/err"
 world "" "cores = 0" "" "sendsize = 1" > "$tmp/two.ini"
 refuse "$tmp/two.ini"
 check "two real mistakes: two errors" test "$(errors)" -eq 2
+{ world; printf '[flow 02]\napp = ping\nfrom = a\nto = b\n[flow 9999999]\napp = ping\nfrom = a\nto = b\n'
+  printf '[flow 09999999]\napp = ping\nfrom = a\nto = b\n'; } > "$tmp/twice.ini"
+refuse "$tmp/twice.ini"
+check "flows 2 and 02, 9999999 and 09999999: two errors, each the second's" \
+    test "$(errors)" -eq 2 -a "$(grep -c "\[flow 02\]: flow 2 is defined twice" "$tmp/err")" -eq 1 \
+    -a "$(grep -c "\[flow 09999999\]: flow 9999999 is defined twice" "$tmp/err")" -eq 1
 printf '[sim]\n[link l]\nends = a:eth0 b:eth0\ndelay = 5\n' > "$tmp/dly.ini"
 refuse "$tmp/dly.ini"
 check "a bad delay read for both directions: one error" test "$(errors)" -eq 1
