@@ -87,9 +87,10 @@ void hugepage_heap(size_t bytes)
     /* What lies below lo (2 to 4 MiB) would be 4 KiB pages, and a small
      * run would use them first (w1 took 400 of its faults there): that
      * stretch is taken, never touched and never freed, so that malloc's
-     * next block starts at lo. A request of lo - top makes a block from top - 16 (its
-     * header's place) to lo; if glibc laid blocks out otherwise, some of
-     * the stretch would be used after all, and nothing worse. */
+     * next block starts at lo. A request of lo - top makes a block from
+     * top - 16 (its header's place) to lo; if glibc laid blocks out
+     * otherwise, some of the stretch would be used after all, and nothing
+     * worse. */
     stretch = malloc(lo - top);
 #else
     (void)bytes;

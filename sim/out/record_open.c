@@ -91,8 +91,8 @@ static int mkdir_parents(const char *path, char **dir_out)
 
 /* Statements are prepared when first used: a claim writes one run row
  * and a results file takes copies, so preparing all twelve for every
- * file (the batch inserts have 193 parameters) was a third of what a
- * short run's three databases cost to open. */
+ * file (the batch inserts have 193 parameters) was about a third of what
+ * a short run's three databases cost to open. */
 sqlite3_stmt *rec_st(struct rec *r, enum rec_stmt which)
 {
     if (r->st[which])
@@ -199,6 +199,11 @@ static struct rec *open_db(const char *path, const char *uri, unsigned flags, ch
         goto fail;
     }
 
+    /* the one statement an error path needs: prepared while all is well */
+    if (!rec_st(r, ST_ROLLBACK)) {
+        *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
+        goto fail;
+    }
     return r;
 
 fail:
