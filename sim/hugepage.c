@@ -11,10 +11,12 @@
  * plus M_TOP_PAD, and gives its top back once it exceeds M_TRIM_THRESHOLD.
  * So: one step of `bytes`, marked MADV_HUGEPAGE (address space only: a
  * page is backed when first touched, as before, but 2 MiB at a time); no
- * trim, so that the range stays what was marked; and the large requests
- * that malloc would map one by one (M_MMAP_THRESHOLD, 128 KiB, growing:
- * the packet slabs, a receive queue's array) taken from it too. Past
- * `bytes` the heap grows in 4 KiB pages as before. The faults fell to
+ * trim, so that the range stays what was marked; and M_MMAP_THRESHOLD
+ * (128 KiB, growing) raised, so that the request that grows the heap is
+ * not mapped apart. Once the top holds `bytes`, malloc serves large
+ * blocks (the packet slabs, a receive queue's array) from it, as it
+ * serves any request the top can hold. Past `bytes` the heap grows in
+ * 4 KiB pages as before. The faults fell to
  * 238, 233 and 219. The cost is resident memory: the top huge page
  * partly used, and what a run frees kept for it (a mapped block went back
  * to the kernel when freed): 1000 flows peaked at 43 MB instead of 37,
@@ -35,16 +37,26 @@
 
 #define HUGE_PAGE (2u << 20)
 
+/* Compiled in only where glibc's malloc is the allocator. */
 #if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && !HUGEPAGE_SANITIZED
+#define ASKS 1
+/* The stretch below the first huge page, held for the process's life. */
+static void *volatile stretch;
+#else
+#define ASKS 0
+#endif
+
 /* Where address space is counted, nothing is taken: under
  * vm.overcommit_memory = 2 it counts against the commit limit whether
  * touched or not, and a limit on it (ulimit -v, -d) would be spent. */
-static bool limited(void)
+bool hugepage_asks(void)
 {
+    if (!ASKS)
+        return false;
     struct rlimit r;
     if ((getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY) ||
         (getrlimit(RLIMIT_DATA, &r) == 0 && r.rlim_cur != RLIM_INFINITY))
-        return true;
+        return false;
     FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
     int mode = 0;
     if (f) {
@@ -52,17 +64,13 @@ static bool limited(void)
             mode = 0;
         fclose(f);
     }
-    return mode == 2;
+    return mode != 2;
 }
-
-/* The stretch below the first huge page, held for the process's life. */
-static void *volatile stretch;
-#endif
 
 void hugepage_heap(size_t bytes)
 {
-#if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && !HUGEPAGE_SANITIZED
-    if (limited() || !mallopt(M_TRIM_THRESHOLD, INT32_MAX) || !mallopt(M_MMAP_THRESHOLD, 32 << 20))
+#if ASKS
+    if (!hugepage_asks() || !mallopt(M_TRIM_THRESHOLD, INT32_MAX) || !mallopt(M_MMAP_THRESHOLD, 32 << 20))
         return;
     char *before = sbrk(0);
     if (!mallopt(M_TOP_PAD, (int)(bytes < INT32_MAX ? bytes : INT32_MAX)))

@@ -5,6 +5,7 @@
 #ifndef NETSIM_HUGEPAGE_H
 #define NETSIM_HUGEPAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A sanitizer's allocator replaces glibc's: nothing to ask of it. GCC
@@ -27,6 +28,9 @@
  * world. Does nothing under a sanitizer, without glibc's malloc, or where
  * address space is counted (hugepage.c). */
 void hugepage_heap(size_t bytes);
+/* Whether hugepage_heap takes anything here: built for glibc's malloc,
+ * without a limit on address space or strict overcommit. */
+bool hugepage_asks(void);
 /* What a run asks for: address space, not memory (1 GiB holds the
  * world of 40 000 TCP flows at full speed); a larger run goes on in
  * 4 KiB pages. */

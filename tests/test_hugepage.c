@@ -2,10 +2,9 @@
  * test_hugepage.c - a run's heap in huge pages (sim/hugepage.c): the heap
  * grows by the size asked at once and that range is marked for huge pages
  * (VmFlags "hg" in /proc/self/smaps), memory from malloc comes from it
- * (the next small block too),
- * and where address space is limited, or under the sanitizers, nothing
- * is taken. Each case runs in
- * a child of its own, since malloc's state is the process's.
+ * (the next small block too), and where address space is limited, or
+ * under the sanitizers, nothing is taken. Each case runs in a child of
+ * its own, since malloc's state is the process's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +12,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +22,6 @@
 #include "sim/hugepage.h"
 
 #define MIB ((size_t)1 << 20)
-/* where sim/hugepage.c asks glibc's malloc at all */
-#if defined(__GLIBC__) && !HUGEPAGE_SANITIZED
-#define ASKS 1
-#else
-#define ASKS 0
-#endif
 
 static int in_child(int (*f)(void))
 {
@@ -42,7 +34,6 @@ static int in_child(int (*f)(void))
     return WIFEXITED(st) ? WEXITSTATUS(st) : 99;
 }
 
-#if ASKS
 /* Bytes of [lo, lo + 64 MiB) marked MADV_HUGEPAGE, and the start of the
  * first marked mapping there (*first; 0 if none). */
 static size_t marked_from(uintptr_t lo, uintptr_t *first)
@@ -95,7 +86,14 @@ static int grows_and_marks(void)
     return 0;
 }
 
-#endif
+/* 0: the heap did not move (a build or a machine where the call does
+ * nothing). */
+static int takes_nothing(void)
+{
+    uintptr_t before = (uintptr_t)sbrk(0);
+    hugepage_heap(64 * MIB);
+    return (uintptr_t)sbrk(0) - before < MIB ? 0 : 7;
+}
 
 /* 0: under a limit on address space the heap does not move. */
 static int limited_takes_nothing(void)
@@ -108,52 +106,17 @@ static int limited_takes_nothing(void)
         if (setrlimit(RLIMIT_AS, &r) < 0)
             return 5;
     }
-    uintptr_t before = (uintptr_t)sbrk(0);
-    hugepage_heap(64 * MIB);
-    return (uintptr_t)sbrk(0) - before < MIB ? 0 : 6;
+    if (hugepage_asks())
+        return 6;
+    return takes_nothing() ? 6 : 0;
 }
-
-/* 0: the heap did not move (a build or a machine where the call does
- * nothing). */
-static int takes_nothing(void)
-{
-    uintptr_t before = (uintptr_t)sbrk(0);
-    hugepage_heap(64 * MIB);
-    return (uintptr_t)sbrk(0) - before < MIB ? 0 : 7;
-}
-
-#if ASKS
-/* What sim/hugepage.c looks at before it takes address space: a limit
- * on it, or strict overcommit, as the machine running the tests may have. */
-static bool address_space_counted(void)
-{
-    struct rlimit r;
-    if ((getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY) ||
-        (getrlimit(RLIMIT_DATA, &r) == 0 && r.rlim_cur != RLIM_INFINITY))
-        return true;
-    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
-    int mode = 0;
-    if (f) {
-        if (fscanf(f, "%d", &mode) != 1)
-            mode = 0;
-        fclose(f);
-    }
-    return mode == 2;
-}
-#endif
 
 static void test_heap_marked(void **st)
 {
     (void)st;
-#if ASKS
-    if (!address_space_counted()) {
-        assert_int_equal(in_child(grows_and_marks), 0);
-        return;
-    }
-#endif
-    /* the sanitizers' allocator is not glibc's, and counted address
-     * space is not spent: nothing is asked */
-    assert_int_equal(in_child(takes_nothing), 0);
+    /* where nothing is asked (the sanitizers' allocator is not glibc's,
+     * counted address space is not spent), nothing is taken */
+    assert_int_equal(in_child(hugepage_asks() ? grows_and_marks : takes_nothing), 0);
 }
 
 static void test_limited(void **st)
