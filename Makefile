@@ -48,7 +48,7 @@ else ifeq ($(PGO),use)
 PGO_FLAGS := -fprofile-use -fprofile-partial-training -Wno-missing-profile
 endif
 
-LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*.c sim/*/*.c models/*.c models/*/*.c))
+LIB_SRC  := $(filter-out cli/main.c,$(wildcard sim/*.c load/*.c sinks/*.c cli/*.c models/*.c models/*/*.c))
 # Variants kept out of the tree: every .c of each folder in EXTRA_MODELS
 # is built into netsim (docs/adding-a-variant.md).
 EXTRA_MODELS ?=
@@ -81,7 +81,7 @@ ifeq ($(PGO),1)
 $(NETSIM): $(BUILD)/gen/version.h FORCE
 	+@MAKE="$(MAKE)" tools/pgo-build $(BUILD)/pgo $@ "$(CC) $(CFLAGS) $(LTO) $(LDLIBS)" $(BUILD)/gen/version.h $(EXTRA_MODELS)
 else
-$(NETSIM): $(BUILD)/sim/cli/main.o $(BUILD)/libnetsim.a
+$(NETSIM): $(BUILD)/cli/main.o $(BUILD)/libnetsim.a
 	$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -o $@ $^ $(LDLIBS)
 endif
 
@@ -107,8 +107,8 @@ $(BUILD)/gen/version.h: FORCE
 	@v=$$( { [ -e .git ] && git describe --always --dirty 2>/dev/null; } || cat VERSION 2>/dev/null || echo unknown); \
 	  printf '#define NETSIM_VERSION "%s"\n' "$$v" > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
 
-$(BUILD)/sim/cli/main.o: $(BUILD)/gen/version.h
-$(BUILD)/sim/cli/main.o: CFLAGS += -include $(BUILD)/gen/version.h
+$(BUILD)/cli/main.o: $(BUILD)/gen/version.h
+$(BUILD)/cli/main.o: CFLAGS += -include $(BUILD)/gen/version.h
 
 $(BUILD)/gen/variants.o: $(BUILD)/gen/variants.c
 	$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -MMD -MP -c -o $@ $<
@@ -125,7 +125,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libnetsim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnetsim.a $(LDLIBS) -lcmocka
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/sim/cli/main.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -2,7 +2,7 @@
  * config.h - what a component (the engine in sim/, a model in models/)
  * sees of a scenario: its section, read through typed getters, and the
  * errors and warnings it reports about it. Loading files, overrides,
- * iteration and the final check are the loader's (sim/load/load.h).
+ * iteration and the final check are the loader's (load/load.h).
  *
  * A scenario is an INI file. A section header is "[kind name]" ("[host
  * receiver]", "[link a]", "[flow 1]") or "[kind]" ("[sim]").

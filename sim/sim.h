@@ -84,7 +84,7 @@ struct sim_counter {
 #define SIM_COUNTER_NAME_MAX 96
 
 /* Flows are numbered [flow 1] to [flow SIM_MAX_FLOW_ID]; how many a
- * run holds is bounded by memory only (sim/load/scenario.c). */
+ * run holds is bounded by memory only (load/scenario.c). */
 #define SIM_MAX_FLOW_ID 9999999
 #define SIM_MAX_SINKS 8
 
@@ -114,7 +114,7 @@ struct sim {
     bool interrupted;
 };
 
-/* A world is built by the scenario loader (sim/load/scenario.h). */
+/* A world is built by the scenario loader (load/scenario.h). */
 void sim_free(struct sim *s);
 /* Run to the end (or interruption), emitting to the run's sinks. */
 void sim_run(struct sim *s, bool progress);

@@ -2,8 +2,8 @@
  * sink.h - where a run's results go. The engine and the models emit
  * through sim_emit_*() (sim.h); each emission goes to every sink added to
  * the run, in the order they were added. The results database
- * (sim/out/record_sink.c), the console table and the JSON document
- * (sim/out/report.c) are sinks; a new output (a trace file, a capture) is
+ * (sinks/record_sink.c), the console table and the JSON document
+ * (sinks/report.c) are sinks; a new output (a trace file, a capture) is
  * one more ops table, and nothing in the engine changes.
  *
  * The contract, after Redis's ae and the kernel's ops tables: `name` is

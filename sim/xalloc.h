@@ -4,7 +4,7 @@
  * the memory it asked for, and a silent exit(1) or a NULL dereference
  * later hides why a run stopped. (The scenario loader is the exception:
  * it turns a failed allocation into one more scenario error, so that any
- * input ends with a message and exit 2, sim/load/.)
+ * input ends with a message and exit 2, load/.)
  */
 #ifndef NETSIM_XALLOC_H
 #define NETSIM_XALLOC_H

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sim/config.h"
-#include "sim/load/load.h"
+#include "load/load.h"
 
 /* All recorded errors as cfg_print_errors() prints them. */
 static inline char *errors_text(const struct cfg *c)

@@ -1,5 +1,5 @@
 /*
- * test_config.c - exact tests of the INI reader (sim/load/config_read.c,
+ * test_config.c - exact tests of the INI reader (load/config_read.c,
  * config_store.c): sections and keys as loaded, and the text of every
  * syntax error a user can see, with file:line. test_config_get.c tests the
  * getters, the checks, --set and the param table.
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sim/config.h"
-#include "sim/load/load.h"
+#include "load/load.h"
 #include "tests/config_fixture.h"
 
 static void test_sections(void **state)

@@ -1,5 +1,5 @@
 /*
- * test_config_get.c - exact tests of sim/load/config_get.c and the checks
+ * test_config_get.c - exact tests of load/config_get.c and the checks
  * around it: typed getters and their defaults, range messages with units,
  * unknown keys and sections, the param table, --set overrides, sweep axes,
  * the error functions, and loading from a file.
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sim/config.h"
-#include "sim/load/load.h"
+#include "load/load.h"
 #include "tests/config_fixture.h"
 
 static void test_getters_parse_values(void **state)

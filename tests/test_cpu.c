@@ -10,10 +10,10 @@
 #include <math.h>
 #include <stdio.h>
 #include "sim/config.h"
-#include "sim/load/load.h"
+#include "load/load.h"
 #include "sim/cpu.h"
 #include "sim/sim.h"
-#include "sim/load/scenario.h"
+#include "load/scenario.h"
 
 static struct cpu_sample prof[CPU_MAX_SYMS];
 static int sym;

@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/config.h"
-#include "sim/load/load.h"
+#include "load/load.h"
 #include "sim/sim.h"
 #include "sim/sock.h"
-#include "sim/load/scenario.h"
+#include "load/scenario.h"
 #include "tests/world.h"
 
 static uint32_t nfr, lens[128], offs[128], mf[128], ids[128];

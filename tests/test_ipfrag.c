@@ -16,9 +16,9 @@
 #include <string.h>
 #include "models/ipfrag/frag.h"
 #include "sim/config.h"
-#include "sim/load/load.h"
+#include "load/load.h"
 #include "sim/sim.h"
-#include "sim/load/scenario.h"
+#include "load/scenario.h"
 #include "tests/world.h"
 
 extern int frag_module_slot;

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 #include "sim/link.h"
-#include "sim/load/netem_parse.h"
+#include "load/netem_parse.h"
 
 /* The receiving side: count arrivals and keep their times. */
 #define KEEP 4096

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "sim/cli/commands.h"
-#include "sim/out/record.h"
+#include "cli/commands.h"
+#include "sinks/record.h"
 #include "tests/tmpdir.h"
 #include "tests/record_fixture.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_orphans.c - what a killed netsim leaves behind (sim/cli/orphans.c):
+ * test_orphans.c - what a killed netsim leaves behind (cli/orphans.c):
  * side files are found only once their maker (and every process that
  * inherited its lock) is gone, by their exact names; journals and logs
  * without their database are swept; a worker dies with its parent.
@@ -24,8 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/cli/orphans.h"
-#include "sim/out/record.h"
+#include "cli/orphans.h"
+#include "sinks/record.h"
 #include "tests/tmpdir.h"
 
 struct tmp {

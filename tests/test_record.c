@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/out/record.h"
+#include "sinks/record.h"
 #include "tests/db_rows.h"
 #include "tests/tmpdir.h"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/out/report.h"
+#include "sinks/report.h"
 
 #define SEP "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
 #define HDR "[ ID] Interval           Transfer     Bitrate\n"

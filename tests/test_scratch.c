@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/out/record.h"
+#include "sinks/record.h"
 #include "tests/tmpdir.h"
 
 struct tmp {

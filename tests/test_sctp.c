@@ -16,10 +16,10 @@
 #include "models/sctp/iperf3.h"
 #include "models/sctp/sctp.h"
 #include "sim/config.h"
-#include "sim/load/load.h"
-#include "sim/out/report.h"
+#include "load/load.h"
+#include "sinks/report.h"
 #include "sim/sim.h"
-#include "sim/load/scenario.h"
+#include "load/scenario.h"
 #include "tests/world.h"
 
 /* An association end with only what the rwnd ops read: sk_rcvbuf 212992,

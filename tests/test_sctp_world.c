@@ -16,10 +16,10 @@
 #include "models/sctp/iperf3.h"
 #include "models/sctp/sctp.h"
 #include "sim/config.h"
-#include "sim/load/load.h"
-#include "sim/out/report.h"
+#include "load/load.h"
+#include "sinks/report.h"
 #include "sim/sim.h"
-#include "sim/load/scenario.h"
+#include "load/scenario.h"
 #include "tests/world.h"
 
 static const char *two_hosts =

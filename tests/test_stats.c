@@ -15,7 +15,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 
-#include "sim/cli/stats.h"
+#include "cli/stats.h"
 
 #define TOL 1e-6
 

@@ -1,5 +1,5 @@
 /*
- * test_sweep.c - exact tests of sim/load/sweep.c: axis syntax and names,
+ * test_sweep.c - exact tests of load/sweep.c: axis syntax and names,
  * lockstep axes, the order of the cartesian product, repeats with paired
  * seeds, labels and params, applying a run to a fresh load, and the text
  * of every axis error (with file:line).
@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "sim/config.h"
-#include "sim/load/load.h"
+#include "load/load.h"
 #include "sim/rng.h"
-#include "sim/load/sweep.h"
+#include "load/sweep.h"
 #include "tests/config_fixture.h"
 
 /* A scenario text that must load without errors. */

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/config.h"
-#include "sim/load/load.h"
+#include "load/load.h"
 #include "sim/sim.h"
-#include "sim/load/scenario.h"
+#include "load/scenario.h"
 
 static struct cfg *world_cfg;
 

@@ -1,7 +1,7 @@
 /*
  * sctp_ss.h - the `ss_interval` key the SCTP applications share: every
  * interval, each end of the association as `ss -Smi` prints it (to the
- * run's ss file, sim/out/ss_file.h) and its fields as series
+ * run's ss file, sinks/ss_file.h) and its fields as series
  * flow.N.sctp.{client,server}.ss.* (sctp_ss.c).
  */
 #ifndef NETSIM_MODELS_SCTP_SS_H

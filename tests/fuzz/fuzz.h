@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "sim/config.h"
-#include "sim/load/load.h"
+#include "load/load.h"
 
 /* A broken invariant aborts, so libFuzzer saves the input as a crash. */
 #define FUZZ_CHECK(cond)                                                                       \

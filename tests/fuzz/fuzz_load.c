@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 #include "sim/config.h"
-#include "sim/load/load.h"
-#include "sim/load/sweep.h"
+#include "load/load.h"
+#include "load/sweep.h"
 #include "tests/fuzz/fuzz.h"
 
 /* A typed getter on every key, picked by the key's name (so that the

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/load/netem_parse.h"
+#include "load/netem_parse.h"
 #include "tests/fuzz/fuzz.h"
 
 static bool fraction(double p)

@@ -35,13 +35,13 @@
 #include <stdint.h>
 #include <string.h>
 #include "sim/config.h"
-#include "sim/load/load.h"
+#include "load/load.h"
 #include "sim/event.h"
 #include "sim/sim.h"
-#include "sim/load/scenario.h"
+#include "load/scenario.h"
 #include "sim/skb.h"
-#include "sim/load/sweep.h"
-#include "sim/load/units.h"
+#include "load/sweep.h"
+#include "load/units.h"
 #include "tests/fuzz/fuzz.h"
 
 #define FUZZ_DURATION (2 * PS_PER_MS)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scenario test of tools/plot and tools/plot-all.sh: builds synthetic result
-# databases with the sqlite3 CLI (schema of sim/out/record.h), renders every
+# databases with the sqlite3 CLI (schema of sinks/record.h), renders every
 # kind, and checks exit status, PNG signature and size (IHDR), SVG output,
 # and the errors (exit 2). One TAP test per check (common.bash).
 # Usage (from the repo root): NETSIM=./netsim bash tests/scenario/plot.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Socket state as ss prints it (ss_interval, models/tcp/tcp_ss.c,
-# models/sctp/sctp_ss.c, sim/out/ss_file.c): a 1 s TCP run with 1 % loss
+# models/sctp/sctp_ss.c, sinks/ss_file.c): a 1 s TCP run with 1 % loss
 # and a 0.3 s SCTP run on two paths write the ss file where docs/usage.md
 # says, one sample per socket per interval exactly, lines that parse as
 # ss's, the same values in `series`, and figures that agree with the flow's

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The tree's walls (tools/check-includes): the real tree keeps them, and
-# the check fails, naming file:line, when an include crosses one: the
-# engine reaching an output or the loader, a model reaching the loader or
-# another family, the loader reaching an output.
+# The tree's walls (tools/check-includes), one rule per folder: the real
+# tree keeps them, and the check fails, naming file:line, when an include
+# crosses one: the engine reaching a sink, the loader or the command line,
+# a model reaching the loader or another family, the loader and the sinks
+# reaching each other, the command line reaching a model; and a folder
+# inside the engine is refused.
 . "$(dirname "$0")/common.bash"
 
 tools/check-includes > "$tmp/tree.out" 2>&1
@@ -12,7 +14,7 @@ check "the tree keeps its walls" test $? -eq 0 -a ! -s "$tmp/tree.out"
 # FILE fails the check with FILE:LINE and WHY
 crosses() {
     local n=$1 f=$2 inc=$3 why=$4 rc
-    rm -rf "$tmp/t" && mkdir -p "$tmp/t" && cp -r sim models "$tmp/t/"
+    rm -rf "$tmp/t" && mkdir -p "$tmp/t" && cp -r sim load sinks cli models "$tmp/t/"
     printf '#include "%s"\n' "$inc" >> "$tmp/t/$f"
     local line
     line=$(wc -l < "$tmp/t/$f")
@@ -20,19 +22,30 @@ crosses() {
     check "$n: fails the check" test $rc -eq 1
     check "$n: names $f:$line" grep -qF "$f:$line: includes \"$inc\": $why" "$tmp/$n.out"
 }
-crosses "engine -> output" sim/nic.c sim/out/record.h "the engine may include only engine headers"
-crosses "engine -> loader" sim/sim.h sim/load/units.h "the engine may include only engine headers"
-crosses "engine -> command line" sim/ip.c sim/cli/runner.h "the engine may include only engine headers"
-crosses "model -> loader" models/tcp/cc_cubic.c sim/load/units.h "a model may include the engine"
+crosses "engine -> sink" sim/nic.c sinks/record.h "the engine may include only engine headers"
+crosses "engine -> loader" sim/sim.h load/units.h "the engine may include only engine headers"
+crosses "engine -> command line" sim/ip.c cli/runner.h "the engine may include only engine headers"
+crosses "model -> loader" models/tcp/cc_cubic.c load/units.h "a model may include the engine"
 crosses "model -> another family" models/tcp/drs.c models/sctp/sctp.h "a model may include the engine"
-crosses "loader -> output" sim/load/scenario.c sim/out/report.h "the loader may include the engine and sim/load/"
-crosses "output -> loader" sim/out/report.c sim/load/units.h "an output may include the engine and sim/out/"
+crosses "registry -> a family" models/registry.c models/tcp/tcp.h "a model may include the engine"
+crosses "loader -> sink" load/scenario.c sinks/report.h "the loader may include the engine and load/"
+crosses "loader -> command line" load/sweep.c cli/runner.h "the loader may include the engine and load/"
+crosses "sink -> loader" sinks/report.c load/units.h "a sink may include the engine and sinks/"
+crosses "sink -> command line" sinks/record.c cli/stats.h "a sink may include the engine and sinks/"
+crosses "command line -> model" cli/keys_cmd.c models/tcp/tcp.h "the command line may include the engine, load/, sinks/ and cli/"
+
+# a folder inside the engine (or another wall) is refused, naming the file
+rm -rf "$tmp/t" && mkdir -p "$tmp/t" && cp -r sim load sinks cli models "$tmp/t/"
+mkdir -p "$tmp/t/sim/load" && printf 'int x;\n' > "$tmp/t/sim/load/extra.c"
+tools/check-includes "$tmp/t" > "$tmp/sub.out" 2>&1
+check "a folder inside sim/: fails the check" test $? -eq 1
+check "... naming the file" grep -qF "sim/load/extra.c: a folder inside sim/" "$tmp/sub.out"
 
 # an out-of-tree variant folder (EXTRA_MODELS) is held to a model's wall
 mkdir -p "$tmp/extra"
 printf '#include "sim/sim.h"\n#include "models/tcp/tcp.h"\n' > "$tmp/extra/drs_x.c"
 tools/check-includes . "$tmp/extra" > "$tmp/extra.out" 2>&1
 check "an EXTRA_MODELS variant may include the engine and a family" test $? -eq 0
-printf '#include "sim/out/record.h"\n' >> "$tmp/extra/drs_x.c"
+printf '#include "sinks/record.h"\n' >> "$tmp/extra/drs_x.c"
 tools/check-includes . "$tmp/extra" > "$tmp/extra2.out" 2>&1
 check "an EXTRA_MODELS variant may not include an output" test $? -eq 1

@@ -1,0 +1,143 @@
+/*
+ * report_cmd.c - `netsim report DB [--compare AXIS=A,B] [--metric M]
+ * [--by flow|host] [--json]`: the statistics of a results database, per
+ * sweep combination (and flow or host) over its repeats, or variant B
+ * against variant A on paired seeds. The metrics are report_metric.c's. This file is
+ * the command line; reading the database is report_db.c's, grouping and
+ * the statistics report_group.c's, the tables and JSON report_print.c's.
+ *
+ * A run's goodput is the bytes of all its interval rows (every flow) x 8
+ * over the span from the first interval's start to the last one's end, in
+ * bit/s; only runs with status 'complete' count. A sweep records the value
+ * of each axis as the param "axis.NAME"; runs with the same axis values
+ * (and the same scenario and scenario version) form a combination, listed
+ * in order of their lowest run id. Within a combination, a run with the
+ * seed, rep and parameters of an earlier one is left out: the simulator
+ * is deterministic, so it is the same measurement again and would shrink
+ * the interval without adding information.
+ *
+ * --compare pairs runs of AXIS=A and AXIS=B by rep, within each
+ * combination of the other axes. Replication r of every combination runs
+ * on the same seed (sweep.h), so the pair shares its random streams and
+ * the per-pair %change isolates the variant's effect. Axes that move in
+ * lockstep with AXIS (their value follows it) are not other axes: they
+ * change with it.
+ *
+ * The whole database is read into memory first (a few numbers and the
+ * axis values per run): 10^5 runs are a few MB, and the grouping is then
+ * plain loops. Groups are found by linear search over the groups seen so
+ * far, O(runs x combinations), fine for the thousands a sweep has.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli/commands.h"
+#include "cli/report_cmd.h"
+
+static const char usage_report[] =
+    "usage: netsim report DB [options]\n"
+    "\n"
+    "A metric (goodput unless --metric) of the complete runs in the results\n"
+    "database DB: one row per sweep combination (the values of its ${...}\n"
+    "axes), or with --by per flow or host of each, over its repeats: mean,\n"
+    "standard deviation and the 95% confidence interval of the mean\n"
+    "(Student's t, n-1 degrees of freedom). A run's goodput is the bytes of\n"
+    "all its flows x 8 over its first-to-last interval span.\n"
+    "\n"
+    "options:\n"
+    "      --compare AXIS=A,B  B against A on paired seeds (the same rep) for\n"
+    "                          every combination of the other axes: mean %change\n"
+    "                          with its 95% interval and the paired t test's p;\n"
+    "                          REGRESSION when the interval is all on the worse\n"
+    "                          side of 0 (below for goodput, jain and counters,\n"
+    "                          above for retransmits, rtt and drops),\n"
+    "                          improvement when all on the other, else no change.\n"
+    "                          e.g. --compare tcp.drs=trimodal,continuous\n"
+    "      --metric NAME       what to measure (default goodput):\n"
+    "%s"
+    "      --by flow|host      a row per flow (with its label) or per host of\n"
+    "                          each combination, instead of per run\n"
+    "      --json              print one JSON document instead of tables\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "Exit status: 0 success, 1 database missing or without complete runs,\n"
+    "2 bad usage (unknown axis or value included).\n";
+
+/* The help text, with the metrics' lines where usage_report says %s. */
+static void usage(FILE *f)
+{
+    const char *at = strstr(usage_report, "%s");
+    fwrite(usage_report, 1, (size_t)(at - usage_report), f);
+    metric_help(f);
+    fputs(at + 2, f);
+}
+
+/* Without --compare: one row per combination. */
+static int report_combinations(const struct rdb *d, int json)
+{
+    struct combo_report r;
+
+    group_combinations(d, &r);
+    print_combinations(d, &r, json);
+    combo_report_free(&r);
+    return 0;
+}
+
+static int report_compare(const struct rdb *d, const char *arg, int json)
+{
+    struct compare_report r;
+    int rc = group_compare(d, arg, &r);
+
+    if (rc == 0)
+        print_compare(d, &r, json);
+    compare_report_free(&r);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "compare", required_argument, 0, 'c' }, { "json", no_argument, 0, 'J' },
+        { "metric", required_argument, 0, 'm' },  { "help", no_argument, 0, 'h' },
+        { "by", required_argument, 0, 'b' },      { 0, 0, 0, 0 },
+    };
+    const char *compare = NULL, *metric = "goodput", *by = NULL;
+    struct metric_use use;
+    struct rdb d;
+    int c, json = 0, rc;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': compare = optarg; break;
+        case 'J': json = 1; break;
+        case 'm': metric = optarg; break;
+        case 'b': by = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "netsim report: expected one results database DB\n\n");
+        usage(stderr);
+        return 2;
+    }
+    if (metric_parse(metric, by, &use) != 0)
+        return 2;
+    if (rdb_load(&d, argv[optind], &use) != 0) {
+        rdb_free(&d);
+        return 1;
+    }
+    if (d.nruns == 0) {
+        if (d.complete)
+            fprintf(stderr, "netsim report: %s: none of its %zu complete runs has a value of %s\n", d.path,
+                    d.complete, use.label);
+        else
+            fprintf(stderr, "netsim report: %s: no complete runs\n", d.path);
+        rdb_free(&d);
+        return 1;
+    }
+    rc = compare ? report_compare(&d, compare, json) : report_combinations(&d, json);
+    rdb_free(&d);
+    return rc;
+}

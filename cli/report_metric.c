@@ -1,0 +1,150 @@
+/*
+ * report_metric.c - what `netsim report --metric M --by B` measures: one
+ * SQL query per metric and grouping that yields (run, entity, value) rows,
+ * entity being NULL (the run), a flow id or a host name. The rest of
+ * report treats each row as a run of its own whose combination includes
+ * the entity, so repeats, --compare's pairs and the tables work per flow
+ * and per host unchanged.
+ *
+ * Flows and hosts are found from the parameters a run records as --set
+ * spells them: N.from and N.to for flow N. A host's goodput is that of
+ * the flows it receives, its retransmissions and RTT those of the flows it
+ * sends; its drops and counters are the counters named after it
+ * ("receiver.eth0.q0.rx_drops").
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli/report_cmd.h"
+
+/* Flow N's sender and receiver in each run. */
+#define FLOWS_CTE                                                                                         \
+    "WITH fl AS (SELECT p.run_id AS run_id, CAST(substr(p.key, 1, instr(p.key, '.') - 1) AS INTEGER) AS flow," \
+    " max(CASE WHEN p.key GLOB '*.from' THEN p.value END) AS src,"                                         \
+    " max(CASE WHEN p.key GLOB '*.to' THEN p.value END) AS dst"                                            \
+    " FROM param p WHERE p.key GLOB '[0-9]*.from' OR p.key GLOB '[0-9]*.to' GROUP BY p.run_id, flow) "
+/* The flow id of a counter or series named "flow.N.rest". */
+#define FLOW_OF(col) "CAST(substr(" col ", 6, instr(substr(" col ", 6), '.') - 1) AS INTEGER)"
+#define SPAN "(max(i.t_end) - min(i.t_start))"
+
+/* Per-flow goodput of every run: what goodput by flow and jain are made of. */
+#define FLOW_GOODPUT                                                                                      \
+    "SELECT i.run_id AS run_id, i.flow AS flow, total(i.bytes) * 8 / " SPAN " AS g FROM interval i"        \
+    " GROUP BY i.run_id, i.flow HAVING " SPAN " > 0"
+
+#define RETRANS_NAME "(c.name GLOB 'flow.*.snd.retrans' OR c.name GLOB 'flow.*.sctp.client.retransmits')"
+#define SRTT_NAME "s.name GLOB 'flow.*.snd.srtt_ms'"
+
+static const struct metric metrics[] = {
+    { "goodput", "bits/sec", METRIC_RATE, 0, "bytes of the flows x 8 / interval span",
+      { FLOWS_CTE "SELECT i.run_id, NULL, total(i.bytes) * 8 / " SPAN " FROM interval i GROUP BY i.run_id"
+                  " HAVING " SPAN " > 0",
+        FLOWS_CTE "SELECT i.run_id, i.flow, total(i.bytes) * 8 / " SPAN " FROM interval i GROUP BY i.run_id, i.flow"
+                  " HAVING " SPAN " > 0",
+        FLOWS_CTE "SELECT i.run_id, fl.dst, total(i.bytes) * 8 / " SPAN " FROM interval i JOIN fl"
+                  " ON fl.run_id = i.run_id AND fl.flow = i.flow GROUP BY i.run_id, fl.dst HAVING " SPAN " > 0" } },
+    { "retransmits", "segments", METRIC_COUNT, 1, "segments (TCP), chunks (SCTP) resent",
+      { FLOWS_CTE "SELECT c.run_id, NULL, total(c.value) FROM counter c WHERE " RETRANS_NAME " GROUP BY c.run_id",
+        FLOWS_CTE "SELECT c.run_id, " FLOW_OF("c.name") ", total(c.value) FROM counter c WHERE " RETRANS_NAME
+                  " GROUP BY 1, 2",
+        FLOWS_CTE "SELECT c.run_id, fl.src, total(c.value) FROM counter c JOIN fl ON fl.run_id = c.run_id"
+                  " AND fl.flow = " FLOW_OF("c.name") " WHERE " RETRANS_NAME " GROUP BY 1, 2" } },
+    { "rtt", "ms", METRIC_PLAIN, 1, "mean srtt of the senders (flow.N.snd.srtt_ms)",
+      { FLOWS_CTE "SELECT s.run_id, NULL, avg(s.value) FROM series s WHERE " SRTT_NAME " GROUP BY s.run_id",
+        FLOWS_CTE "SELECT s.run_id, " FLOW_OF("s.name") ", avg(s.value) FROM series s WHERE " SRTT_NAME
+                  " GROUP BY 1, 2",
+        FLOWS_CTE "SELECT s.run_id, fl.src, avg(s.value) FROM series s JOIN fl ON fl.run_id = s.run_id"
+                  " AND fl.flow = " FLOW_OF("s.name") " WHERE " SRTT_NAME " GROUP BY 1, 2" } },
+    { "drops", "packets", METRIC_COUNT, 1, "packets dropped, every cause",
+      { FLOWS_CTE "SELECT c.run_id, NULL, total(c.value) FROM counter c WHERE c.is_drop = 1 GROUP BY c.run_id",
+        FLOWS_CTE "SELECT c.run_id, " FLOW_OF("c.name") ", total(c.value) FROM counter c WHERE c.is_drop = 1"
+                  " AND c.name GLOB 'flow.[0-9]*.*' GROUP BY 1, 2",
+        FLOWS_CTE ", h AS (SELECT run_id, src AS host FROM fl UNION SELECT run_id, dst FROM fl)"
+                  " SELECT c.run_id, h.host, total(c.value) FROM counter c JOIN h ON h.run_id = c.run_id"
+                  " AND substr(c.name, 1, length(h.host) + 1) = h.host || '.' WHERE c.is_drop = 1 GROUP BY 1, 2" } },
+    { "jain", "", METRIC_PLAIN, 0, "Jain's index of the flows' goodput",
+      { FLOWS_CTE ", g AS (" FLOW_GOODPUT ") SELECT run_id, NULL, total(g) * total(g) / (count(*) * total(g * g))"
+                  " FROM g GROUP BY run_id HAVING total(g * g) > 0",
+        NULL,
+        FLOWS_CTE ", g AS (" FLOW_GOODPUT ") SELECT g.run_id, fl.dst, total(g) * total(g) / (count(*) *"
+                  " total(g * g)) FROM g JOIN fl ON fl.run_id = g.run_id AND fl.flow = g.flow GROUP BY 1, 2"
+                  " HAVING total(g * g) > 0" } },
+    /* ?1: the NAME of counter:NAME, a GLOB pattern */
+    { "counter", "count", METRIC_COUNT, 0, "sum of the counters NAME matches (GLOB)",
+      { FLOWS_CTE "SELECT c.run_id, NULL, total(c.value) FROM counter c WHERE c.name GLOB ?1 GROUP BY c.run_id",
+        FLOWS_CTE "SELECT c.run_id, " FLOW_OF("c.name") ", total(c.value) FROM counter c"
+                  " WHERE c.name GLOB 'flow.[0-9]*.' || ?1 GROUP BY 1, 2",
+        FLOWS_CTE ", h AS (SELECT run_id, src AS host FROM fl UNION SELECT run_id, dst FROM fl)"
+                  " SELECT c.run_id, h.host, total(c.value) FROM counter c JOIN h ON h.run_id = c.run_id"
+                  " AND c.name GLOB h.host || '.' || ?1 GROUP BY 1, 2" } },
+};
+
+static const char *const by_names[] = { "run", "flow", "host" };
+
+static void list_metrics(FILE *f)
+{
+    for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
+        fprintf(f, "%s%s", i ? ", " : "", i + 1 < sizeof metrics / sizeof metrics[0] ? metrics[i].name : "counter:NAME");
+}
+
+int metric_parse(const char *metric, const char *by, struct metric_use *u)
+{
+    memset(u, 0, sizeof *u);
+    u->by = BY_RUN;
+    if (by) {
+        size_t b;
+        for (b = 0; b < 3 && strcmp(by, by_names[b]); b++)
+            ;
+        if (b == 3) {
+            fprintf(stderr, "netsim report: --by %s: expected run, flow or host\n", by);
+            return 2;
+        }
+        u->by = (enum report_by)b;
+    }
+    const char *colon = strchr(metric, ':');
+    size_t n = colon ? (size_t)(colon - metric) : strlen(metric);
+    for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
+        if (strlen(metrics[i].name) != n || strncmp(metrics[i].name, metric, n))
+            continue;
+        u->m = &metrics[i];
+        if (!strcmp(metrics[i].name, "counter") != !!colon || (colon && !colon[1]))
+            break;
+        u->pattern = colon ? colon + 1 : NULL;
+        if (!u->m->sql[u->by]) {
+            fprintf(stderr, "netsim report: --metric %s is over the flows of a run or host: not with --by %s\n",
+                    metric, by_names[u->by]);
+            return 2;
+        }
+        u->label = colon ? metric : u->m->name;
+        return 0;
+    }
+    fprintf(stderr, "netsim report: unknown metric '%s' (known: ", metric);
+    list_metrics(stderr);
+    fputs(")\n", stderr);
+    return 2;
+}
+
+const char *metric_by_name(enum report_by by)
+{
+    return by_names[by];
+}
+
+void metric_help(FILE *f)
+{
+    for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
+        fprintf(f, "          %-13s %s%s%s%s\n", strcmp(metrics[i].name, "counter") ? metrics[i].name
+                : "counter:NAME", metrics[i].doc, *metrics[i].unit ? " (" : "", metrics[i].unit,
+                *metrics[i].unit ? ")" : "");
+}
+
+int metric_query(sqlite3 *db, const struct metric_use *u, sqlite3_stmt **st)
+{
+    /* in run order, each run's flows by number (hosts by name) */
+    char *sql = xasprintf("%s ORDER BY 1, 2", u->m->sql[u->by]);
+    int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+    free(sql);
+    if (rc != SQLITE_OK)
+        return -1;
+    if (u->pattern)
+        sqlite3_bind_text(*st, 1, u->pattern, -1, SQLITE_STATIC);
+    return 0;
+}

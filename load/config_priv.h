@@ -1,0 +1,128 @@
+/*
+ * config_priv.h - what the pieces of the scenario-file implementation
+ * share (config_store.c, config_read.c, config_report.c, config_get.c):
+ * the structures behind the opaque struct cfg and struct cfg_section, and
+ * the helpers more than one of them calls. Nothing outside load/config_*.c
+ * includes it.
+ */
+#ifndef NETSIM_LOAD_CONFIG_PRIV_H
+#define NETSIM_LOAD_CONFIG_PRIV_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "load/load.h"
+#include "sim/strindex.h"
+
+struct cfg_key {
+    char *key;
+    char *value;
+    int line;              /* 0: set with cfg_override ("--set") */
+    int axis_reported;     /* the "is a sweep axis" error was recorded */
+};
+
+/* What the first getter to ask for a key said about it: the key's row of
+ * `netsim keys` (cfg_key_doc_at). doc and limits.choices are the caller's
+ * and outlive the cfg (literals, static tables); def is a copy, kept
+ * only once cfg_describe() was called, since ordinary runs never print
+ * it. A pattern (cfg_pattern_time) is documented but is no valid key. */
+struct cfg_ask {
+    char *key;
+    const char *doc;
+    char *def;             /* describe mode only; NULL also for a required key */
+    int type;              /* enum cfg_type (config_get.c) */
+    int pattern;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+    } lo, hi;
+    const char *const *choices;
+};
+
+struct cfg_section {
+    struct cfg *cfg;
+    char *kind;
+    char *name;            /* "" for "[kind]" */
+    int line;
+    int claimed;
+    int unchecked;         /* cfg_unchecked(): no unknown-key report */
+    int shared_name;       /* another kind has a section of this name: --set
+                            * cannot select it by name alone */
+    struct cfg_key *keys;  /* in file order; overrides appended */
+    int nkeys, capkeys;
+    struct strindex kindex;   /* key name -> keys[] */
+    struct cfg_ask *asked; /* keys a getter asked for, in ask order: the valid keys */
+    int nasked, capasked;
+};
+
+struct cfg_param {
+    char *key;             /* as --set takes it: "name.key", "sim.key" */
+    char *value;
+};
+
+struct cfg {
+    char *file;
+    struct cfg_section **sections;
+    int nsections, capsections;
+    struct strindex sindex;   /* kind, name -> sections[] */
+    struct strindex nindex;   /* name -> the first section of that name */
+    char **errors;
+    int nerrors, caperrors;
+    int more_errors;       /* past CFG_MAX_ERRORS: counted, not kept */
+    char **warnings;
+    int nwarnings, capwarnings;
+    struct cfg_param *params;
+    int nparams, capparams;
+    int oom;               /* an allocation failed: counts as one more error */
+    int finished;          /* cfg_finish() ran: do not report twice */
+    int describe;          /* cfg_describe(): the getters keep each key's default text */
+};
+
+#define CFG_MAX_LINE 198         /* inih's INI_MAX_LINE (200) less the newline and NUL */
+
+/* A growing string for messages built from lists; oom once anything failed. */
+struct cfg_text {
+    char *p;
+    size_t len;
+    int oom;
+};
+
+/* ---- config_store.c: memory, sections and keys --------------------------- */
+
+/* Out of memory, the helpers that take a cfg set c->oom (cfg_errors()
+ * counts it), cfg_text_add sets t->oom, cfg_vformat returns NULL. */
+char *cfg_vformat(const char *fmt, va_list ap);
+void cfg_text_add(struct cfg_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void *cfg_grow(struct cfg *c, void *arr, int n, int *cap, size_t size);
+char *cfg_strndup(struct cfg *c, const char *s, size_t n);
+char *cfg_strdup(struct cfg *c, const char *s);
+/* The n (at most 8) strings of parts end to end, in a new string: what a
+ * "%s.%s" would make, without printf's cost for the thousands of keys a
+ * scenario of many flows asks. */
+char *cfg_concat(struct cfg *c, const char *const *parts, int n);
+const char *cfg_sep(const struct cfg_section *s);
+
+/* An empty cfg whose errors name the file `name` (NULL: "(string)"). */
+struct cfg *cfg_new(const char *name);
+/* Appends a section (line 0: not in the file); NULL when out of memory. */
+struct cfg_section *cfg_section_add(struct cfg *c, const char *kind, size_t nkind,
+                                    const char *name, size_t nname, int line);
+/* The section [kind name] through the index, or NULL. */
+struct cfg_section *cfg_findn(const struct cfg *c, const char *kind, size_t nkind,
+                              const char *name, size_t nname);
+
+struct cfg_key *cfg_key_find(const struct cfg_section *s, const char *key);
+/* Appends key = value at line (0: --set); NULL when out of memory. */
+struct cfg_key *cfg_key_add(struct cfg_section *s, const char *key, const char *value, int line);
+/* A new value for k (its line stays); 0, or -1 when out of memory. */
+int cfg_key_replace(struct cfg_section *s, struct cfg_key *k, const char *value);
+
+/* ---- config_report.c: errors --------------------------------------------- */
+
+/* Records "file:LINE: msg"; LINE 0 gives "--set: msg" (a value from the
+ * command line), LINE -1 "file: msg". */
+void cfg_report(struct cfg *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,312 @@
+/*
+ * config_report.c - what a scenario's reader and components say about
+ * it: errors (each text once, at most CFG_MAX_ERRORS kept), warnings
+ * (printed once per process), and cfg_finish()'s check for the keys and
+ * sections nobody asked for (the contract is in sim/config.h and
+ * load/load.h).
+ */
+#include "load/config_priv.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CFG_MAX_ERRORS 100
+
+/* Adds an error unless the same text is already there: a value read for
+ * each direction of a link, or by two components, is one mistake. Past
+ * CFG_MAX_ERRORS only the count grows, so no input can make the list
+ * (or the time to check it) grow without bound. */
+static void cfg_push_error(struct cfg *c, char *msg)
+{
+    char **e;
+
+    if (!msg) {
+        c->oom = 1;
+        return;
+    }
+    for (int i = 0; i < c->nerrors; i++)
+        if (strcmp(c->errors[i], msg) == 0) {
+            free(msg);
+            return;
+        }
+    if (c->nerrors >= CFG_MAX_ERRORS) {
+        c->more_errors++;
+        free(msg);
+        return;
+    }
+    e = cfg_grow(c, c->errors, c->nerrors, &c->caperrors, sizeof *e);
+    if (!e) {
+        free(msg);
+        return;
+    }
+    c->errors = e;
+    c->errors[c->nerrors++] = msg;
+}
+
+/* "file:LINE: msg"; LINE 0 means the value came from the command line
+ * and gives "--set: msg"; LINE -1 gives "file: msg". NULL when out of
+ * memory (recorded). */
+static char *cfg_locate(struct cfg *c, int line, const char *fmt, va_list ap)
+{
+    struct cfg_text t = { 0 };
+    char *msg = cfg_vformat(fmt, ap);
+
+    if (!msg) {
+        c->oom = 1;
+        return NULL;
+    }
+    if (line > 0)
+        cfg_text_add(&t, "%s:%d: %s", c->file, line, msg);
+    else if (line == 0)
+        cfg_text_add(&t, "--set: %s", msg);
+    else
+        cfg_text_add(&t, "%s: %s", c->file, msg);
+    free(msg);
+    if (t.oom) {
+        free(t.p);
+        c->oom = 1;
+        return NULL;
+    }
+    return t.p;
+}
+
+static char *cfg_format_at(struct cfg *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *cfg_format_at(struct cfg *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = cfg_locate(c, line, fmt, ap);
+    va_end(ap);
+    return msg;
+}
+
+void cfg_report(struct cfg *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = cfg_locate(c, line, fmt, ap);
+    va_end(ap);
+    if (msg)
+        cfg_push_error(c, msg);
+}
+
+/* ---- errors and warnings ------------------------------------------------ */
+
+/* "file:line: [kind name] key: " + what + the message: at the key's line,
+ * or the section's when there is no key. NULL when out of memory. */
+static char *cfg_section_msg(struct cfg_section *s, const char *key, const char *what, const char *fmt, va_list ap)
+{
+    struct cfg_key *k = key ? cfg_key_find(s, key) : NULL;
+    char *msg = cfg_vformat(fmt, ap), *out;
+
+    if (!msg) {
+        s->cfg->oom = 1;
+        return NULL;
+    }
+    if (key)
+        out = cfg_format_at(s->cfg, k ? k->line : s->line, "[%s%s%s] %s: %s%s", s->kind, cfg_sep(s), s->name, key,
+                            what, msg);
+    else
+        out = cfg_format_at(s->cfg, s->line, "[%s%s%s]: %s%s", s->kind, cfg_sep(s), s->name, what, msg);
+    free(msg);
+    return out;
+}
+
+void cfg_error(struct cfg_section *s, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = cfg_section_msg(s, key, "", fmt, ap);
+    va_end(ap);
+    if (msg)
+        cfg_push_error(s->cfg, msg);
+}
+
+void cfg_error_global(struct cfg *c, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = cfg_vformat(fmt, ap);
+    va_end(ap);
+    if (!msg) {
+        c->oom = 1;
+        return;
+    }
+    cfg_push_error(c, msg);
+}
+
+int cfg_errors(const struct cfg *c)
+{
+    return c->nerrors + c->more_errors + (c->oom ? 1 : 0);
+}
+
+void cfg_print_errors(const struct cfg *c, FILE *f)
+{
+    for (int i = 0; i < c->nerrors; i++)
+        fprintf(f, "%s\n", c->errors[i]);
+    if (c->more_errors)
+        fprintf(f, "%s: ... and %d more errors\n", c->file, c->more_errors);
+    if (c->oom)
+        fprintf(f, "%s: out of memory\n", c->file);
+}
+
+void cfg_warning(struct cfg_section *s, const char *key, const char *fmt, ...)
+{
+    struct cfg *c = s->cfg;
+    va_list ap;
+    char *w, **v;
+
+    va_start(ap, fmt);
+    w = cfg_section_msg(s, key, "warning: ", fmt, ap);
+    va_end(ap);
+    if (!w)
+        return;
+    for (int i = 0; i < c->nwarnings; i++)
+        if (strcmp(c->warnings[i], w) == 0) {
+            free(w);
+            return;
+        }
+    v = cfg_grow(c, c->warnings, c->nwarnings, &c->capwarnings, sizeof *v);
+    if (!v || c->nwarnings >= CFG_MAX_ERRORS) {
+        free(w);
+        return;
+    }
+    c->warnings = v;
+    c->warnings[c->nwarnings++] = w;
+}
+
+int cfg_warning_count(const struct cfg *c)
+{
+    return c->nwarnings;
+}
+
+const char *cfg_warning_at(const struct cfg *c, int i)
+{
+    return i >= 0 && i < c->nwarnings ? c->warnings[i] : NULL;
+}
+
+/* Each warning text once per process: the runs of a sweep rebuild the same
+ * file, and forked workers inherit what the parent printed. */
+static void cfg_print_new_warnings(const struct cfg *c, FILE *f)
+{
+    static char *printed[64];
+    static int nprinted;
+
+    for (int i = 0; i < c->nwarnings; i++) {
+        int seen = 0;
+        for (int j = 0; j < nprinted && !seen; j++)
+            seen = strcmp(printed[j], c->warnings[i]) == 0;
+        if (seen || nprinted == 64)
+            continue;
+        printed[nprinted] = strdup(c->warnings[i]);
+        if (printed[nprinted])
+            nprinted++;
+        fprintf(f, "%s\n", c->warnings[i]);
+    }
+}
+
+/* ---- validation ------------------------------------------------------- */
+
+void cfg_claim(struct cfg_section *s)
+{
+    s->claimed = 1;
+}
+
+void cfg_unchecked(struct cfg_section *s)
+{
+    s->unchecked = 1;
+}
+
+static int cfg_strcmp_p(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "flow, host, link": kinds of claimed sections, sorted, each once. */
+static void cfg_known_kinds(const struct cfg *c, struct cfg_text *t)
+{
+    const char **v = malloc((size_t)c->nsections * sizeof *v + 1);
+    int n = 0;
+
+    if (!v) {
+        t->oom = 1;
+        return;
+    }
+    for (int i = 0; i < c->nsections; i++)
+        if (c->sections[i]->claimed)
+            v[n++] = c->sections[i]->kind;
+    qsort(v, (size_t)n, sizeof *v, cfg_strcmp_p);
+    for (int i = 0; i < n; i++)
+        if (i == 0 || strcmp(v[i], v[i - 1]) != 0)
+            cfg_text_add(t, "%s%s", i ? ", " : "", v[i]);
+    free(v);
+}
+
+static int cfg_was_asked(const struct cfg_section *s, const char *key)
+{
+    for (int i = 0; i < s->nasked; i++)
+        if (!s->asked[i].pattern && strcmp(s->asked[i].key, key) == 0)
+            return 1;
+    return 0;
+}
+
+int cfg_finish(struct cfg *c)
+{
+    struct cfg_text kinds = { 0 };
+
+    if (c->finished)
+        return cfg_errors(c);
+    c->finished = 1;
+    cfg_print_new_warnings(c, stderr);
+    cfg_known_kinds(c, &kinds);
+    for (int i = 0; i < c->nsections; i++) {
+        struct cfg_section *s = c->sections[i];
+        struct cfg_text valid = { 0 };
+
+        if (!s->claimed) {
+            if (kinds.p)
+                cfg_report(c, s->line, "unknown section [%s%s%s]; known kinds: %s", s->kind, cfg_sep(s), s->name, kinds.p);
+            else
+                cfg_report(c, s->line, "unknown section [%s%s%s]", s->kind, cfg_sep(s), s->name);
+            continue;
+        }
+        if (s->unchecked)
+            continue;
+        /* a flow's keys are its app's: `netsim keys tcp_iperf3` */
+        struct cfg_key *app = strcmp(s->kind, "flow") ? NULL : cfg_key_find(s, "app");
+        const char *keys_arg = app && app->value[0] ? app->value : s->kind;
+        bool listed = false;     /* the valid keys, listed at the first unknown one */
+        for (int j = 0; j < s->nkeys; j++) {
+            if (cfg_was_asked(s, s->keys[j].key))
+                continue;
+            if (!listed) {
+                for (int a = 0; a < s->nasked; a++)
+                    cfg_text_add(&valid, "%s%s", a ? ", " : "", s->asked[a].key);
+                listed = true;
+            }
+            if (valid.p)
+                cfg_report(c, s->keys[j].line, "[%s%s%s] unknown key '%s'; valid keys: %s (`netsim keys %s` "
+                           "documents them)", s->kind, cfg_sep(s), s->name, s->keys[j].key, valid.p, keys_arg);
+            else
+                cfg_report(c, s->keys[j].line, "[%s%s%s] unknown key '%s'; this section takes no keys",
+                           s->kind, cfg_sep(s), s->name, s->keys[j].key);
+        }
+        if (valid.oom)
+            c->oom = 1;
+        free(valid.p);
+    }
+    if (kinds.oom)
+        c->oom = 1;
+    free(kinds.p);
+    return cfg_errors(c);
+}

@@ -1,0 +1,455 @@
+/*
+ * scenario.c - build a run's world from a scenario: hosts, links, routes,
+ * flows. Every key is read through a typed getter (config.h), so a bad
+ * scenario is reported whole, with file:line, before anything runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/config.h"
+#include "load/load.h"
+#include "sim/costs.h"
+#include "sim/progress.h"
+#include "sim/sim.h"
+#include "load/scenario.h"
+#include "load/scenario_links.h"
+#include "load/units.h"
+#include "sim/xalloc.h"
+
+static struct host *host_new(struct sim *s, const char *name)
+{
+    struct host *h = xcalloc(1, sizeof *h);
+    if (s->nhosts == s->hosts_cap) {
+        s->hosts_cap = s->hosts_cap ? 2 * s->hosts_cap : 8;
+        s->hosts = xrealloc(s->hosts, (size_t)s->hosts_cap * sizeof *s->hosts);
+    }
+    snprintf(h->name, sizeof h->name, "%s", name);
+    h->sim = s;
+    h->q = &s->q;
+    h->index = s->nhosts;
+    h->id = (uint32_t)s->nhosts;
+    s->hosts[s->nhosts++] = h;
+    return h;
+}
+
+static struct host *host_get(struct sim *s, const char *name)
+{
+    struct host *h = host_find(s, name);
+    return h ? h : host_new(s, name);
+}
+
+/* Host keys: CPU, sysctls, NIC parameters. */
+static void host_configure(struct sim *s, struct host *h)
+{
+    struct cfg_section *sec = h->sec;
+    h->ncores = (int)cfg_int(sec, "cores", "4", 1, HOST_MAX_CORES,
+                             "CPU cores of the host");
+    h->cpu_profile = cfg_str(sec, "cpu", "xeon-2012",
+                             "CPU profile: the per-function costs in ns (`netsim models` lists the profiles)");
+    const struct cpu_profile *prof = cpu_profile_find(h->cpu_profile);
+    if (!prof) {
+        char list[256] = "";
+        for (int i = 0; cpu_profile_at(i); i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", cpu_profile_at(i)->name);
+        cfg_error(sec, "cpu", "unknown CPU profile '%s'; known profiles: %s", h->cpu_profile, list);
+        prof = cpu_profile_find("xeon-2012");
+    }
+    for (const struct cost_row *r = prof->rows; r->symbol; r++)
+        h->cost[cpu_sym(r->symbol)] = r->ns;
+    models_apply_costs(h, prof->name);
+    cfg_pattern_time(sec, "cost.SYMBOL", "0", 0, PS_PER_S, "{the CPU profile's} cost of one call of kernel "
+                     "function SYMBOL (the names `--profile` prints), over the profile's");
+    for (int i = 0; i < cpu_sym_count(); i++) {
+        char key[96];
+        snprintf(key, sizeof key, "cost.%s", cpu_sym_name(i));
+        if (cfg_has(sec, key))
+            h->cost[i] = time_to_ns(cfg_time(sec, key, "0", 0, PS_PER_S, "cost of one call of this kernel function"));
+    }
+    double speed = cfg_double(sec, "cpu_speed", "1", 0.01, 100,
+                              "clock speed factor: every cost is divided by it (2 = twice as fast)");
+    double jitter = cfg_double(sec, "cost_jitter", "0", 0, 1,
+                               "random share j of each CPU slice's cost: x (1 - j + j Exp(1)), the mean unchanged "
+                               "(0: exact)");
+    double factor[HOST_MAX_CORES];
+    for (int i = 0; i < HOST_MAX_CORES; i++)
+        factor[i] = 1.0;
+    const char *fl = cfg_str(sec, "core_cost_factor", "",
+            "{|up to cores factors} per-core factors on every cost, \"0.99, 1.015\": core 0, core 1, ... (empty: 1)");
+    if (*fl) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", fl);
+        int i = 0;
+        for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", "), i++) {
+            char *end;
+            double v = strtod(tok, &end);
+            if (*end || v <= 0 || v > 100 || i >= h->ncores) {
+                cfg_error(sec, "core_cost_factor", "got '%s', expected up to %d positive factors, one per core, "
+                          "such as 0.99, 1.015", fl, h->ncores);
+                break;
+            }
+            factor[i] = v;
+        }
+    }
+    h->rmem_default = cfg_size(sec, "net.core.rmem_default", "212992", 256, 1ULL << 31,
+                               "SO_RCVBUF when the app sets none (net.core.rmem_default; Linux default 212992)");
+    h->rmem_max = cfg_size(sec, "net.core.rmem_max", "212992", 256, 1ULL << 31,
+                           "largest SO_RCVBUF an app may set (net.core.rmem_max; Linux default 212992)");
+    h->wmem_default = cfg_size(sec, "net.core.wmem_default", "212992", 256, 1ULL << 31,
+                               "SO_SNDBUF when the app sets none (net.core.wmem_default; Linux default 212992)");
+    h->wmem_max = cfg_size(sec, "net.core.wmem_max", "212992", 256, 1ULL << 31,
+                           "largest SO_SNDBUF an app may set (net.core.wmem_max; Linux default 212992)");
+    nic_params_read(&h->nicp, sec, h->ncores);
+    for (int i = 0; i < h->ncores; i++) {
+        core_init(&h->cores[i], &s->q, h, i, h->prof);
+        h->cores[i].speed = 1.0 / speed;
+        h->cores[i].factor = factor[i];
+        h->cores[i].jitter = jitter;
+        if (jitter > 0) {
+            char name[96];
+            snprintf(name, sizeof name, "host.%s.core%d", h->name, i);
+            rng_init(&h->core_rng[i], s->seed, name);
+            h->cores[i].rng = &h->core_rng[i];
+        }
+    }
+    h->sym_ip_rcv = cpu_sym("ip_rcv");
+    h->sym_ip_output = cpu_sym("ip_output");
+    h->sym_ip_forward = cpu_sym("ip_forward");
+    ip_loopback_init(h, (uint32_t)cfg_int(sec, "lo_mtu", "65536", 1280, 65536,
+                                          "MTU of the host's loopback (Linux default 65536)"));
+    char name[64];
+    snprintf(name, sizeof name, "host.%s", h->name);
+    rng_init(&h->rng, s->seed, name);
+}
+
+/* The pcap key: which ports `netsim run --pcap` captures (sim/pcap.h).
+ * `all`, `none`, or a list of the host's port names; a scenario where no
+ * host has the key captures every port. Read after the links, which
+ * name the ports. */
+static void pcap_key_read(struct host *h)
+{
+    const char *v = cfg_str(h->sec, "pcap", "",
+                            "{every port while no host has the key, else none|all, none or a list of the "
+                            "host's ports: eth0, eth1} ports `netsim run --pcap DIR` captures");
+    h->pcap_key = *v != '\0';
+    h->pcap_ports = 0;           /* without the key: only if no host has it (pcap.c) */
+    if (!h->pcap_key)
+        return;
+    if (!strcmp(v, "all")) {
+        h->pcap_ports = 0xff;
+        return;
+    }
+    if (!strcmp(v, "none"))
+        return;
+    char buf[256], names[160] = "";
+    snprintf(buf, sizeof buf, "%s", v);
+    for (int k = 0; k < h->nnics; k++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", h->nics[k]->name);
+    int n = 0;
+    for (char *save, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save), n++) {
+        int k = 0;
+        while (k < h->nnics && strcmp(h->nics[k]->name, tok))
+            k++;
+        if (k == h->nnics) {
+            cfg_error(h->sec, "pcap", "got '%s': host %s has no port '%s' (its ports: %s); expected all, none "
+                      "or a list of its ports", v, h->name, tok, names);
+            return;
+        }
+        h->pcap_ports |= (uint8_t)(1u << k);
+    }
+    if (!n)
+        cfg_error(h->sec, "pcap", "got '%s', expected all, none or a list of the host's ports (%s)", v, names);
+}
+
+/* Next hop from every host to every other, by breadth-first search over
+ * the links: shortest path, ties to the first-declared link. */
+static void routes_build(struct sim *s)
+{
+    int n = s->nhosts;
+    for (int src = 0; src < n; src++) {
+        struct host *h = s->hosts[src];
+        h->route = xcalloc((size_t)n, sizeof *h->route);
+        int *queue = xcalloc((size_t)n, sizeof *queue);
+        struct nic **first = xcalloc((size_t)n, sizeof *first);
+        char *seen = xcalloc((size_t)n, 1);
+        int qh = 0, qt = 0;
+        queue[qt++] = src;
+        seen[src] = 1;
+        while (qh < qt) {
+            struct host *u = s->hosts[queue[qh++]];
+            for (int k = 0; k < u->nnics; k++) {
+                struct nic *nic = u->nics[k];
+                if (!nic->tx_link || !nic->tx_link->dst)
+                    continue;
+                int v = nic->tx_link->dst->host->index;
+                if (seen[v])
+                    continue;
+                seen[v] = 1;
+                first[v] = u->index == src ? nic : first[u->index];
+                queue[qt++] = v;
+            }
+        }
+        for (int d = 0; d < n; d++)
+            h->route[d] = d == src ? NULL : first[d];
+        free(queue);
+        free(first);
+        free(seen);
+    }
+}
+
+/* Each flow's app reads its own keys in setup; a flow whose app or hosts
+ * did not resolve is reported once, for that, and its other keys are not
+ * checked. Errors elsewhere (a host's bad key, which fell back to its
+ * default) do not stop the setup, so the flow's keys are still checked. */
+/* What a flow costs, measured: 10 000 TCP flows at full speed on one link
+ * peaked at 209 MB (about 21 KB each: two endpoints, their scoreboard and
+ * receive records, the app, its counters; make bench); the estimate rounds
+ * up. */
+#define FLOW_BYTES_ESTIMATE (24 * 1024)
+
+/* Memory this machine can give a run: MemAvailable, or the environment's
+ * NETSIM_MEM_AVAILABLE (bytes, for tests). 0 when unknown. */
+static uint64_t mem_available(void)
+{
+    const char *env = getenv("NETSIM_MEM_AVAILABLE");
+    if (env && *env)
+        return strtoull(env, NULL, 10);
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[128];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return (uint64_t)kb * 1024;
+}
+
+/* A scenario whose flows would not fit in memory is refused before any is
+ * built, with the estimate. */
+static bool flows_fit(struct sim *s, uint64_t *nflows)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < cfg_section_count(s->cfg); i++)
+        n += !strcmp(cfg_kind(cfg_section_at(s->cfg, i)), "flow");
+    *nflows = n;
+    uint64_t need = n * FLOW_BYTES_ESTIMATE, have = mem_available();
+    if (!have || need <= have)
+        return true;
+    cfg_error_global(s->cfg, "%s: %llu flows need about %llu MB (about %d KB each), more than the %llu MB of "
+                     "memory available",
+                     cfg_file(s->cfg), (unsigned long long)n, (unsigned long long)(need >> 20),
+                     FLOW_BYTES_ESTIMATE / 1024, (unsigned long long)(have >> 20));
+    for (int i = 0; i < cfg_section_count(s->cfg); i++) {     /* one mistake, one error */
+        struct cfg_section *sec = cfg_section_at(s->cfg, i);
+        if (!strcmp(cfg_kind(sec), "flow")) {
+            cfg_claim(sec);
+            cfg_unchecked(sec);
+        }
+    }
+    return false;
+}
+
+static bool build_progress;
+
+void sim_build_progress(bool on)
+{
+    build_progress = on;
+}
+
+static void flows_build(struct sim *s)
+{
+    uint64_t nflows;
+    if (!flows_fit(s, &nflows))
+        return;
+    /* flow ids defined, a bit each, as far as the largest so far: a
+     * bitmap for every possible id (1.25 MB) was cleared by every run */
+    uint8_t *seen = NULL;
+    size_t seen_len = 0;
+    struct progress line;
+    progress_begin(&line, build_progress);
+    for (int i = 0; i < cfg_section_count(s->cfg); i++) {
+        struct cfg_section *sec = cfg_section_at(s->cfg, i);
+        if (strcmp(cfg_kind(sec), "flow"))
+            continue;
+        if (progress_due(&line))
+            progress_show(&line, "  building flows: %d / %llu   ", s->nflows, (unsigned long long)nflows);
+        cfg_claim(sec);
+        char *end;
+        long id = strtol(cfg_name(sec), &end, 10);
+        if (!*cfg_name(sec) || *end || id < 1 || id > SIM_MAX_FLOW_ID) {
+            cfg_error(sec, NULL, "flow name '%s': expected a number from 1 to %d: flows are [flow 1], [flow 2], ...", cfg_name(sec), SIM_MAX_FLOW_ID);
+            cfg_unchecked(sec);
+            continue;
+        }
+        const char *appname = cfg_str(sec, "app", NULL,
+                                      "the application (`netsim keys APP` lists its keys; `netsim models` the apps)");
+        const struct app_ops *ops = appname ? app_find(appname) : NULL;
+        if (appname && !ops) {
+            char list[256] = "";
+            for (int k = 0; app_at(k); k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", app_at(k)->name);
+            cfg_error(sec, "app", "got '%s', expected one of: %s", appname, list);
+        }
+        const char *from = cfg_str(sec, "from", NULL, "host the flow starts on (the client, the sender)");
+        const char *to = cfg_str(sec, "to", NULL,
+                                 "host the flow goes to (the server, the receiver); a route must join them");
+        struct flow *f = xcalloc(1, sizeof *f);
+        f->id = (int)id;
+        f->ops = ops;
+        f->from = from ? host_find(s, from) : NULL;
+        f->to = to ? host_find(s, to) : NULL;
+        bool routed = f->from && f->to && (f->from == f->to || f->from->route[f->to->index]);
+        if (s->nhosts) {         /* without any host, the missing [link] is the mistake */
+            if (from && !f->from)
+                cfg_error(sec, "from", "no host '%s' (hosts are the ends of [link] sections)", from);
+            if (to && !f->to)
+                cfg_error(sec, "to", "no host '%s' (hosts are the ends of [link] sections)", to);
+            if (f->from && f->to && !routed)
+                cfg_error(sec, "to", "no route from %s to %s", f->from->name, f->to->name);
+        }
+        f->start = cfg_time(sec, "start", "0s", 0, s->duration,
+                            "{0s|0 to duration} when the client starts (connects, or sends its first packet)");
+        char dur[32];
+        snprintf(dur, sizeof dur, "%.12gs", time_to_s(s->duration));
+        f->stop = cfg_time(sec, "stop", dur, 0, SIMTIME_NEVER, "{duration} when the flow stops sending");
+        if ((size_t)f->id / 8 >= seen_len) {
+            size_t len = seen_len ? 2 * seen_len : 64;
+            if (len <= (size_t)f->id / 8)
+                len = (size_t)f->id / 8 + 1;
+            seen = xrealloc(seen, len);
+            memset(seen + seen_len, 0, len - seen_len);
+            seen_len = len;
+        }
+        if (seen[f->id / 8] & (1u << (f->id % 8)))
+            cfg_error(sec, NULL, "flow %d is defined twice", f->id);
+        seen[f->id / 8] |= (uint8_t)(1u << (f->id % 8));
+        if (s->nflows == s->flows_cap) {
+            s->flows_cap = s->flows_cap ? 2 * s->flows_cap : 16;
+            s->flows = xrealloc(s->flows, (size_t)s->flows_cap * sizeof *s->flows);
+        }
+        s->flows[s->nflows++] = f;
+        if (f->ops && routed)
+            f->ops->setup(s, f, sec);
+        else
+            cfg_unchecked(sec);
+    }
+    progress_end(&line);
+    free(seen);
+}
+
+struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_override)
+{
+    cpu_profiles_register_symbols();
+    models_register_symbols();
+    struct sim *s = xcalloc(1, sizeof *s);
+    s->cfg = cfg;
+    s->skbs_at_build = skb_in_use();
+    evq_init(&s->q);
+    const struct cfg_section *axis_sec;
+    const char *axis_key;
+    if (cfg_has_axes(cfg, &axis_sec, &axis_key)) {
+        cfg_str((struct cfg_section *)axis_sec, axis_key, "", NULL);   /* the getter reports the axis */
+        return s;
+    }
+    /* Structural mistakes are reported with the key errors, and building
+     * goes on with defaults, so one run shows every mistake once. */
+    struct cfg_section *simsec = cfg_find(cfg, "sim", NULL);
+    if (!simsec) {
+        cfg_error_global(cfg, "%s: missing section [sim] (it sets duration, interval and seed)", cfg_file(cfg));
+        simsec = cfg_section_ensure(cfg, "sim", "");
+        if (!simsec)
+            return s;            /* out of memory: counted as an error */
+    }
+    cfg_claim(simsec);
+    s->duration = cfg_time(simsec, "duration", "10s", PS_PER_US, CFG_TIME_MAX, "simulated time the run lasts");
+    /* at most 1000 interval rows per flow per simulated second, and at
+     * least one interval in the run */
+    char idef[32] = "1s";
+    if (s->duration < PS_PER_S)  /* a short run reports once, at its end */
+        snprintf(idef, sizeof idef, "%lldus", (long long)(s->duration / PS_PER_US));
+    s->interval = cfg_time(simsec, "interval", idef, s->duration < PS_PER_MS ? s->duration : PS_PER_MS, CFG_TIME_MAX,
+                           "{1s, or duration if shorter|1ms to duration} length of an interval row (goodput per flow)");
+    if (s->interval > s->duration)
+        cfg_error(simsec, "interval", "%s is longer than the duration (%s): the run would have no interval",
+                  cfg_str(simsec, "interval", idef, NULL), cfg_str(simsec, "duration", "10s", NULL));
+    s->seed = (uint64_t)cfg_int(simsec, "seed", "1", 0, INT64_MAX,
+                                "seed of every random stream of the run (--seed overrides it)");
+    cfg_int(simsec, "repeat", "1", 1, 1000000,
+            "runs of each combination in a sweep, replication r on a seed derived from seed and r (run: --rep)");
+    cfg_str(simsec, "name", "", "a label for the scenario, recorded with the run");
+    if (have_seed_override)
+        s->seed = seed_override;
+
+    /* hosts: named by link ends, configured by [host NAME] */
+    int nl = 0, nl_cap = 0;
+    struct cfg_section **lsec = NULL;
+    char (*ends)[2][32] = NULL, (*ports)[2][16] = NULL;
+    for (int i = 0; i < cfg_section_count(cfg); i++) {
+        struct cfg_section *sec = cfg_section_at(cfg, i);
+        if (strcmp(cfg_kind(sec), "link"))
+            continue;
+        cfg_claim(sec);
+        if (nl == nl_cap) {
+            nl_cap = nl_cap ? 2 * nl_cap : 8;
+            lsec = xrealloc(lsec, (size_t)nl_cap * sizeof *lsec);
+            ends = xrealloc(ends, (size_t)nl_cap * sizeof *ends);
+            ports = xrealloc(ports, (size_t)nl_cap * sizeof *ports);
+        }
+        if (link_parse_ends(sec, ends[nl], ports[nl])) {
+            cfg_unchecked(sec);
+            continue;
+        }
+        for (int e = 0; e < 2; e++)
+            host_get(s, ends[nl][e]);
+        lsec[nl++] = sec;
+    }
+    if (!nl)
+        cfg_error_global(cfg, "%s: no [link NAME] section: a scenario needs at least one link", cfg_file(cfg));
+    for (int i = 0; i < cfg_section_count(cfg); i++) {
+        struct cfg_section *sec = cfg_section_at(cfg, i);
+        if (strcmp(cfg_kind(sec), "host"))
+            continue;
+        cfg_claim(sec);
+        struct host *h = host_find(s, cfg_name(sec));
+        if (!h) {
+            cfg_error(sec, NULL, "host '%s' is on no link (name it in a [link] 'ends' key)", cfg_name(sec));
+            cfg_unchecked(sec);
+        } else {
+            h->sec = sec;
+        }
+    }
+    for (int i = 0; i < s->nhosts; i++) {
+        struct host *h = s->hosts[i];
+        h->npeers = (uint32_t)s->nhosts;
+        h->ip_id = xcalloc(h->npeers, sizeof *h->ip_id);
+        h->pmtu[0] = xcalloc(h->npeers, sizeof *h->pmtu[0]);
+        h->pmtu[1] = xcalloc(h->npeers, sizeof *h->pmtu[1]);
+        if (!h->sec)
+            h->sec = cfg_section_ensure(cfg, "host", h->name);
+        cfg_claim(h->sec);
+        host_configure(s, h);
+    }
+    links_build(s, lsec, nl, ends, ports);
+    free(lsec);
+    free(ends);
+    free(ports);
+    routes_build(s);
+    for (int i = 0; i < s->nhosts; i++) {
+        struct host *h = s->hosts[i];
+        pcap_key_read(h);
+        models_attach_host(s, h);
+        for (int k = 0; k < h->nnics; k++)
+            nic_register_counters(h->nics[k]);
+        sim_counterf(s, &h->ip_no_route, true, "%s.ip_no_route", h->name);
+        sim_counterf(s, &h->ip_frag_no_reasm, true, "%s.ip_frag_no_reasm", h->name);
+        sim_counterf(s, &h->ip_frag_fails, true, "%s.ip_frag_fails", h->name);
+        sim_counterf(s, &h->icmp_frag_needed, false, "%s.icmp_frag_needed", h->name);
+        sim_counterf(s, &h->ip_no_proto, true, "%s.ip_no_proto", h->name);
+        sim_counterf(s, &h->ip_csum_errors, true, "%s.ip_csum_errors", h->name);
+        sim_counterf(s, &h->ip_forwarded, false, "%s.ip_forwarded", h->name);
+    }
+    flows_build(s);
+    cfg_finish(cfg);
+    return s;
+}

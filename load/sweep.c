@@ -1,0 +1,504 @@
+/*
+ * sweep.c - expansion of ${...} sweep axes into numbered runs (contract in
+ * sweep.h).
+ *
+ * Everything a run needs (label, params, base seed) is computed once per
+ * combination in sweep_expand(), so the accessors are O(1) and return
+ * strings that live as long as the sweep. That costs memory linear in the
+ * number of combinations (a few dozen bytes each), which is why a sweep is
+ * capped at SWEEP_MAX_RUNS; a sweep of that size would run for weeks
+ * anyway.
+ */
+#include "load/sweep.h"
+#include "sim/config.h"
+#include "load/load.h"
+#include "sim/rng.h"
+#include "load/units.h"
+#include "sim/xalloc.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sweep_axis {
+    char *kind, *sname, *key;   /* where the axis is: [kind sname] key */
+    struct cfg_section *sec;    /* in the expanded cfg; only during sweep_expand */
+    char *name;                 /* axis name */
+    char *lock_name;            /* "! name", or NULL */
+    int named;                  /* name given with ${name=...} */
+    char **values;
+    int nvalues;
+    int lock;                   /* root axis it moves with, or -1 */
+    char *param_key;            /* "axis.NAME" */
+};
+
+/* Combinations are not stored: a run's values, label and seed are worked
+ * out when asked, so a million-run sweep costs what one run does. The
+ * answers live in scratch buffers until the next call of the same kind. */
+struct sweep {
+    struct sweep_axis *axes;
+    int naxes;
+    int ncomb, repeat;
+    char *seed_text;            /* [sim] seed as written (when not an axis) */
+    int *idx;                   /* scratch: each axis's value index */
+    char *label;                /* scratch: the last sweep_label() */
+    size_t label_cap;
+    const char **params;        /* scratch: 2 * naxes + 1 pointers */
+};
+
+/* ---- parsing one value ------------------------------------------------- */
+
+static char *dup_trim(const char *b, const char *e)
+{
+    while (b < e && isspace((unsigned char)*b))
+        b++;
+    while (e > b && isspace((unsigned char)e[-1]))
+        e--;
+    char *s = malloc((size_t)(e - b) + 1);
+    if (s) {
+        memcpy(s, b, (size_t)(e - b));
+        s[e - b] = 0;
+    }
+    return s;
+}
+
+/* Axis names use the characters of keys: letters, digits, '_', '-', '.'. */
+static int valid_name(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+            return 0;
+    return 1;
+}
+
+static const char *sec_sep(const char *sname)
+{
+    return *sname ? " " : "";
+}
+
+/*
+ * Parses the value v of a->sec/a->key into a. Returns 0, or -1 with the
+ * error recorded in the cfg. "${ name = a, b ! other }": the lockstep part
+ * is after the last '!', the name before a '=' that comes before the first
+ * ','.
+ */
+static int axis_parse(struct sweep_axis *a, const char *v)
+{
+    size_t len = strlen(v);
+    const char *in, *end, *bang, *eq, *comma;
+
+    if (strncmp(v, "${", 2) || len < 3 || v[len - 1] != '}' || strstr(v + 2, "${") ||
+        strchr(v + 2, '}') != v + len - 1) {
+        cfg_error(a->sec, a->key, "'%s': a sweep axis must be the whole value, as in ${a, b}", v);
+        return -1;
+    }
+    in = v + 2;
+    end = v + len - 1;
+    bang = memrchr(in, '!', (size_t)(end - in));
+    if (bang) {
+        a->lock_name = dup_trim(bang + 1, end);
+        if (!a->lock_name)
+            return -1;
+        if (!valid_name(a->lock_name)) {
+            cfg_error(a->sec, a->key, "'%s': '!' must be followed by the name of an axis", v);
+            return -1;
+        }
+        end = bang;
+    }
+    eq = memchr(in, '=', (size_t)(end - in));
+    comma = memchr(in, ',', (size_t)(end - in));
+    if (eq && (!comma || eq < comma)) {
+        a->name = dup_trim(in, eq);
+        if (!a->name)
+            return -1;
+        if (!valid_name(a->name)) {
+            cfg_error(a->sec, a->key, "'%s': bad axis name '%s' (letters, digits, '_', '-', '.')", v, a->name);
+            return -1;
+        }
+        a->named = 1;
+        in = eq + 1;
+    }
+    char *all = dup_trim(in, end);
+    if (!all)
+        return -1;
+    int empty = !*all;
+    free(all);
+    if (empty) {
+        cfg_error(a->sec, a->key, "'%s': a sweep axis needs at least one value", v);
+        return -1;
+    }
+    for (const char *p = in;;) {
+        const char *q = memchr(p, ',', (size_t)(end - p));
+        const char *stop = q ? q : end;
+        char *val = dup_trim(p, stop);
+        char **nv = realloc(a->values, ((size_t)a->nvalues + 1) * sizeof *nv);
+        if (!val || !nv) {
+            free(val);
+            if (nv)
+                a->values = nv;
+            return -1;
+        }
+        a->values = nv;
+        a->values[a->nvalues++] = val;
+        if (!*val) {
+            cfg_error(a->sec, a->key, "'%s': empty value in a sweep axis", v);
+            return -1;
+        }
+        if (!q)
+            break;
+        p = q + 1;
+    }
+    return 0;
+}
+
+/* ---- building the sweep ------------------------------------------------ */
+
+static void axis_free(struct sweep_axis *a)
+{
+    free(a->kind);
+    free(a->sname);
+    free(a->key);
+    free(a->name);
+    free(a->lock_name);
+    for (int i = 0; i < a->nvalues; i++)
+        free(a->values[i]);
+    free(a->values);
+    free(a->param_key);
+}
+
+void sweep_free(struct sweep *sw)
+{
+    if (!sw)
+        return;
+    for (int i = 0; i < sw->naxes; i++)
+        axis_free(&sw->axes[i]);
+    free(sw->axes);
+    free(sw->seed_text);
+    free(sw->idx);
+    free(sw->label);
+    free(sw->params);
+    free(sw);
+}
+
+static int find_axis(const struct sweep *sw, const char *name, int upto)
+{
+    for (int i = 0; i < upto; i++)
+        if (sw->axes[i].name && !strcmp(sw->axes[i].name, name))
+            return i;
+    return -1;
+}
+
+/* Does an axis other than `except` have this name? */
+static int name_taken(const struct sweep *sw, const char *name, int except)
+{
+    for (int i = 0; i < sw->naxes; i++)
+        if (i != except && sw->axes[i].name && !strcmp(sw->axes[i].name, name))
+            return 1;
+    return 0;
+}
+
+static char *fmt_alloc(const char *a, const char *b, const char *c)
+{
+    size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s", a, b, c);
+    return s;
+}
+
+/* Names: explicit ones first (duplicates are errors), then each unnamed
+ * axis gets its key, or "section.key" when the key is taken. */
+static int assign_names(struct sweep *sw, const char *v_of[])
+{
+    int bad = 0;
+    for (int i = 0; i < sw->naxes; i++) {
+        struct sweep_axis *a = &sw->axes[i];
+        if (!a->named)
+            continue;
+        int j = find_axis(sw, a->name, i);
+        if (j >= 0) {
+            struct sweep_axis *b = &sw->axes[j];
+            cfg_error(a->sec, a->key, "'%s': axis name '%s' is already used by [%s%s%s] %s", v_of[i], a->name,
+                      b->kind, sec_sep(b->sname), b->sname, b->key);
+            bad = 1;
+        }
+    }
+    for (int i = 0; i < sw->naxes; i++) {
+        struct sweep_axis *a = &sw->axes[i];
+        if (a->named)
+            continue;
+        a->name = strdup(a->key);
+        if (!a->name)
+            return -1;
+        if (!name_taken(sw, a->name, i))
+            continue;
+        free(a->name);
+        a->name = fmt_alloc(*a->sname ? a->sname : a->kind, ".", a->key);
+        if (!a->name)
+            return -1;
+        if (name_taken(sw, a->name, i)) {
+            cfg_error(a->sec, a->key, "'%s': axis name '%s' is ambiguous; name the axis, as in ${name=a, b}",
+                      v_of[i], a->name);
+            bad = 1;
+        }
+    }
+    return bad ? -1 : 0;
+}
+
+static void names_list(const struct sweep *sw, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = 0; i < sw->naxes && len < n; i++) {
+        int k = snprintf(buf + len, n - len, "%s%s", i ? ", " : "", sw->axes[i].name);
+        if (k < 0)
+            break;
+        len += (size_t)k;
+    }
+}
+
+/* Lockstep: each "! name" must name an axis with as many values; chains
+ * are followed to their root. */
+static int resolve_locks(struct sweep *sw, const char *v_of[])
+{
+    int bad = 0;
+    for (int i = 0; i < sw->naxes; i++) {
+        struct sweep_axis *a = &sw->axes[i];
+        a->lock = -1;
+        if (!a->lock_name)
+            continue;
+        int t = find_axis(sw, a->lock_name, sw->naxes);
+        if (t < 0) {
+            char names[512];
+            names_list(sw, names, sizeof names);
+            cfg_error(a->sec, a->key, "'%s': no axis named '%s'; axes: %s", v_of[i], a->lock_name, names);
+            bad = 1;
+            continue;
+        }
+        if (sw->axes[t].nvalues != a->nvalues) {
+            cfg_error(a->sec, a->key, "'%s': %d value%s in lockstep with axis '%s', which has %d", v_of[i],
+                      a->nvalues, a->nvalues == 1 ? "" : "s", a->lock_name, sw->axes[t].nvalues);
+            bad = 1;
+            continue;
+        }
+        int root = t, steps = 0;
+        while (sw->axes[root].lock_name && steps <= sw->naxes) {
+            int next = find_axis(sw, sw->axes[root].lock_name, sw->naxes);
+            if (next < 0)
+                break;               /* reported for that axis */
+            root = next;
+            steps++;
+        }
+        if (steps > sw->naxes || root == i) {
+            cfg_error(a->sec, a->key, "'%s': lockstep cycle through axis '%s'", v_of[i], a->lock_name);
+            bad = 1;
+            continue;
+        }
+        a->lock = root;
+    }
+    return bad ? -1 : 0;
+}
+
+/* A key's raw value in [sim], or def. */
+static const char *sim_value(struct cfg *c, const char *key, const char *def)
+{
+    struct cfg_section *s = cfg_find(c, "sim", NULL);
+    for (int i = 0; s && i < cfg_key_count(s); i++) {
+        const char *k, *v;
+        cfg_key_at(s, i, &k, &v, NULL);
+        if (!strcmp(k, key))
+            return v;
+    }
+    return def;
+}
+
+/* The value index of every axis in combination c: the last axis of its
+ * own varies fastest; a lockstep axis takes its root's index. */
+static void comb_indices(const struct sweep *sw, int c)
+{
+    for (int i = sw->naxes - 1; i >= 0; i--) {
+        if (sw->axes[i].lock >= 0)
+            continue;
+        sw->idx[i] = c % sw->axes[i].nvalues;
+        c /= sw->axes[i].nvalues;
+    }
+    for (int i = 0; i < sw->naxes; i++)
+        if (sw->axes[i].lock >= 0)
+            sw->idx[i] = sw->idx[sw->axes[i].lock];
+}
+
+static const char *axis_value(const struct sweep *sw, int i)
+{
+    return sw->axes[i].values[sw->idx[i]];
+}
+
+struct sweep *sweep_expand(struct cfg *c)
+{
+    struct sweep *sw = calloc(1, sizeof *sw);
+    int bad = 0, cap = 0;
+    const char **v_of = NULL;   /* the raw value of each axis, for messages */
+    int errors0 = cfg_errors(c);
+
+    if (!sw)
+        goto oom;
+    for (int i = 0; i < cfg_section_count(c); i++) {
+        struct cfg_section *s = cfg_section_at(c, i);
+        for (int j = 0; j < cfg_key_count(s); j++) {
+            const char *k, *v;
+            cfg_key_at(s, j, &k, &v, NULL);
+            if (!strstr(v, "${"))
+                continue;
+            if (sw->naxes == cap) {
+                cap = cap ? 2 * cap : 8;
+                struct sweep_axis *na = realloc(sw->axes, (size_t)cap * sizeof *na);
+                const char **nv = realloc(v_of, (size_t)cap * sizeof *nv);
+                if (na)
+                    sw->axes = na;
+                if (nv)
+                    v_of = nv;
+                if (!na || !nv)
+                    goto oom;
+            }
+            struct sweep_axis *a = &sw->axes[sw->naxes];
+            memset(a, 0, sizeof *a);
+            v_of[sw->naxes++] = v;
+            a->sec = s;
+            a->kind = strdup(cfg_kind(s));
+            a->sname = strdup(cfg_name(s));
+            a->key = strdup(k);
+            if (!a->kind || !a->sname || !a->key)
+                goto oom;
+            if (!strcmp(a->kind, "sim") && !*a->sname && !strcmp(k, "repeat")) {
+                cfg_error(s, k, "'%s': repeat cannot be a sweep axis", v);
+                bad = 1;
+                continue;
+            }
+            if (axis_parse(a, v))
+                bad = 1;
+        }
+    }
+    if (cfg_errors(c) > errors0 || bad)
+        goto fail;
+    if (assign_names(sw, v_of) || resolve_locks(sw, v_of))
+        goto fail;
+    for (int i = 0; i < sw->naxes; i++) {
+        sw->axes[i].param_key = fmt_alloc("axis.", sw->axes[i].name, "");
+        if (!sw->axes[i].param_key)
+            goto oom;
+    }
+
+    int64_t rep = 1;
+    const char *why;
+    if (parse_int(sim_value(c, "repeat", "1"), &rep, &why) || rep < 1 || rep > 1000000)
+        rep = 1;                 /* reported when the run is built */
+    sw->repeat = (int)rep;
+    /* counted in floating point, so that no product can overflow before
+     * the limit is checked */
+    double n = 1;
+    for (int i = 0; i < sw->naxes; i++)
+        if (sw->axes[i].lock < 0)
+            n *= sw->axes[i].nvalues;
+    if (n * (double)rep > SWEEP_MAX_RUNS) {
+        cfg_error_global(c, "%s: the sweep has %.4g runs (%.4g combinations x repeat %lld); at most %d runs",
+                         cfg_file(c), n * (double)rep, n, (long long)rep, SWEEP_MAX_RUNS);
+        goto fail;
+    }
+    sw->ncomb = (int)n;
+    sw->seed_text = strdup(sim_value(c, "seed", "1"));
+    sw->idx = calloc((size_t)sw->naxes + 1, sizeof *sw->idx);
+    sw->params = calloc(2 * (size_t)sw->naxes + 1, sizeof *sw->params);
+    if (!sw->seed_text || !sw->idx || !sw->params)
+        goto oom;
+    for (int i = 0; i < sw->naxes; i++)
+        sw->axes[i].sec = NULL;
+    free(v_of);
+    return sw;
+
+oom:
+    cfg_error_global(c, "%s: out of memory expanding the sweep", cfg_file(c));
+fail:
+    free(v_of);
+    sweep_free(sw);
+    return NULL;
+}
+
+/* ---- accessors ---------------------------------------------------------- */
+
+int sweep_count(const struct sweep *sw) { return sw->ncomb * sw->repeat; }
+int sweep_combinations(const struct sweep *sw) { return sw->ncomb; }
+int sweep_repeat(const struct sweep *sw) { return sw->repeat; }
+int sweep_axis_count(const struct sweep *sw) { return sw->naxes; }
+const char *sweep_axis_name(const struct sweep *sw, int i) { return sw->axes[i].name; }
+int sweep_axis_values(const struct sweep *sw, int i) { return sw->axes[i].nvalues; }
+int sweep_axis_lockstep(const struct sweep *sw, int i) { return sw->axes[i].lock; }
+
+int sweep_combination(const struct sweep *sw, int run)
+{
+    return (run - 1) / sw->repeat;
+}
+
+int sweep_rep(const struct sweep *sw, int run)
+{
+    return (run - 1) % sw->repeat;
+}
+
+uint64_t sweep_seed(const struct sweep *sw, int run)
+{
+    comb_indices(sw, sweep_combination(sw, run));
+    const char *seed = sw->seed_text;
+    for (int i = 0; i < sw->naxes; i++) {
+        const struct sweep_axis *a = &sw->axes[i];
+        if (!strcmp(a->kind, "sim") && !*a->sname && !strcmp(a->key, "seed"))
+            seed = axis_value(sw, i);
+    }
+    /* a bad seed is reported when the run is built */
+    int64_t s = 1;
+    const char *why;
+    if (parse_int(seed, &s, &why) || s < 0)
+        s = 1;
+    return rng_rep_seed((uint64_t)s, sweep_rep(sw, run));
+}
+
+const char *sweep_label(const struct sweep *sw, int run)
+{
+    struct sweep *m = (struct sweep *)sw;   /* the scratch buffer is not the sweep's state */
+    comb_indices(sw, sweep_combination(sw, run));
+    size_t len = 1;
+    for (int i = 0; i < sw->naxes; i++)
+        len += strlen(sw->axes[i].name) + strlen(axis_value(sw, i)) + 2;
+    if (len > m->label_cap) {
+        char *b = xrealloc(m->label, len);
+        m->label = b;
+        m->label_cap = len;
+    }
+    m->label[0] = 0;
+    for (int i = 0, off = 0; i < sw->naxes; i++)
+        off += snprintf(m->label + off, len - (size_t)off, "%s%s=%s", i ? "," : "", sw->axes[i].name,
+                        axis_value(sw, i));
+    return m->label;
+}
+
+const char *const *sweep_params(const struct sweep *sw, int run)
+{
+    comb_indices(sw, sweep_combination(sw, run));
+    for (int i = 0; i < sw->naxes; i++) {
+        sw->params[2 * i] = sw->axes[i].param_key;
+        sw->params[2 * i + 1] = axis_value(sw, i);
+    }
+    sw->params[2 * sw->naxes] = NULL;
+    return sw->params;
+}
+
+void sweep_apply(struct cfg *c, const struct sweep *sw, int run)
+{
+    const char *const *p = sweep_params(sw, run);   /* pointers into the axes: stable */
+    for (int i = 0; i < sw->naxes; i++) {
+        const struct sweep_axis *a = &sw->axes[i];
+        struct cfg_section *s = cfg_section_ensure(c, a->kind, a->sname);
+        if (s)
+            cfg_set_value(s, a->key, p[2 * i + 1]);
+    }
+}

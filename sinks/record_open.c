@@ -1,0 +1,254 @@
+/*
+ * record_open.c - opening a results database (record.h): the file and its
+ * directories, the sync level by kind of file, the schema checked or
+ * written, each statement prepared once, when first used (rec_st).
+ *
+ * Every insert uses a statement prepared here: interval and series rows
+ * are written many times per run, and re-parsing SQL for each would cost
+ * more than the insert itself.
+ */
+#include "sinks/record_impl.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Another process holding the file (a reader in `merge`, another `netsim
+ * run` copying its run in) is waited for this long before giving up.
+ * NETSIM_BUSY_TIMEOUT_MS overrides it, so that tests can make a lock
+ * outlast it in well under a second. */
+#define REC_BUSY_TIMEOUT_MS 10000
+
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_RUN_INSERT] =
+        "INSERT INTO run(id, scenario, variant_label, seed, rep, started_at, wall_s,"
+        " events, status, error, scenario_hash, sim_s, hostname)"
+        " VALUES(?8, ?1, ?2, ?3, ?4, ?5, NULL, NULL, 'running', NULL, ?6, NULL, ?7)",
+    [ST_RUN_END] =
+        "UPDATE run SET status = ?1, wall_s = ?2, events = ?3, sim_s = ?4, error = ?5"
+        " WHERE id = ?6",
+    [ST_PARAM] = "INSERT INTO param(run_id, key, value) VALUES(?1, ?2, ?3)",
+    [ST_INTERVAL] =
+        "INSERT INTO interval(run_id, flow, t_start, t_end, bytes, bits_per_s)"
+        " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+    [ST_SERIES] = "INSERT INTO series(run_id, name, t, value) VALUES(?1, ?2, ?3, ?4)",
+    [ST_COUNTER] = "INSERT INTO counter(run_id, name, value, is_drop) VALUES(?1, ?2, ?3, ?4)",
+    [ST_PROFILE] =
+        "INSERT INTO profile(run_id, host, cpu, symbol, cpu_ns, calls)"
+        " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+};
+
+int rec_busy_timeout_ms(void)
+{
+    const char *v = getenv("NETSIM_BUSY_TIMEOUT_MS");
+    char *end;
+    long ms;
+
+    if (!v || !*v)
+        return REC_BUSY_TIMEOUT_MS;
+    errno = 0;
+    ms = strtol(v, &end, 10);
+    if (*end || errno || ms < 0 || ms > 3600000)
+        return REC_BUSY_TIMEOUT_MS;
+    return (int)ms;
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening                                                              */
+
+/* mkdir -p for the directory part of path. Returns 0, or -1 with errno set
+ * and the failing directory left in dir_out (malloc'ed). */
+static int mkdir_parents(const char *path, char **dir_out)
+{
+    char *buf = strdup(path);
+    char *p;
+
+    *dir_out = NULL;
+    if (!buf)
+        return -1;
+    for (p = buf + 1; *p; p++) {
+        if (*p != '/' || p[-1] == '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            *dir_out = buf;
+            errno = e;
+            return -1;
+        }
+        *p = '/';
+    }
+    free(buf);
+    return 0;
+}
+
+/* Statements are prepared when first used: a claim writes one run row
+ * and a results file takes copies, so preparing all twelve for every
+ * file (the batch inserts have 193 parameters) was about a third of what
+ * a short run's three databases cost to open. */
+sqlite3_stmt *rec_st(struct rec *r, enum rec_stmt which)
+{
+    if (r->st[which])
+        return r->st[which];
+    char batch[64 + 22 * COUNTER_BATCH];
+    const char *sql = stmt_sql[which];
+    if (which == ST_COUNTERS) {
+        int n = snprintf(batch, sizeof batch, "INSERT INTO counter(run_id, name, value, is_drop) VALUES");
+        for (int k = 0; k < COUNTER_BATCH; k++)
+            n += snprintf(batch + n, sizeof batch - (size_t)n, "%s(?1,?%d,?%d,?%d)", k ? "," : "", 3 * k + 2, 3 * k + 3,
+                          3 * k + 4);
+        sql = batch;
+    } else if (which == ST_PARAMS) {
+        int n = snprintf(batch, sizeof batch, "INSERT INTO param(run_id, key, value) VALUES");
+        for (int k = 0; k < PARAM_BATCH; k++)
+            n += snprintf(batch + n, sizeof batch - (size_t)n, "%s(?1,?%d,?%d)", k ? "," : "", 2 * k + 2, 2 * k + 3);
+        sql = batch;
+    }
+    if (sqlite3_prepare_v3(r->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &r->st[which], NULL) != SQLITE_OK)
+        r->st[which] = NULL;
+    return r->st[which];
+}
+
+void rec_free(struct rec *r)
+{
+    int i;
+
+    for (i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(r->st[i]);
+    sqlite3_close(r->db);
+    free(r->names.p);
+    free(r->pnames.p);
+    free(r->path);
+    free(r->name);
+    free(r);
+}
+
+/* open_db's flags: a file of one run (no indexes, no key checks), one never
+ * synced, an empty file (its schema written unsynced) */
+enum { ONE_RUN = 1, UNSYNCED = 2, NEW_FILE = 4 };
+
+/*
+ * Opens the file path, or the URI uri if not NULL (path then only names it
+ * in messages). The connection is opened with URI names on, so that ATTACH
+ * can name a scratch database in memory (record_copy.c); "./" keeps a
+ * plain path that happens to start with "file:" a path.
+ */
+static struct rec *open_db(const char *path, const char *uri, unsigned flags, char **err)
+{
+    bool one_run = flags & ONE_RUN;
+    struct rec *r;
+    char *dir = NULL;
+    int rc;
+
+    *err = NULL;
+    r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(path)) ||
+        asprintf(&r->name, "%s%s", !uri && !strncmp(path, "file:", 5) ? "./" : "", uri ? uri : path) < 0) {
+        if (r)
+            free(r->path);
+        free(r);
+        *err = rec_open_err(path, "out of memory");
+        return NULL;
+    }
+    r->run_id = -1;
+
+    if (!uri && mkdir_parents(path, &dir) != 0) {
+        int e = errno;
+        *err = dir ? rec_open_err(path, "cannot create directory %s: %s", dir, strerror(e))
+                   : rec_open_err(path, "out of memory");
+        free(dir);
+        goto fail;
+    }
+
+    rc = sqlite3_open_v2(r->name, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, NULL);
+    if (rc != SQLITE_OK) {
+        *err = rec_open_err(path, "%s", r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
+        goto fail;
+    }
+    sqlite3_extended_result_codes(r->db, 1);
+    sqlite3_busy_timeout(r->db, rec_busy_timeout_ms());
+    /* Before the schema is written: creating it costs 4 syncs, a third of
+     * a run's 12. An empty file holds no run until its first commit, whose
+     * sync takes the schema's pages to disk with its own; lost before
+     * that, to a crash of the machine, it was empty. */
+    if ((flags & (UNSYNCED | NEW_FILE)) &&
+        sqlite3_exec(r->db, "PRAGMA synchronous = OFF", NULL, NULL, NULL) != SQLITE_OK) {
+        *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
+        goto fail;
+    }
+    /* A one-run database's rows reach the results only through a copy,
+     * which checks the keys there; checking them here too doubles it. */
+    if (sqlite3_exec(r->db, one_run ? "PRAGMA foreign_keys = OFF" : "PRAGMA foreign_keys = ON", NULL, NULL, NULL) !=
+        SQLITE_OK) {
+        *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
+        goto fail;
+    }
+    if ((*err = rec_check_schema(r->db, path, !one_run)) != NULL)
+        goto fail;
+    /* every commit of a run to any file but a claim is synced, whatever
+     * this SQLite's compiled-in default */
+    if (!(flags & UNSYNCED) && sqlite3_exec(r->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL) != SQLITE_OK) {
+        *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
+        goto fail;
+    }
+
+    /* the one statement an error path needs: prepared while all is well */
+    if (!rec_st(r, ST_ROLLBACK)) {
+        *err = rec_open_err(path, "%s", sqlite3_errmsg(r->db));
+        goto fail;
+    }
+    return r;
+
+fail:
+    if (!*err)
+        *err = rec_open_err(path, "out of memory");
+    rec_free(r);
+    return NULL;
+}
+
+static struct rec *open_file(const char *path, unsigned flags, char **err)
+{
+    struct stat sb;
+    bool existed = stat(path, &sb) == 0;
+    /* empty: a new results file, or the one a sweep made for its worker */
+    bool empty = !existed || (S_ISREG(sb.st_mode) && sb.st_size == 0);
+    struct rec *r = open_db(path, NULL, flags | (empty ? NEW_FILE : 0), err);
+
+    /* A file this call created but could not give a schema (a full disk)
+     * would be refused by the next open as empty: leave nothing. */
+    if (!r && !existed && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) {
+        char journal[4096];
+        snprintf(journal, sizeof journal, "%s-journal", path);
+        unlink(journal);
+        unlink(path);
+    }
+    return r;
+}
+
+struct rec *rec_open(const char *path, char **err) { return open_file(path, 0, err); }
+struct rec *rec_open_one_run(const char *path, char **err) { return open_file(path, ONE_RUN, err); }
+struct rec *rec_open_claim(const char *path, char **err) { return open_file(path, ONE_RUN | UNSYNCED, err); }
+
+struct rec *rec_open_scratch(char **err)
+{
+    static unsigned n;
+    char name[96];
+
+    /* A leading '/' makes a memdb database visible to every connection of
+     * the process, so the output's connection can ATTACH it. */
+    snprintf(name, sizeof name, "file:/netsim-scratch-%ld-%u?vfs=memdb", (long)getpid(), n++);
+    struct rec *r = open_db("(scratch database in memory)", name, ONE_RUN, err);
+    /* memdb stops at 1 GiB by default; let a run's rows take what memory
+     * there is (they stay in memory until they are copied out). */
+    sqlite3_int64 limit = (sqlite3_int64)1 << 40;
+    if (r)
+        sqlite3_file_control(r->db, "main", SQLITE_FCNTL_SIZE_LIMIT, &limit);
+    return r;
+}
