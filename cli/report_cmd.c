@@ -31,8 +31,11 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include "sim/xalloc.h"
 #include "cli/commands.h"
-#include "cli/report_cmd.h"
+#include "cli/report_db.h"
+#include "cli/report_group.h"
+#include "cli/report_print.h"
 
 static const char usage_report[] =
     "usage: netsim report DB [options]\n"

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/report_cmd.h"
+#include "sim/xalloc.h"
+#include "cli/report_db.h"
 #include "sinks/record.h"
 #include "sinks/record_v1.h"
 

@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/report_cmd.h"
+#include "sim/xalloc.h"
+#include "cli/report_group.h"
 #include "cli/stats.h"
 
 #define LEVEL 0.95

@@ -13,8 +13,10 @@
  * ("receiver.eth0.q0.rx_drops").
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include "cli/report_cmd.h"
+#include "sim/xalloc.h"
+#include "cli/report_metric.h"
 
 /* Flow N's sender and receiver in each run. */
 #define FLOWS_CTE                                                                                         \

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/report_cmd.h"
+#include "sim/xalloc.h"
+#include "cli/report_print.h"
 #include "cli/stats.h"
 #include "sinks/json.h"
 

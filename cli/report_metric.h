@@ -1,0 +1,42 @@
+/*
+ * report_metric.h - what a row of `netsim report` measures: the metrics,
+ * each one definition (its unit, its verdict's direction and its SQL per
+ * run, flow or host), read by report and plot alike (report_metric.c).
+ */
+#ifndef NETSIM_CLI_REPORT_METRIC_H
+#define NETSIM_CLI_REPORT_METRIC_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+/* ---- report_metric.c: what a row measures --------------------------------- */
+
+enum report_by { BY_RUN, BY_FLOW, BY_HOST };
+enum metric_kind { METRIC_RATE, METRIC_COUNT, METRIC_PLAIN };
+
+struct metric {
+    const char *name;           /* "goodput", ..., "counter" (counter:NAME) */
+    const char *unit;           /* of the value: "bits/sec" (scaled as iperf3's), "segments", "ms", "" */
+    enum metric_kind kind;
+    int lower_is_better;        /* --compare's verdict: a rise is the REGRESSION */
+    const char *doc;
+    const char *sql[3];         /* per report_by: rows (run_id, entity, value); NULL: not by that */
+};
+
+struct metric_use {
+    const struct metric *m;
+    const char *pattern;        /* counter:NAME's NAME */
+    const char *label;          /* as the user wrote it */
+    enum report_by by;
+};
+
+/* --metric and --by as given (by may be NULL: per run). 0, or 2 after
+ * saying why. */
+int metric_parse(const char *metric, const char *by, struct metric_use *u);
+const char *metric_by_name(enum report_by by);
+/* One line per metric for the help text. */
+void metric_help(FILE *f);
+/* The metric's query on db with its parameter bound. 0 or -1. */
+int metric_query(sqlite3 *db, const struct metric_use *u, sqlite3_stmt **st);
+
+#endif
