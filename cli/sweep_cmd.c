@@ -20,10 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "cli/commands.h"
-#include "cli/sweep_cmd.h"
+#include "cli/sweep_pool.h"
+#include "cli/sweep_resume.h"
 #include "sim/config.h"
 #include "load/load.h"
 #include "sinks/record.h"
@@ -84,14 +84,6 @@ static const char usage_sweep[] =
 
 /* ---- small helpers ------------------------------------------------------ */
 
-double sweep_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-
 /* Appends s to f, single-quoted for sh if it holds anything but safe
  * characters. */
 static void shell_quote(FILE *f, const char *s)
@@ -125,17 +117,6 @@ static char *out_base(const char *out)
 }
 
 /* ---- building runs ------------------------------------------------------ */
-
-struct cfg *sweep_run_cfg(const struct sweep_ctx *x, int run)
-{
-    struct cfg *c = cfg_load(x->path);
-    if (!c) 
-        xoom();
-    for (int i = 0; i < x->nsets; i++)
-        cfg_override(c, x->sets[i]);
-    sweep_apply(c, x->sw, run);
-    return c;
-}
 
 /* Seen error lines, so that an error common to every combination is
  * printed once. */

@@ -41,7 +41,7 @@
 #include "cli/orphans.h"
 #include "cli/runner.h"
 #include "sim/hugepage.h"
-#include "cli/sweep_cmd.h"
+#include "cli/sweep_pool.h"
 #include "load/load.h"
 #include "load/scenario.h"
 #include "load/sweep.h"

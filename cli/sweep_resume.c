@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/orphans.h"
-#include "cli/sweep_cmd.h"
+#include "cli/sweep_resume.h"
 #include "load/load.h"
 #include "load/scenario.h"
 #include "load/sweep.h"

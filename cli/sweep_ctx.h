@@ -1,0 +1,40 @@
+/*
+ * sweep_ctx.h - one sweep as its pieces share it: the scenario, its
+ * overrides and axes, the runs selected and where they go. The command
+ * line (sweep_cmd.c) fills it; the look at what earlier sweeps left
+ * (sweep_resume.c) and the worker pool (sweep_pool.c) read it, and each
+ * builds a run's scenario from it (sweep_run_cfg) without knowing the
+ * others.
+ */
+#ifndef NETSIM_CLI_SWEEP_CTX_H
+#define NETSIM_CLI_SWEEP_CTX_H
+
+#include <stdbool.h>
+
+struct cfg;
+struct sweep;
+
+#define MAX_SETS 256
+
+/* Everything a run needs, shared by the parent and (after fork) the child. */
+struct sweep_ctx {
+    const char *path;            /* scenario file */
+    const char *sets[MAX_SETS];  /* --set assignments */
+    int nsets;
+    char *stem;                  /* scenario name: file stem */
+    char hash[17];               /* scenario version */
+    struct sweep *sw;
+    int nruns;
+    char *selected;              /* [1..nruns]: run it (--shard, --only, --resume) */
+    const char *out;             /* output database */
+    int jobs;
+    bool quiet, tty;
+};
+
+/* CLOCK_MONOTONIC in seconds. */
+double sweep_now(void);
+/* The scenario as run `run` sees it: a fresh load, the overrides, the
+ * run's axis values. Exits the process when out of memory. */
+struct cfg *sweep_run_cfg(const struct sweep_ctx *x, int run);
+
+#endif
