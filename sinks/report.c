@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sinks/report_impl.h"
+#include "sinks/report_json.h"
+#include "sinks/report_state.h"
+#include "sinks/report_text.h"
 
 /* ------------------------------------------------------------------ */
 /* Collecting                                                           */
@@ -64,28 +66,9 @@ void report_free(struct report *r)
     free(r);
 }
 
-/* What an index lookup compares against: the report and the key sought. */
-struct report_key {
-    const struct report *r;
-    int id;
-    const char *name;
-};
-
-static bool flow_is(const void *ctx, uint32_t i)
-{
-    const struct report_key *k = ctx;
-    return k->r->flows[i].id == k->id;
-}
-
-static uint32_t id_hash(int id)
-{
-    return strindex_hash(STRINDEX_SEED, (const char *)&id, sizeof id);
-}
-
 void report_flow(struct report *r, int id, const char *desc)
 {
-    struct report_key key = { .r = r, .id = id };
-    int64_t i = strindex_find(&r->flow_ix, id_hash(id), flow_is, &key);
+    int64_t i = rep_flow_index(r, id);
     if (i >= 0) {                  /* declared again: the new desc wins */
         free(r->flows[i].desc);
         r->flows[i].desc = xstrdup(desc);
@@ -93,16 +76,8 @@ void report_flow(struct report *r, int id, const char *desc)
     }
     GROW(r, flows, nflows, cap_flows);
     r->flows[r->nflows] = (struct rep_flow){ .id = id, .desc = xstrdup(desc) };
-    if (strindex_add(&r->flow_ix, id_hash(id), (uint32_t)r->nflows) < 0)
-        xoom();
+    rep_flow_indexed(r, id, r->nflows);
     r->nflows++;
-}
-
-const struct rep_flow *rep_flow_of(const struct report *r, int id)
-{
-    struct report_key key = { .r = r, .id = id };
-    int64_t i = strindex_find(&r->flow_ix, id_hash(id), flow_is, &key);
-    return i >= 0 ? &r->flows[i] : NULL;
 }
 
 /* The flow's running totals, and iv's figures as the differences from
@@ -202,9 +177,15 @@ void report_line(struct report *r, const char *fmt, ...)
     r->lines[r->nlines++] = s;
 }
 
+/* What the counter index compares against: the report and the name sought. */
+struct counter_key {
+    const struct report *r;
+    const char *name;
+};
+
 static bool counter_is(const void *ctx, uint32_t i)
 {
-    const struct report_key *k = ctx;
+    const struct counter_key *k = ctx;
     return strcmp(k->r->counters[i].name, k->name) == 0;
 }
 
@@ -212,7 +193,7 @@ static bool counter_is(const void *ctx, uint32_t i)
 void report_counter(struct report *r, const char *name, double value, int is_drop)
 {
     uint32_t h = strindex_hash(STRINDEX_SEED, name, strlen(name));
-    struct report_key key = { .r = r, .name = name };
+    struct counter_key key = { .r = r, .name = name };
     int64_t i = strindex_find(&r->counter_ix, h, counter_is, &key);
     if (i >= 0) {
         r->counters[i].value = value;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "sinks/report_impl.h"
+#include "sinks/report_json.h"
 #include "sinks/json.h"
 #include "sim/host.h"
 

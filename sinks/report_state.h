@@ -1,10 +1,11 @@
 /*
- * report_impl.h - what the pieces of the report share (report.c collects,
- * report_text.c prints iperf3's table and the summary, report_json.c the
- * JSON document); not for other callers, who use report.h.
+ * report_state.h - a report as it is collected (report.c) and the queries
+ * both of its printers make of it (report_state.c): report_text.c prints
+ * iperf3's table and the summary, report_json.c the JSON document. Not for
+ * other callers, who use report.h.
  */
-#ifndef NETSIM_OUT_REPORT_IMPL_H
-#define NETSIM_OUT_REPORT_IMPL_H
+#ifndef NETSIM_SINKS_REPORT_STATE_H
+#define NETSIM_SINKS_REPORT_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -12,9 +13,6 @@
 #include "sim/sim.h"
 #include "sim/strindex.h"
 #include "sim/xalloc.h"
-
-#define REPORT_HEADER    "[ ID] Interval           Transfer     Bitrate"
-#define REPORT_SEPARATOR "- - - - - - - - - - - - - - - - - - - - - - - - -"
 
 struct rep_flow {
     int id;
@@ -102,15 +100,11 @@ struct flow_total rep_flow_total(const struct report *r, int id, double sim_s);
 double rep_rate_of(uint64_t bytes, double t_start, double t_end);
 /* The profile rows in print order; caller frees the array. */
 struct rep_prof **rep_prof_sorted(const struct report *r);
+/* The index in r->flows of the flow with this id, or -1. */
+int64_t rep_flow_index(const struct report *r, int id);
+/* Records that r->flows[i] holds flow id, for rep_flow_index. */
+void rep_flow_indexed(struct report *r, int id, size_t i);
 /* The flow with this id, or NULL. */
 const struct rep_flow *rep_flow_of(const struct report *r, int id);
-/* "[  1]   0.00-1.00   sec  1.11 GBytes  9.57 Gbits/sec", then iperf3's
- * Retr and Cwnd (TCP) or Jitter and Lost/Total (UDP) when info is given,
- * then "   desc" if desc is not empty. */
-void rep_print_row(struct report *r, int flow, double t_start, double t_end, uint64_t bytes,
-                   const struct flow_info *info, const char *desc);
-void rep_print_header(struct report *r);
-void rep_print_summary(struct report *r, double sim_s, double wall_s, uint64_t events, const char *status);
-void rep_print_json(struct report *r, double sim_s, double wall_s, uint64_t events, const char *status);
 
 #endif

@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sinks/report_impl.h"
+#include "sinks/report_text.h"
+
+#define REPORT_HEADER    "[ ID] Interval           Transfer     Bitrate"
+#define REPORT_SEPARATOR "- - - - - - - - - - - - - - - - - - - - - - - - -"
 
 /* ------------------------------------------------------------------ */
 /* Formatting                                                           */
@@ -70,14 +73,6 @@ static const char *fmt_count(char buf[32], double v)
     else
         snprintf(buf, 32, "%.6g", v);
     return buf;
-}
-
-/* Bits per second over [t_start, t_end]; NaN when the span is empty. */
-double rep_rate_of(uint64_t bytes, double t_start, double t_end)
-{
-    double dt = t_end - t_start;
-
-    return dt > 0 ? (double)bytes * 8.0 / dt : NAN;
 }
 
 /* iperf3's columns after Bitrate: "Retr  Cwnd" of a TCP sender
@@ -137,40 +132,6 @@ void rep_print_header(struct report *r)
 /* ------------------------------------------------------------------ */
 /* The end: summary or JSON                                             */
 
-
-struct flow_total rep_flow_total(const struct report *r, int id, double sim_s)
-{
-    const struct rep_flow *fl = rep_flow_of(r, id);
-    if (!fl || !fl->nivs)
-        return (struct flow_total){ 0, isfinite(sim_s) && sim_s > 0 ? sim_s : 0, 0 };
-    return (struct flow_total){ fl->t_first, fl->t_last, fl->bytes };
-}
-
-/* Profile order: by host (first appearance), then by CPU time descending,
- * then by first appearance. */
-static int prof_cmp(const void *a, const void *b)
-{
-    const struct rep_prof *x = *(const struct rep_prof *const *)a;
-    const struct rep_prof *y = *(const struct rep_prof *const *)b;
-
-    if (x->host_idx != y->host_idx)
-        return x->host_idx < y->host_idx ? -1 : 1;
-    if (x->cpu_ns != y->cpu_ns)
-        return x->cpu_ns > y->cpu_ns ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* The profile rows in print order; caller frees the array. */
-struct rep_prof **rep_prof_sorted(const struct report *r)
-{
-    struct rep_prof **v = xcalloc(r->nprof ? r->nprof : 1, sizeof *v);
-    size_t i;
-
-    for (i = 0; i < r->nprof; i++)
-        v[i] = &r->prof[i];
-    qsort(v, r->nprof, sizeof *v, prof_cmp);
-    return v;
-}
 
 /*
  * Caller-tagged rows: a symbol "callee <- caller <- caller's caller" is a
