@@ -1,6 +1,6 @@
 /*
  * commands.h - the subcommands beyond `run`, each in its own file:
- * sweep_cmd.c, report_cmd.c, merge_cmd.c, keys_cmd.c. Each takes argv as main() got
+ * sweep_cmd.c, report_cmd.c, merge_cmd.c, keys_cmd.c, models_cmd.c. Each takes argv as main() got
  * it from the subcommand on (argv[0] is the subcommand name) and returns
  * the process exit status: 0 success, 1 error, 2 bad usage or scenario.
  * Also what `run` (main.c) and they share.
@@ -12,10 +12,15 @@ int cmd_sweep(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
+int cmd_models(int argc, char **argv);
 
 /* "scenarios/frag_evict.ini" -> "frag_evict" (a leading dot stays: ".ini"
  * is ".ini"): the name run.scenario records and results/<name>.db uses.
  * malloc'ed; NULL when out of memory. (scenario_stem.c) */
 char *scenario_stem(const char *path);
+
+/* Flushes standard output: 0, or 1 after saying on stderr that a write
+ * failed, which the caller returns as its exit status (stdout_check.c). */
+int stdout_close(const char *who);
 
 #endif

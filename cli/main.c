@@ -289,10 +289,8 @@ int main(int argc, char **argv)
         return cmd_merge(argc - 1, argv + 1);
     if (!strcmp(cmd, "keys"))
         return cmd_keys(argc - 1, argv + 1);
-    if (!strcmp(cmd, "models")) {
-        models_list();
-        return 0;
-    }
+    if (!strcmp(cmd, "models"))
+        return cmd_models(argc - 1, argv + 1);
     fprintf(stderr, "netsim: unknown command '%s'\n\n%s", cmd, usage_main);
     return 2;
 }

@@ -3,11 +3,9 @@
  * (a protocol family) lists its own applications and variants in its own
  * directory; adding a family is one line here.
  */
-#include <stdio.h>
 #include <string.h>
 #include "sim/costs.h"
 #include "sim/sim.h"
-#include "sim/variant.h"
 
 extern const struct model_module udp_module;
 extern const struct model_module icmp_module;
@@ -80,16 +78,4 @@ void models_register_symbols(void)
             for (; r && r->symbol; r++)
                 cpu_sym(r->symbol);
         }
-}
-
-void models_list(void)
-{
-    printf("applications ([flow N] app = ...):\n");
-    for (int i = 0; app_at(i); i++)
-        printf("  %-14s %s\n", app_at(i)->name, app_at(i)->doc);
-    printf("\nCPU profiles ([host X] cpu = ...):\n");
-    for (int i = 0; cpu_profile_at(i); i++)
-        printf("  %-14s %s\n", cpu_profile_at(i)->name, cpu_profile_at(i)->doc);
-    printf("\nmodel families and their variants ([host X] KEY = VARIANT):\n");
-    variants_list(stdout);
 }

@@ -167,13 +167,8 @@ const void *variant_choose(struct cfg_section *sec, const char *key)
     return variant_find(key, fe->names[i]);
 }
 
-void variants_list(FILE *out)
+const struct variant_family *variant_family_at(int i)
 {
     must_be_checked();
-    for (int i = 0; i < nfamilies; i++) {
-        const struct family_entry *fe = &families[i];
-        fprintf(out, "  %s: %s\n", fe->fam->key, fe->fam->doc);
-        for (int k = 0; k < fe->n; k++)
-            fprintf(out, "    %-14s %s%s\n", fe->v[k]->name, fe->v[k]->doc, k ? "" : " (default)");
-    }
+    return i >= 0 && i < nfamilies ? families[i].fam : NULL;
 }

@@ -70,7 +70,8 @@ const struct variant_head *variant_at(const char *key, int i);
 /* The ops named `name` in family `key`, or NULL. */
 const void *variant_find(const char *key, const char *name);
 
-/* `netsim models`: every family, its doc, and its variants. */
-void variants_list(FILE *out);
+/* The i-th family, in the order the modules declare them; NULL past the
+ * end. With variant_at, what `netsim models` lists. */
+const struct variant_family *variant_family_at(int i);
 
 #endif
