@@ -440,7 +440,7 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         pcap_key_read(h);
         models_attach_host(s, h);
         for (int k = 0; k < h->nnics; k++)
-            nic_register_counters(h->nics[k]);
+            nic_register_counters(h->nics[k], &s->counters);
         sim_counterf(s, &h->ip_no_route, true, "%s.ip_no_route", h->name);
         sim_counterf(s, &h->ip_frag_no_reasm, true, "%s.ip_frag_no_reasm", h->name);
         sim_counterf(s, &h->ip_frag_fails, true, "%s.ip_frag_fails", h->name);

@@ -2,6 +2,7 @@
  * nic.c - ixgbe-like port: rings, RSS, ITR, NAPI (see nic.h, nic.md).
  */
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #include "sim/link.h"
 #include "sim/nic.h"
 #include "sim/pcap.h"
-#include "sim/sim.h"
+#include "sim/counter.h"
 #include "sim/sock.h"
 #include "sim/xalloc.h"
 
@@ -30,6 +31,8 @@ static inline uint32_t ring_add(uint32_t i, uint32_t k, uint32_t n)
 
 static void nic_irq(struct event *ev);
 static bool nic_napi(struct cpu_task *t, struct core *c);
+static void rx_page_release(struct skb_page *pg, const struct skb *skb);
+_Static_assert(offsetof(struct rx_slot, page) == 0, "a slot is its page");
 
 void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
 {
@@ -126,6 +129,8 @@ void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_
         v->fifo = xcalloc(p->rx_ring, sizeof *v->fifo);
         v->fifo_slot = xcalloc(p->rx_ring, sizeof *v->fifo_slot);
         v->slots = xcalloc(p->rx_ring, sizeof *v->slots);
+        for (uint32_t k = 0; k < p->rx_ring; k++)
+            v->slots[k].page.release = rx_page_release;
         v->tx = xcalloc(p->tx_ring, sizeof *v->tx);
         v->hw_free = p->rx_ring - 1;   /* one slot stays empty: head != tail */
         event_init(&v->irq, nic_irq, v);
@@ -242,12 +247,14 @@ void nic_rx(struct nic *n, struct skb *skb)
     irq_request(v, n->host->q->now);
 }
 
-void nic_page_release(struct skb *skb)
+/* The stack freed a packet holding this buffer (skb_page's release): the
+ * half page may flip when the slot comes round, unless the slot was
+ * reused since it was lent. */
+static void rx_page_release(struct skb_page *pg, const struct skb *skb)
 {
-    struct rx_slot *slot = skb->rx_page;
+    struct rx_slot *slot = (struct rx_slot *)pg;
     if (slot->gen == skb->rx_page_gen)
         slot->free_time = ctx_now();
-    skb->rx_page = NULL;
 }
 
 /* One received frame: driver work, buffer accounting, then the stack. */
@@ -274,7 +281,7 @@ static void rx_one(struct nic_vec *v, struct core *c)
         if (slot->free_time <= core_now(c)) {
             n->pages_recycled++;
             slot->free_time = SIMTIME_NEVER;   /* this half is the stack's now */
-            skb->rx_page = slot;
+            skb->rx_page = &slot->page;
             skb->rx_page_gen = slot->gen;
         } else {
             /* not reusable: the whole page goes up with this frame, and the
@@ -329,8 +336,10 @@ static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
      * belongs to the sending socket, which the ring record now stands for. */
     skb->sk = NULL;
     skb->destructor = NULL;
-    if (skb->rx_page)
-        nic_page_release(skb);   /* forwarded or echoed: its RX page is done */
+    if (skb->rx_page) {          /* forwarded or echoed: its RX page is done */
+        rx_page_release(skb->rx_page, skb);
+        skb->rx_page = NULL;
+    }
     if (n->pcap)                 /* dev_hard_start_xmit: after the qdisc, as tcpdump sees it */
         pcap_frame(n->pcap, skb, t, false);
     r->done = link_dir_xmit(n->tx_link, skb, t);
@@ -504,14 +513,13 @@ static bool nic_napi(struct cpu_task *t, struct core *c)
     return false;
 }
 
-void nic_register_counters(struct nic *n)
+void nic_register_counters(struct nic *n, struct counters *cs)
 {
-    struct sim *s = n->host->sim;
-    sim_counterf(s, &n->rx_missed, true, "%s.%s.rx_missed", n->host->name, n->name);
-    sim_counterf(s, &n->pages_alloc, false, "%s.%s.pages_alloc", n->host->name, n->name);
-    sim_counterf(s, &n->pages_recycled, false, "%s.%s.pages_recycled", n->host->name, n->name);
-    sim_counterf(s, &n->tx_busy, false, "%s.%s.tx_busy", n->host->name, n->name);
-    sim_counterf(s, &n->tx_restart_queue, false, "%s.%s.tx_restart_queue", n->host->name, n->name);
+    counters_addf(cs, &n->rx_missed, true, "%s.%s.rx_missed", n->host->name, n->name);
+    counters_addf(cs, &n->pages_alloc, false, "%s.%s.pages_alloc", n->host->name, n->name);
+    counters_addf(cs, &n->pages_recycled, false, "%s.%s.pages_recycled", n->host->name, n->name);
+    counters_addf(cs, &n->tx_busy, false, "%s.%s.tx_busy", n->host->name, n->name);
+    counters_addf(cs, &n->tx_restart_queue, false, "%s.%s.tx_restart_queue", n->host->name, n->name);
     for (uint32_t i = 0; i < n->p.num_queues; i++) {
         struct nic_vec *v = &n->vec[i];
         static const char *const f[] = { "rx_packets", "rx_bytes", "rx_drops", "tx_packets", "tx_bytes",
@@ -519,6 +527,6 @@ void nic_register_counters(struct nic *n)
         const uint64_t *p[] = { &v->rx_packets, &v->rx_bytes, &v->rx_drops, &v->tx_packets, &v->tx_bytes,
                                 &v->irqs, &v->polls, &v->qdisc_drops };
         for (int k = 0; k < 8; k++)
-            sim_counterf(s, p[k], k == 7, "%s.%s.q%u.%s", n->host->name, n->name, i, f[k]);
+            counters_addf(cs, p[k], k == 7, "%s.%s.q%u.%s", n->host->name, n->name, i, f[k]);
     }
 }

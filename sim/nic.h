@@ -42,6 +42,7 @@ struct nic_params {
 };
 
 struct rx_slot {
+    struct skb_page page;        /* first: what a packet holding the buffer points to */
     simtime_t free_time;         /* when the buffer last handed up was freed */
     uint32_t gen;
 };
@@ -118,6 +119,8 @@ int nic_egress_xmit(void *dev, struct skb *skb, simtime_t t);
 simtime_t nic_eitr_interval(uint32_t itr);
 /* RSS queue of a received frame (exposed for tests). */
 uint32_t nic_rss_hash(const struct nic *n, const struct skb *skb);
-void nic_register_counters(struct nic *n);
+/* Its counters (per port and per queue) into a run's set. */
+struct counters;
+void nic_register_counters(struct nic *n, struct counters *cs);
 
 #endif

@@ -3,7 +3,6 @@
  * events run, and at the end counters and the CPU profile are emitted.
  */
 #include <assert.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,71 +12,6 @@
 #include "sim/sim.h"
 #include "sim/strindex.h"
 #include "sim/xalloc.h"
-
-/* A new counter row; its name is set by the caller. */
-static struct sim_counter *counter_add(struct sim *s, const uint64_t *value, bool is_drop)
-{
-    if (s->ncounters == s->counters_cap) {
-        s->counters_cap = s->counters_cap ? 2 * s->counters_cap : 64;
-        s->counters = xrealloc(s->counters, sizeof *s->counters * (size_t)s->counters_cap);
-    }
-    struct sim_counter *c = &s->counters[s->ncounters++];
-    c->prefix = "";
-    c->value = value;
-    c->is_drop = is_drop;
-    return c;
-}
-
-/* Names are small and live until sim_free: carved from 64 KB chunks. */
-#define NAME_CHUNK 65536
-
-const char *sim_keep_name(struct sim *s, const char *str)
-{
-    size_t n = strlen(str) + 1;
-    if (n > s->name_left) {
-        size_t size = n > NAME_CHUNK ? n : NAME_CHUNK;
-        s->name_chunks = xrealloc(s->name_chunks, sizeof *s->name_chunks * (size_t)(s->nname_chunks + 1));
-        s->name_at = s->name_chunks[s->nname_chunks++] = xmalloc(size);
-        s->name_left = size;
-    }
-    char *p = s->name_at;
-    memcpy(p, str, n);
-    s->name_at += n;
-    s->name_left -= n;
-    return p;
-}
-
-/* a then b into dst of n bytes, cut to fit as snprintf cuts */
-static void name_join(char *dst, size_t n, const char *a, const char *b)
-{
-    size_t la = strnlen(a, n - 1), lb = strnlen(b, n - 1 - la);
-    memcpy(dst, a, la);
-    memcpy(dst + la, b, lb);
-    dst[la + lb] = '\0';
-}
-
-void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop)
-{
-    struct sim_counter *c = counter_add(s, value, is_drop);
-    c->name = sim_keep_name(s, name);
-}
-
-void sim_counter_in(struct sim *s, const char *prefix, const char *name, const uint64_t *value, bool is_drop)
-{
-    struct sim_counter *c = counter_add(s, value, is_drop);
-    c->prefix = prefix;
-    c->name = name;
-}
-
-void sim_counterf(struct sim *s, const uint64_t *value, bool is_drop, const char *fmt, ...)
-{
-    char name[SIM_COUNTER_NAME_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
-    va_end(ap);
-    sim_counter(s, name, value, is_drop);
-}
 
 /* Interval rows for every goodput flow, for [t0, t1]. */
 static void emit_intervals(struct sim *s, simtime_t t0, simtime_t t1)
@@ -208,12 +142,12 @@ void sim_run(struct sim *s, bool progress)
         if (s->flows[i]->ops->finish)
             s->flows[i]->ops->finish(s, s->flows[i]);
     progress_begin(&line, progress);     /* the counters' rows: 40 a TCP flow */
-    for (int i = 0; i < s->ncounters; i++) {
+    for (size_t i = 0; i < s->counters.n; i++) {
         if (i % 4096 == 0 && progress_due(&line))
-            progress_show(&line, "  writing counters: %d / %d   ", i, s->ncounters);
-        struct sim_counter *c = &s->counters[i];
-        char name[SIM_COUNTER_NAME_MAX];
-        name_join(name, sizeof name, c->prefix, c->name);
+            progress_show(&line, "  writing counters: %zu / %zu   ", i, s->counters.n);
+        const struct counter *c = &s->counters.c[i];
+        char name[COUNTER_NAME_MAX];
+        counter_name(c, name, sizeof name);
         sim_emit_counter(s, name, *c->value, c->is_drop);
     }
     progress_end(&line);
@@ -276,10 +210,7 @@ void sim_free(struct sim *s)
     free(s->flows);
     free(s->hosts);
     free(s->links);
-    free(s->counters);
-    for (int i = 0; i < s->nname_chunks; i++)
-        free(s->name_chunks[i]);
-    free(s->name_chunks);
+    counters_free(&s->counters);
     /* every packet the run allocated is back in the pool */
     assert(skb_in_use() == s->skbs_at_build);
     free(s);

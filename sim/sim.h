@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "sim/counter.h"
 #include "sim/event.h"
 #include "sim/host.h"
 #include "sim/link.h"
@@ -71,18 +72,6 @@ struct flow {
     void *priv;
 };
 
-/* A counter's name is prefix then name, joined when it is emitted: a TCP
- * flow's 38 counters share two prefixes, so 100 000 flows keep 200 000
- * short strings rather than 3.8 million copies of 96 bytes. */
-struct sim_counter {
-    const char *prefix, *name;
-    const uint64_t *value;
-    bool is_drop;
-};
-
-/* The longest counter name emitted, with its NUL: longer ones are cut. */
-#define SIM_COUNTER_NAME_MAX 96
-
 /* Flows are numbered [flow 1] to [flow SIM_MAX_FLOW_ID]; how many a
  * run holds is bounded by memory only (load/scenario.c). */
 #define SIM_MAX_FLOW_ID 9999999
@@ -100,12 +89,7 @@ struct sim {
     int hosts_cap, links_cap;
     struct flow **flows;         /* nflows of flows_cap, grown by doubling */
     int flows_cap;
-    struct sim_counter *counters;
-    int ncounters, counters_cap;
-    char **name_chunks;          /* sim_keep_name's storage */
-    int nname_chunks;
-    char *name_at;
-    size_t name_left;
+    struct counters counters;    /* read when the run ends */
     struct event tick;           /* interval boundary */
     simtime_t next_tick;
     struct sink sinks[SIM_MAX_SINKS];   /* where results go, in this order */
@@ -123,17 +107,27 @@ void sim_run(struct sim *s, bool progress);
  * contract or SIM_MAX_SINKS are added already. */
 int sim_add_sink(struct sim *s, const struct sink_ops *ops, void *ctx);
 
-/* A counter, read at the end of the run and emitted under name. */
-void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop);
+/* A counter, read at the end of the run and emitted under name
+ * (counter.h has the rules for names). */
+static inline void sim_counter(struct sim *s, const char *name, const uint64_t *value, bool is_drop)
+{
+    counters_add(&s->counters, name, value, is_drop);
+}
 /* The same under prefix then name, neither copied: each must be a string
  * literal or one sim_keep_name returned. Each TCP flow registers 38 this
  * way ("flow.7.snd." "retrans"), and a run may hold 100 000 flows. */
-void sim_counter_in(struct sim *s, const char *prefix, const char *name, const uint64_t *value, bool is_drop);
+static inline void sim_counter_in(struct sim *s, const char *prefix, const char *name, const uint64_t *value,
+                                  bool is_drop)
+{
+    counters_add_in(&s->counters, prefix, name, value, is_drop);
+}
 /* A copy of str that lives as long as s. */
-const char *sim_keep_name(struct sim *s, const char *str);
+static inline const char *sim_keep_name(struct sim *s, const char *str)
+{
+    return counters_keep_name(&s->counters, str);
+}
 /* The same with the name formatted: sim_counterf(s, &n->drops, true, "%s.drops", n->name). */
-void sim_counterf(struct sim *s, const uint64_t *value, bool is_drop, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+#define sim_counterf(s, value, is_drop, ...) counters_addf(&(s)->counters, (value), (is_drop), __VA_ARGS__)
 /* Emissions to every sink (sink.h has what each row means). */
 void sim_series(struct sim *s, const char *name, double value);       /* at the current time */
 void sim_emit_param(struct sim *s, const char *key, const char *value);
@@ -205,7 +199,5 @@ void models_detach_host(struct sim *s, struct host *h);
 /* Module cost rows for a profile, applied over the profile's own rows. */
 void models_apply_costs(struct host *h, const char *profile);
 void models_register_symbols(void);
-/* `netsim models`: every family, variant and one-line doc. */
-void models_list(void);
 
 #endif

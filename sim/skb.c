@@ -98,8 +98,10 @@ void skb_free(struct skb *skb)
 {
     if (skb->destructor)
         skb->destructor(skb);
-    if (skb->rx_page)
-        nic_page_release(skb);
+    if (skb->rx_page) {
+        skb->rx_page->release(skb->rx_page, skb);
+        skb->rx_page = NULL;
+    }
     skb_drop_frag_list(skb);     /* the datagram's pages go back with it */
     assert(in_use > 0 && nfree < free_cap);   /* more frees than allocations: a double free */
     free_stack[nfree++] = skb;

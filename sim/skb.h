@@ -26,8 +26,15 @@ enum { IPPROTO_ICMP_ = 1, IPPROTO_TCP_ = 6, IPPROTO_UDP_ = 17, IPPROTO_SCTP_ = 1
 #define ICMP_HDR_LEN   8
 
 struct sock;
-struct rx_slot;
 struct skb;
+
+/* A buffer a driver lends the packet it receives into (the NIC's RX
+ * half-page, whose reuse waits for the stack to free it): freeing the
+ * packet hands the page back through release, to whoever lent it, so
+ * that the pool knows no driver. */
+struct skb_page {
+    void (*release)(struct skb_page *pg, const struct skb *skb);
+};
 typedef void (*skb_destructor)(struct skb *skb);
 
 struct skb {
@@ -60,11 +67,11 @@ struct skb {
     /* memory and ownership */
     uint32_t truesize;
     uint32_t hash;               /* RSS hash (skb->rxhash) */
-    uint32_t rx_page_gen;
+    uint32_t rx_page_gen;        /* the lender's generation of rx_page when lent */
     uint8_t l4[64];              /* protocol header fields, interpreted by the model */
     struct sock *sk;             /* owner charged for it, or NULL */
     skb_destructor destructor;   /* sock_wfree / sock_rfree, run by skb_free */
-    struct rx_slot *rx_page;     /* NIC RX buffer this skb holds (page recycling) */
+    struct skb_page *rx_page;    /* RX buffer this skb holds (page recycling), or NULL */
     struct skb *frag_list;       /* reassembled datagram: the other fragments,
                                   * chained by next; freed with this skb
                                   * (skb_shinfo(skb)->frag_list) */
@@ -76,9 +83,6 @@ struct skb {
 };
 _Static_assert(sizeof(struct skb) == 192, "struct skb: three cache lines");
 _Static_assert(offsetof(struct skb, l4) % 8 == 0, "l4 holds protocol headers with 64-bit fields");
-
-/* Called by skb_free for a packet that still holds an RX buffer (nic.c). */
-void nic_page_release(struct skb *skb);
 
 /* Pool of packets. Grows in slabs of 1024 on demand and never shrinks, so
  * after warm-up allocation is a list pop. */
