@@ -64,9 +64,13 @@ static int collect_families(FILE *err)
     return bad;
 }
 
-/* One registered variant against the contract; added to its family. */
-static int check_one(const struct variant *v, FILE *err)
+/* The k-th registered variant against the contract; added to its
+ * family. The earlier entries are compared by position, not address: one
+ * object listed twice (a table built from a copied file) is a duplicate
+ * too. */
+static int check_one(int k, FILE *err)
 {
+    const struct variant *v = variant_table[k];
     const struct variant_head *h = head(v);
     struct family_entry *fe = v->key ? family(v->key) : NULL;
     const char *file = v->file ? v->file : "?";
@@ -83,11 +87,11 @@ static int check_one(const struct variant *v, FILE *err)
         fprintf(err, "netsim: %s: %s variant '%s' lacks its required member '%s'\n", file, v->key, h->name, miss);
         return 1;
     }
-    for (const struct variant *const *w = variant_table; *w != v; w++) {
-        if ((*w)->key && head(*w) && head(*w)->name && !strcmp((*w)->key, v->key) &&
-            !strcmp(head(*w)->name, h->name)) {
+    for (int j = 0; j < k; j++) {
+        const struct variant *w = variant_table[j];
+        if (w->key && head(w) && head(w)->name && !strcmp(w->key, v->key) && !strcmp(head(w)->name, h->name)) {
             fprintf(err, "netsim: %s: %s variant '%s' is registered twice (first in %s)\n", file, v->key, h->name,
-                    (*w)->file ? (*w)->file : "?");
+                    w->file ? w->file : "?");
             return 1;
         }
     }
@@ -104,8 +108,8 @@ int variants_check(FILE *err)
     if (checked)
         return checked > 0 ? 0 : -1;
     int bad = collect_families(err);
-    for (const struct variant *const *v = variant_table; *v; v++)
-        bad |= check_one(*v, err);
+    for (int k = 0; variant_table[k]; k++)
+        bad |= check_one(k, err);
     for (int i = 0; i < nfamilies; i++) {
         struct family_entry *fe = &families[i];
         int d = -1;

@@ -2,9 +2,10 @@
 # A variant is one file (sim/variant.h): variants kept out of the tree
 # build in through EXTRA_MODELS (tests/extra_models: a tcp.drs, an
 # ipfrag.evictor and an sctp.rwnd) and do what their code says; a file
-# dropped into models/FAMILY/ is all an in-tree variant takes; a variant
-# that breaks the contract (a duplicate name, a required member missing)
-# stops netsim with a message naming its file.
+# dropped into models/FAMILY/ is all an in-tree variant takes; a copied
+# variant is caught, naming both files; a variant that breaks the contract
+# (a duplicate name, a required member missing) stops netsim with a
+# message naming its file.
 . "$(dirname "$0")/common.bash"
 
 counter() { q "$1" "select value from counter where name = '$2'"; }
@@ -77,6 +78,36 @@ check "... and no out-of-tree one" test "$(grep -cE '^    (never|new-copy) ' "$t
 "$tmp/xb2/netsim" run scenarios/tcp_drs.ini --set receiver.tcp.drs=triple --set sim.repeat=1 --set sim.duration=0.3s \
     --set 1.length=0.2s --no-db -q > /dev/null 2>&1
 check "... and a scenario selects it" test $? -eq 0
+
+# A copied variant, the natural first step of a new one: copied with only
+# its name changed it keeps the original's ops symbol, which the linker
+# would drop without a word; the build stops naming both files. Copied
+# with its symbol renamed and its name kept, the start-up check stops
+# netsim naming both files. In the tree and through EXTRA_MODELS alike.
+cp models/tcp/drs_continuous.c "$tree/models/tcp/drs_mine.c"
+sed -i 's/\.name = "continuous"/.name = "mine"/' "$tree/models/tcp/drs_mine.c"
+make -s -C "$tree" PGO= BUILD="$tmp/xb2" NETSIM="$tmp/xb2/netsim_copy" "$tmp/xb2/netsim_copy" > "$tmp/copy.out" 2>&1
+check "in tree, a copy keeping the ops symbol: the build fails" test $? -ne 0 -a ! -e "$tmp/xb2/netsim_copy"
+check "... naming both files" grep -qF \
+    "models/tcp/drs_mine.c and models/tcp/drs_continuous.c both register the ops table 'tcp_drs_continuous'" \
+    "$tmp/copy.out"
+sed -i 's/tcp_drs_continuous/tcp_drs_mine/; s/\.name = "mine"/.name = "continuous"/' "$tree/models/tcp/drs_mine.c"
+make -s -C "$tree" PGO= BUILD="$tmp/xb2" NETSIM="$tmp/xb2/netsim_same" "$tmp/xb2/netsim_same" > "$tmp/same.out" 2>&1
+"$tmp/xb2/netsim_same" models > "$tmp/same_run.out" 2>&1
+check "in tree, a copy with its own symbol and the same name: netsim exits 1" test $? -eq 1
+check "... naming both files" grep -qF \
+    "models/tcp/drs_mine.c: tcp.drs variant 'continuous' is registered twice (first in models/tcp/drs_continuous.c)" \
+    "$tmp/same_run.out"
+rm -f "$tree/models/tcp/drs_mine.c"
+mkdir -p "$tmp/copy_extra"
+cp models/tcp/drs_continuous.c "$tmp/copy_extra/drs_mine.c"
+sed -i 's/\.name = "continuous"/.name = "mine"/' "$tmp/copy_extra/drs_mine.c"
+make -s PGO= BUILD="$xb" NETSIM="$xb/netsim_copy" EXTRA_MODELS="$tmp/copy_extra" "$xb/netsim_copy" \
+    > "$tmp/copy_x.out" 2>&1
+check "EXTRA_MODELS, a copy keeping the ops symbol: the build fails" test $? -ne 0 -a ! -e "$xb/netsim_copy"
+check "... naming both files" grep -qF \
+    "$tmp/copy_extra/drs_mine.c and models/tcp/drs_continuous.c both register the ops table 'tcp_drs_continuous'" \
+    "$tmp/copy_x.out"
 
 # The contract, checked at start-up
 bad() {    # bad NAME FILE-TEXT WHY: an EXTRA_MODELS folder with that file stops netsim with WHY
