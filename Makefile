@@ -26,6 +26,14 @@ else
 LDLIBS   += $(shell pkg-config --libs gsl sqlite3 inih 2>/dev/null || echo -lgsl -lgslcblas -lm -lsqlite3 -linih) -lm
 endif
 BUILD    ?= build
+# Commands are not echoed; a line says what is built. V=1 shows them.
+ifeq ($(V),1)
+Q        :=
+say      := @:
+else
+Q        := @
+say      := @printf '  %-6s %s\n'
+endif
 # Link-time optimisation of ./netsim (4-7 % less time on the benchmarks):
 # the objects carry both LTO bytecode and ordinary code (fat), so the
 # test programs link them without LTO. The sanitizer and fuzz builds
@@ -82,15 +90,18 @@ $(NETSIM): $(BUILD)/gen/version.h FORCE
 	+@MAKE="$(MAKE)" tools/pgo-build $(BUILD)/pgo $@ "$(CC) $(CFLAGS) $(LTO) $(LDLIBS)" $(BUILD)/gen/version.h $(EXTRA_MODELS)
 else
 $(NETSIM): $(BUILD)/cli/main.o $(BUILD)/libnetsim.a
-	$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -o $@ $^ $(LDLIBS)
+	$(say) LINK $@
+	$(Q)$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -o $@ $^ $(LDLIBS)
 endif
 
 $(BUILD)/libnetsim.a: $(LIB_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -MMD -MP -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -MMD -MP -c -o $@ $<
 
 # The variant table, written again on every make and replaced only when
 # it changed, so that a variant file added or removed (or EXTRA_MODELS
@@ -111,19 +122,34 @@ $(BUILD)/cli/main.o: $(BUILD)/gen/version.h
 $(BUILD)/cli/main.o: CFLAGS += -include $(BUILD)/gen/version.h
 
 $(BUILD)/gen/variants.o: $(BUILD)/gen/variants.c
-	$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -MMD -MP -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -MMD -MP -c -o $@ $<
 
 vpath %.c $(EXTRA_MODELS)
 $(BUILD)/extra/%.o: %.c
 	@mkdir -p $(dir $@)
 	@tools/check-includes . $(EXTRA_MODELS)
-	$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -MMD -MP -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -MMD -MP -c -o $@ $<
 
 FORCE:
 
-$(BUILD)/tests/%: tests/%.c $(BUILD)/libnetsim.a
+# The test programs link the library ./netsim was built from: with profile
+# guidance that is the optimised one tools/pgo-build left in $(BUILD)/pgo,
+# so that `make test` after `make` compiles no source a third time (the
+# objects carry ordinary code beside their LTO bytecode).
+ifeq ($(PGO),1)
+TEST_LIB := $(BUILD)/pgo/libnetsim.a
+$(TEST_LIB): $(NETSIM)
+	@test -e $@
+else
+TEST_LIB := $(BUILD)/libnetsim.a
+endif
+
+$(BUILD)/tests/%: tests/%.c $(TEST_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnetsim.a $(LDLIBS) -lcmocka
+	$(say) LINK $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB) $(LDLIBS) -lcmocka
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d
 
@@ -149,7 +175,7 @@ need-deps:
 	fi
 
 run: need-deps
-	$(MAKE) all
+	@$(MAKE) --no-print-directory all
 	./$(NETSIM) run scenarios/default.ini -o results/default.db
 	@echo "plot of this run (old against new):"
 	@tools/plot results/default.db --by-flow --run $$(sqlite3 results/default.db 'select max(id) from run') \
@@ -159,9 +185,9 @@ unit: $(TEST_BIN) $(NETSIM)
 
 # the walls of the tree first: an include across one fails the build
 test: need-deps
-	tools/check-includes . $(EXTRA_MODELS)
-	$(MAKE) unit
-	tests/run.sh $(BUILD) ./$(NETSIM)
+	@tools/check-includes . $(EXTRA_MODELS)
+	@$(MAKE) --no-print-directory unit
+	@tests/run.sh $(BUILD) ./$(NETSIM)
 
 check-asan:
 	$(MAKE) BUILD=build-asan NETSIM=netsim-asan LTO= PGO= OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
@@ -171,9 +197,10 @@ check-asan:
 bench: all $(BUILD)/tests/bench_evq
 	tools/bench.sh $(BUILD) ./$(NETSIM)
 
-$(BUILD)/tests/bench_evq: tests/bench_evq.c $(BUILD)/libnetsim.a
+$(BUILD)/tests/bench_evq: tests/bench_evq.c $(TEST_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnetsim.a $(LDLIBS)
+	$(say) LINK $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB) $(LDLIBS)
 
 # libFuzzer harnesses (tests/fuzz/): the library is built again in its own
 # directory with coverage and sanitizer instrumentation; only the harnesses
@@ -190,7 +217,8 @@ fuzz:
 fuzz-bin: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libnetsim.a
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(BUILD)/libnetsim.a $(FUZZ_LDFLAGS) $(LDLIBS)
+	$(say) LINK $@
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(BUILD)/libnetsim.a $(FUZZ_LDFLAGS) $(LDLIBS)
 
 # fuzz_run bounds a run's events (tests/fuzz/fuzz_run.c)
 $(BUILD)/fuzz_run: FUZZ_LDFLAGS = -Wl,--wrap=evq_push

@@ -29,7 +29,6 @@ void nic_rx(struct nic *n, struct skb *skb)
     arrivals++;
     skb_free(skb);
 }
-void nic_page_release(struct skb *skb) { (void)skb; }
 
 static void test_serialisation_exact(void **state)
 {

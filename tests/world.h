@@ -28,9 +28,12 @@ static inline struct sim *world_build(const char *ini)
 /* The value of the run's counter `name`; a missing one fails the test. */
 static inline uint64_t world_counter(struct sim *s, const char *name)
 {
-    for (int i = 0; i < s->ncounters; i++)
-        if (!strcmp(s->counters[i].name, name))
-            return *s->counters[i].value;
+    char full[COUNTER_NAME_MAX];
+    for (size_t i = 0; i < s->counters.n; i++) {
+        counter_name(&s->counters.c[i], full, sizeof full);
+        if (!strcmp(full, name))
+            return *s->counters.c[i].value;
+    }
     fail_msg("no counter %s", name);
     return 0;
 }

@@ -122,7 +122,7 @@ struct outcome {
     uint64_t executed;
     simtime_t now;
     uint64_t counters;           /* FNV-1a over every counter's name and value */
-    int ncounters;
+    size_t ncounters;
 };
 
 /* Builds c and runs it; false if the build reported errors. Packets are
@@ -140,12 +140,14 @@ static bool build_and_run(struct cfg *c, struct outcome *o)
             FUZZ_CHECK(spinning(s));
         o->executed = s->q.executed;
         o->now = s->q.now;
-        o->ncounters = s->ncounters;
+        o->ncounters = s->counters.n;
         uint64_t h = 14695981039346656037ULL;
-        for (int i = 0; i < s->ncounters; i++) {
-            for (const char *p = s->counters[i].name; *p; p++)
+        for (size_t i = 0; i < s->counters.n; i++) {
+            char name[COUNTER_NAME_MAX];
+            counter_name(&s->counters.c[i], name, sizeof name);
+            for (const char *p = name; *p; p++)
                 h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-            h = (h ^ *s->counters[i].value) * 1099511628211ULL;
+            h = (h ^ *s->counters.c[i].value) * 1099511628211ULL;
         }
         o->counters = h;
     }
