@@ -16,7 +16,7 @@ int cmd_models(int argc, char **argv);
 
 /* "scenarios/frag_evict.ini" -> "frag_evict" (a leading dot stays: ".ini"
  * is ".ini"): the name run.scenario records and results/<name>.db uses.
- * malloc'ed; NULL when out of memory. (scenario_stem.c) */
+ * malloc'ed. (scenario_stem.c) */
 char *scenario_stem(const char *path);
 
 /* Flushes standard output: 0, or 1 after saying on stderr that a write

@@ -23,7 +23,8 @@ struct key_group {
     char *title;                 /* "[host NAME]", "[flow N] app = tcp_iperf3", "tcp.drs = continuous" */
     char *what;                  /* the app's or family's own one-line doc, or NULL */
     struct key_row *rows;
-    int n, cap;
+    int n;
+    size_t cap;
 };
 
 /* What every build asked, grouped: sim, link, host, the flow keys every

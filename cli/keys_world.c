@@ -76,10 +76,7 @@ static int group_find(const struct key_group *g, const char *key)
 
 static void group_add(struct key_group *g, struct key_row *r)
 {
-    if (g->n == g->cap) {
-        g->cap = g->cap ? 2 * g->cap : 32;
-        g->rows = xrealloc(g->rows, (size_t)g->cap * sizeof *g->rows);
-    }
+    g->rows = xgrow(g->rows, sizeof *g->rows, (size_t)g->n, &g->cap, 32);
     g->rows[g->n++] = *r;
 }
 

@@ -194,10 +194,6 @@ static int cmd_run(int argc, char **argv)
     const char *path = argv[optind];
     hugepage_heap(HUGEPAGE_HEAP_BYTES);
     struct cfg *cfg = cfg_load(path);
-    if (!cfg) {
-        fprintf(stderr, "netsim run: %s: out of memory; nothing was run\n", path);
-        return 1;
-    }
     for (int i = 0; i < nsets && !cfg_errors(cfg); i++)
         cfg_override(cfg, sets[i]);
     if (cfg_errors(cfg)) {

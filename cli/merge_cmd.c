@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include "cli/commands.h"
 #include "sinks/record.h"
+#include "sim/xalloc.h"
 
 static const char usage_merge[] =
     "usage: netsim merge OUT.db IN.db...\n"
@@ -81,31 +82,17 @@ static void versions_free(struct merge_versions *vs)
     free(vs->v);
 }
 
-/* Adds a complete run's (scenario, hash) unless known. 0, or -1 when out
- * of memory. */
-static int versions_add(struct merge_versions *vs, const char *scenario, const char *hash, const char *from)
+/* Adds a complete run's (scenario, hash) unless known. */
+static void versions_add(struct merge_versions *vs, const char *scenario, const char *hash, const char *from)
 {
     for (size_t i = 0; i < vs->n; i++)
         if (str_same(vs->v[i].scenario, scenario) && str_same(vs->v[i].hash, hash))
-            return 0;
-    if (vs->n == vs->cap) {
-        size_t cap = vs->cap ? 2 * vs->cap : 8;
-        struct merge_version *v = realloc(vs->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        vs->v = v;
-        vs->cap = cap;
-    }
-    vs->v[vs->n].scenario = scenario ? strdup(scenario) : NULL;
-    vs->v[vs->n].hash = hash ? strdup(hash) : NULL;
+            return;
+    vs->v = xgrow(vs->v, sizeof *vs->v, vs->n, &vs->cap, 8);
+    vs->v[vs->n].scenario = scenario ? xstrdup(scenario) : NULL;
+    vs->v[vs->n].hash = hash ? xstrdup(hash) : NULL;
     vs->v[vs->n].from = from;
-    if ((scenario && !vs->v[vs->n].scenario) || (hash && !vs->v[vs->n].hash)) {
-        free(vs->v[vs->n].scenario);
-        free(vs->v[vs->n].hash);
-        return -1;
-    }
     vs->n++;
-    return 0;
 }
 
 /* A known version of the same scenario with another hash, or NULL. */
@@ -187,25 +174,15 @@ static int scan_input(struct merge_input *in, struct merge_versions *known)
                     hash ? hash : "(none)", c->hash ? c->hash : "(none)", c->from);
             goto out;
         }
-        if (status && !strcmp(status, "complete") && versions_add(known, scenario, hash, in->path) != 0)
-            goto oom;
-        if (in->nids == cap) {
-            size_t ncap = cap ? 2 * cap : 64;
-            int64_t *ids = realloc(in->ids, ncap * sizeof *ids);
-            if (!ids)
-                goto oom;
-            in->ids = ids;
-            cap = ncap;
-        }
+        if (status && !strcmp(status, "complete"))
+            versions_add(known, scenario, hash, in->path);
+        in->ids = xgrow(in->ids, sizeof *in->ids, in->nids, &cap, 64);
         in->ids[in->nids++] = sqlite3_column_int64(st, 0);
     }
     if (rc != SQLITE_DONE)
         fprintf(stderr, "netsim merge: %s: %s\n", in->path, sqlite3_errmsg(db));
     else
         ret = 0;
-    goto out;
-oom:
-    fprintf(stderr, "netsim merge: out of memory\n");
 out:
     sqlite3_finalize(st);
     sqlite3_close(db);
@@ -228,11 +205,8 @@ static int scan_output(const char *path, struct merge_versions *known)
         goto out;
     }
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (versions_add(known, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
-                         path) != 0) {
-            fprintf(stderr, "netsim merge: out of memory\n");
-            goto out;
-        }
+        versions_add(known, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
+                     path);
     }
     if (rc != SQLITE_DONE)
         fprintf(stderr, "netsim merge: %s: %s\n", path, sqlite3_errmsg(db));
@@ -332,11 +306,7 @@ int cmd_merge(int argc, char **argv)
         }
     }
 
-    in = calloc((size_t)nin, sizeof *in);
-    if (!in) {
-        fprintf(stderr, "netsim merge: out of memory\n");
-        return 1;
-    }
+    in = xcalloc((size_t)nin, sizeof *in);
     if (out_exists && scan_output(out, &known) != 0)
         goto done;
     for (int i = 0; i < nin; i++) {

@@ -4,6 +4,7 @@
  * (orphans.h).
  */
 #include "cli/orphans.h"
+#include "sim/xalloc.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -35,12 +36,10 @@ int orphans_create(const char *tmpl, int suffixlen, char **path)
      * empty file for an orphan and remove it; flock() then waits for it,
      * and the name no longer leads to this file: try another name. */
     for (int tries = 0; tries < 100; tries++) {
-        char *p = strdup(tmpl);
+        char *p = xstrdup(tmpl);
         struct stat a, b;
         int fd;
 
-        if (!p)
-            return -1;
         fd = mkostemps(p, suffixlen, O_CLOEXEC);
         if (fd < 0) {
             int e = errno;
@@ -111,15 +110,13 @@ int orphans_find(const char *out, enum orphan_kind kind, struct orphan **list)
     const char *slash = strrchr(out, '/');
     const char *base = slash ? slash + 1 : out;
     int dirlen = slash ? (int)(slash - out + 1) : 0;
-    char *dir = slash ? strndup(out, (size_t)dirlen) : strdup(".");
+    char *dir = slash ? xstrndup(out, (size_t)dirlen) : xstrdup(".");
     struct orphan *v = NULL;
     struct dirent *e;
-    int n = 0, cap = 0;
+    size_t n = 0, cap = 0;
     DIR *d;
 
     *list = NULL;
-    if (!dir)
-        return -1;
     d = opendir(dir);
     free(dir);
     if (!d)
@@ -153,29 +150,18 @@ int orphans_find(const char *out, enum orphan_kind kind, struct orphan **list)
             close(fd);           /* its maker is alive */
             continue;
         }
-        if (n == cap) {
-            struct orphan *nv = realloc(v, (size_t)(cap = cap ? 2 * cap : 8) * sizeof *v);
-            if (!nv) {
-                close(fd);
-                break;
-            }
-            v = nv;
-        }
-        v[n].path = strdup(path);
+        v = xgrow(v, sizeof *v, n, &cap, 8);
+        v[n].path = xstrdup(path);
         v[n].fd = fd;
         v[n].run = run;
         v[n].kind = kind;
-        if (!v[n].path) {
-            close(fd);
-            break;
-        }
         n++;
     }
     closedir(d);
     if (n)
-        qsort(v, (size_t)n, sizeof *v, by_path);
+        qsort(v, n, sizeof *v, by_path);
     *list = v;
-    return n;
+    return (int)n;
 }
 
 void orphan_remove(struct orphan *o)
@@ -278,7 +264,8 @@ int orphan_run_ids(const char *path, int64_t **ids, char *why, size_t n)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
-    int rc = open_side(path, &db, why, n), count = 0, cap = 0, s;
+    int rc = open_side(path, &db, why, n), count = 0, s;
+    size_t cap = 0;
 
     *ids = NULL;
     if (rc <= 0) {
@@ -292,16 +279,11 @@ int orphan_run_ids(const char *path, int64_t **ids, char *why, size_t n)
         return -1;
     }
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-        if (count == cap) {
-            int64_t *v = realloc(*ids, (size_t)(cap = cap ? 2 * cap : 4) * sizeof *v);
-            if (!v)
-                break;
-            *ids = v;
-        }
+        *ids = xgrow(*ids, sizeof **ids, (size_t)count, &cap, 4);
         (*ids)[count++] = sqlite3_column_int64(st, 0);
     }
     if (s != SQLITE_DONE) {
-        snprintf(why, n, "%s: %s", path, s == SQLITE_ROW ? "out of memory" : sqlite3_errmsg(db));
+        snprintf(why, n, "%s: %s", path, sqlite3_errmsg(db));
         free(*ids);
         *ids = NULL;
         count = -1;

@@ -19,7 +19,7 @@
 static char *col_dup(sqlite3_stmt *st, int i)
 {
     const unsigned char *s = sqlite3_column_text(st, i);
-    return s ? strdup((const char *)s) : NULL;
+    return s ? xstrdup((const char *)s) : NULL;
 }
 
 static char *xstrdup_col(sqlite3_stmt *st, int i)
@@ -85,10 +85,7 @@ static int read_runs(struct rdb *d)
         struct rrun *r;
 
         d->complete++;
-        if (d->nruns == cap) {
-            cap = cap ? 2 * cap : 256;
-            d->runs = xrealloc(d->runs, cap * sizeof *d->runs);
-        }
+        d->runs = xgrow(d->runs, sizeof *d->runs, d->nruns, &cap, 256);
         r = &d->runs[d->nruns++];
         memset(r, 0, sizeof *r);
         r->id = sqlite3_column_int64(st, 0);
@@ -114,15 +111,13 @@ static int read_axes(struct rdb *d)
         "SELECT p.run_id, substr(p.key, 6), p.value FROM param p JOIN run r ON r.id = p.run_id"
         " WHERE r.status = 'complete' AND substr(p.key, 1, 5) = 'axis.' ORDER BY p.rowid";
     sqlite3_stmt *st;
-    int rc, cap = 0;
+    int rc;
+    size_t cap = 0;
 
     if (sqlite3_prepare_v2(d->db, names_sql, -1, &st, NULL) != SQLITE_OK)
         return db_fail(d, "reading axes");
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (d->naxes == cap) {
-            cap = cap ? 2 * cap : 8;
-            d->axes = xrealloc(d->axes, (size_t)cap * sizeof *d->axes);
-        }
+        d->axes = xgrow(d->axes, sizeof *d->axes, (size_t)d->naxes, &cap, 8);
         d->axes[d->naxes++] = xstrdup_col(st, 0);
     }
     sqlite3_finalize(st);
@@ -229,10 +224,7 @@ static int read_values(struct rdb *d)
             continue;     /* not a complete run */
         if (d->use.by != BY_RUN && sqlite3_column_type(st, 1) == SQLITE_NULL)
             continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 256;
-            rows = xrealloc(rows, cap * sizeof *rows);
-        }
+        rows = xgrow(rows, sizeof *rows, n, &cap, 256);
         struct rrun *r = &rows[n++];
         *r = d->runs[at];
         r->shares = used[at];

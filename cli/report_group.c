@@ -19,18 +19,10 @@
 /* Warnings about mixed parameters, at most this many (then a count). */
 #define MAX_MIX_WARNINGS 5
 
-static int rset_add(struct rset *s, size_t i)
+static void rset_add(struct rset *s, size_t i)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 8;
-        size_t *p = realloc(s->idx, cap * sizeof *p);
-        if (!p)
-            return -1;
-        s->idx = p;
-        s->cap = cap;
-    }
+    s->idx = xgrow(s->idx, sizeof *s->idx, s->n, &s->cap, 8);
     s->idx[s->n++] = i;
-    return 0;
 }
 
 /* Same scenario, version and values of every axis but `skip` (-1: none)
@@ -62,14 +54,10 @@ static void combos_add(struct combos *cs, const struct rdb *d, size_t i, int ski
         if (same_combination(d, &d->runs[cs->c[k].runs.idx[0]], &d->runs[i], skip, ignore))
             break;
     if (k == cs->n) {
-        if (cs->n == cs->cap) {
-            cs->cap = cs->cap ? 2 * cs->cap : 16;
-            cs->c = xrealloc(cs->c, cs->cap * sizeof *cs->c);
-        }
+        cs->c = xgrow(cs->c, sizeof *cs->c, cs->n, &cs->cap, 16);
         memset(&cs->c[cs->n++], 0, sizeof cs->c[0]);
     }
-    if (rset_add(&cs->c[k].runs, i) != 0)
-        xoom();
+    rset_add(&cs->c[k].runs, i);
 }
 
 /*

@@ -85,10 +85,7 @@ struct table {
 
 static void table_row(struct table *t, char **cells)
 {
-    if (t->nrows == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 16;
-        t->cells = xrealloc(t->cells, t->cap * (size_t)t->ncols * sizeof *t->cells);
-    }
+    t->cells = xgrow(t->cells, (size_t)t->ncols * sizeof *t->cells, t->nrows, &t->cap, 16);
     memcpy(&t->cells[t->nrows++ * (size_t)t->ncols], cells, (size_t)t->ncols * sizeof *cells);
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli/orphans.h"
 #include "sim/progress.h"
+#include "sim/xalloc.h"
 #include "sinks/record.h"
 #include "cli/runner.h"
 
@@ -101,14 +102,10 @@ static void take_orphans(struct run_record *rr)
 
 struct run_record *run_record_open(const char *out, struct run_opts *o)
 {
-    struct run_record *rr = calloc(1, sizeof *rr);
+    struct run_record *rr = xcalloc(1, sizeof *rr);
     char *err = NULL, *tmpl = NULL, host[256] = "";
 
-    if (!rr || !(rr->out = strdup(out))) {
-        fprintf(stderr, "netsim run: out of memory\n");
-        free(rr);
-        return NULL;
-    }
+    rr->out = xstrdup(out);
     rr->claim_fd = rr->results_fd = -1;
     rr->progress = o->progress;
     rr->dst = rec_open(out, &err);
@@ -122,11 +119,7 @@ struct run_record *run_record_open(const char *out, struct run_opts *o)
         fprintf(stderr, "netsim run: %s\n", err ? err : "out of memory");
         goto fail;
     }
-    if (asprintf(&tmpl, "%s.pending.XXXXXX", out) < 0) {
-        tmpl = NULL;
-        fprintf(stderr, "netsim run: out of memory\n");
-        goto fail;
-    }
+    tmpl = xasprintf("%s.pending.XXXXXX", out);
     rr->claim_fd = orphans_create(tmpl, 0, &rr->claim_path);
     if (rr->claim_fd < 0) {
         fprintf(stderr, "netsim run: creating %s: %s; nothing was run\n", tmpl, strerror(errno));

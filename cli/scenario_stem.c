@@ -7,14 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
+#include "sim/xalloc.h"
 
 char *scenario_stem(const char *path)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    char *stem = strdup(base);
-    if (!stem)
-        return NULL;
+    char *stem = xstrdup(base);
     char *dot = strrchr(stem, '.');
     if (dot && dot != stem)
         *dot = 0;

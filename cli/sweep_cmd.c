@@ -122,7 +122,8 @@ static char *out_base(const char *out)
  * printed once. */
 struct seen {
     char **lines;
-    int n, cap;
+    int n;
+    size_t cap;
 };
 
 static bool seen_add(struct seen *s, const char *line)
@@ -130,10 +131,7 @@ static bool seen_add(struct seen *s, const char *line)
     for (int i = 0; i < s->n; i++)
         if (!strcmp(s->lines[i], line))
             return false;
-    if (s->n == s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 16;
-        s->lines = xrealloc(s->lines, (size_t)s->cap * sizeof *s->lines);
-    }
+    s->lines = xgrow(s->lines, sizeof *s->lines, (size_t)s->n, &s->cap, 16);
     s->lines[s->n++] = xasprintf("%s", line);
     return true;
 }
@@ -328,10 +326,6 @@ int cmd_sweep(int argc, char **argv)
     x.tty = isatty(2);
 
     struct cfg *base = cfg_load(x.path);
-    if (!base) {
-        fprintf(stderr, "netsim sweep: out of memory\n");
-        return 1;
-    }
     for (int i = 0; i < x.nsets && !cfg_errors(base); i++)
         cfg_override(base, x.sets[i]);
     if (!cfg_errors(base))
@@ -350,14 +344,10 @@ int cmd_sweep(int argc, char **argv)
         sweep_free(x.sw);
         return 2;
     }
-    x.selected = calloc((size_t)x.nruns + 1, 1);
-    if (!x.selected)
-        return 1;
+    x.selected = xcalloc((size_t)x.nruns + 1, 1);
     for (int run = 1; run <= x.nruns; run++)
         x.selected[run] = only ? run == only : shard_n ? (run - 1) % shard_n == shard_i - 1 : 1;
     x.stem = scenario_stem(x.path);
-    if (!x.stem) 
-        xoom();
     runner_file_hash(x.path, x.hash);
     char *defout = xasprintf("results/%s.db", x.stem);
     if (!x.out)

@@ -356,9 +356,7 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
         t.total += x->selected[run];
     if (x->jobs > t.total)
         x->jobs = t.total > 0 ? t.total : 1;
-    struct slot *slots = calloc((size_t)x->jobs, sizeof *slots);
-    if (!slots)
-        return 1;
+    struct slot *slots = xcalloc((size_t)x->jobs, sizeof *slots);
 
     /* SIGCHLD needs a handler to be queued for sigtimedwait everywhere;
      * all three stay blocked and are taken synchronously. */

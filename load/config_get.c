@@ -40,25 +40,13 @@ struct cfg_limits {
 static int cfg_mark_asked(struct cfg_section *s, const char *key, const char *def, enum cfg_type type,
                           const struct cfg_limits *lim, const char *doc, int pattern)
 {
-    struct cfg_ask *v, *a;
-    char *k, *d = NULL;
-
     for (int i = 0; i < s->nasked; i++)
         if (strcmp(s->asked[i].key, key) == 0)
             return 0;
-    v = cfg_grow(s->cfg, s->asked, s->nasked, &s->capasked, sizeof *v);
-    if (!v)
-        return 0;
-    s->asked = v;
-    k = cfg_strdup(s->cfg, key);
-    if (k && s->cfg->describe && def)
-        d = cfg_strdup(s->cfg, def);
-    if (!k || (s->cfg->describe && def && !d)) {
-        free(k);
-        return 0;
-    }
-    a = &s->asked[s->nasked++];
-    *a = (struct cfg_ask){ .key = k, .doc = doc, .def = d, .type = type, .pattern = pattern };
+    s->asked = xgrow(s->asked, sizeof *s->asked, s->nasked, &s->capasked, 8);
+    char *d = s->cfg->describe && def ? xstrdup(def) : NULL;
+    struct cfg_ask *a = &s->asked[s->nasked++];
+    *a = (struct cfg_ask){ .key = xstrdup(key), .doc = doc, .def = d, .type = type, .pattern = pattern };
     if (lim) {
         memcpy(&a->lo, &lim->lo, sizeof a->lo);
         memcpy(&a->hi, &lim->hi, sizeof a->hi);
@@ -70,29 +58,19 @@ static int cfg_mark_asked(struct cfg_section *s, const char *key, const char *de
 static void cfg_param_add(struct cfg_section *s, const char *key, const char *value)
 {
     struct cfg *c = s->cfg;
-    struct cfg_param *p = cfg_grow(c, c->params, c->nparams, &c->capparams, sizeof *p);
-    char *k, *v;
+    char *k;
 
-    if (!p)
-        return;
-    c->params = p;
+    c->params = xgrow(c->params, sizeof *c->params, c->nparams, &c->capparams, 8);
     /* The spelling --set takes: by name, by kind when nameless; a name
      * two kinds share keeps its kind, as --set would refuse it. */
     if (!*s->name)
-        k = cfg_concat(c, (const char *[]){ s->kind, ".", key }, 3);
+        k = cfg_concat((const char *[]){ s->kind, ".", key }, 3);
     else if (!s->shared_name)
-        k = cfg_concat(c, (const char *[]){ s->name, ".", key }, 3);
+        k = cfg_concat((const char *[]){ s->name, ".", key }, 3);
     else
-        k = cfg_concat(c, (const char *[]){ s->kind, " ", s->name, ".", key }, 5);
-    v = cfg_strdup(c, value);
-    if (!k || !v) {
-        c->oom = 1;
-        free(k);
-        free(v);
-        return;
-    }
+        k = cfg_concat((const char *[]){ s->kind, " ", s->name, ".", key }, 5);
     c->params[c->nparams].key = k;
-    c->params[c->nparams++].value = v;
+    c->params[c->nparams++].value = xstrdup(value);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "load/load.h"
+#include "sim/xalloc.h"
 #include "sim/strindex.h"
 
 struct cfg_key {
@@ -51,10 +52,12 @@ struct cfg_section {
     int shared_name;       /* another kind has a section of this name: --set
                             * cannot select it by name alone */
     struct cfg_key *keys;  /* in file order; overrides appended */
-    int nkeys, capkeys;
+    int nkeys;
+    size_t capkeys;
     struct strindex kindex;   /* key name -> keys[] */
     struct cfg_ask *asked; /* keys a getter asked for, in ask order: the valid keys */
-    int nasked, capasked;
+    int nasked;
+    size_t capasked;
 };
 
 struct cfg_param {
@@ -65,48 +68,47 @@ struct cfg_param {
 struct cfg {
     char *file;
     struct cfg_section **sections;
-    int nsections, capsections;
+    int nsections;
+    size_t capsections;
     struct strindex sindex;   /* kind, name -> sections[] */
     struct strindex nindex;   /* name -> the first section of that name */
     char **errors;
-    int nerrors, caperrors;
+    int nerrors;
+    size_t caperrors;
     int more_errors;       /* past CFG_MAX_ERRORS: counted, not kept */
     char **warnings;
-    int nwarnings, capwarnings;
+    int nwarnings;
+    size_t capwarnings;
     struct cfg_param *params;
-    int nparams, capparams;
-    int oom;               /* an allocation failed: counts as one more error */
+    int nparams;
+    size_t capparams;
     int finished;          /* cfg_finish() ran: do not report twice */
     int describe;          /* cfg_describe(): the getters keep each key's default text */
 };
 
 #define CFG_MAX_LINE 198         /* inih's INI_MAX_LINE (200) less the newline and NUL */
 
-/* A growing string for messages built from lists; oom once anything failed. */
+/* A growing string for messages built from lists. */
 struct cfg_text {
     char *p;
     size_t len;
-    int oom;
 };
 
 /* ---- config_store.c: memory, sections and keys --------------------------- */
 
-/* Out of memory, the helpers that take a cfg set c->oom (cfg_errors()
- * counts it), cfg_text_add sets t->oom, cfg_vformat returns NULL. */
+/* Memory comes from the x-allocators (sim/xalloc.h): out of memory ends
+ * the process with their message, as everywhere else. */
 char *cfg_vformat(const char *fmt, va_list ap);
 void cfg_text_add(struct cfg_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void *cfg_grow(struct cfg *c, void *arr, int n, int *cap, size_t size);
-char *cfg_strndup(struct cfg *c, const char *s, size_t n);
-char *cfg_strdup(struct cfg *c, const char *s);
 /* The n (at most 8) strings of parts end to end, in a new string: what a
  * "%s.%s" would make, without printf's cost for the thousands of keys a
  * scenario of many flows asks. */
-char *cfg_concat(struct cfg *c, const char *const *parts, int n);
+char *cfg_concat(const char *const *parts, int n);
 const char *cfg_sep(const struct cfg_section *s);
 
 /* An empty cfg whose errors name the file `name` (NULL: "(string)"). */
 struct cfg *cfg_new(const char *name);
-/* Appends a section (line 0: not in the file); NULL when out of memory. */
+/* Appends a section (line 0: not in the file). */
 struct cfg_section *cfg_section_add(struct cfg *c, const char *kind, size_t nkind,
                                     const char *name, size_t nname, int line);
 /* The section [kind name] through the index, or NULL. */
@@ -114,10 +116,10 @@ struct cfg_section *cfg_findn(const struct cfg *c, const char *kind, size_t nkin
                               const char *name, size_t nname);
 
 struct cfg_key *cfg_key_find(const struct cfg_section *s, const char *key);
-/* Appends key = value at line (0: --set); NULL when out of memory. */
+/* Appends key = value at line (0: --set). */
 struct cfg_key *cfg_key_add(struct cfg_section *s, const char *key, const char *value, int line);
-/* A new value for k (its line stays); 0, or -1 when out of memory. */
-int cfg_key_replace(struct cfg_section *s, struct cfg_key *k, const char *value);
+/* A new value for k (its line stays). */
+void cfg_key_replace(struct cfg_key *k, const char *value);
 
 /* ---- config_report.c: errors --------------------------------------------- */
 

@@ -276,11 +276,7 @@ static struct cfg *cfg_parse(struct cfg *c, const char *text, size_t len)
     if (rc > 0 && c->nerrors == before)
         cfg_report(c, rc, "syntax error");
     else if (rc < 0)
-        c->oom = 1;   /* -2: inih could not allocate */
-    if (c->oom) {
-        cfg_free(c);
-        return NULL;
-    }
+        xoom();       /* -2: inih could not allocate */
     return c;
 }
 
@@ -288,8 +284,6 @@ struct cfg *cfg_load_string(const char *name, const char *text)
 {
     struct cfg *c = cfg_new(name);
 
-    if (!c)
-        return NULL;
     if (!text)
         text = "";
     return cfg_parse(c, text, strlen(text));
@@ -304,8 +298,6 @@ struct cfg *cfg_load(const char *path)
     size_t len;
     int err = 0;
 
-    if (!c)
-        return NULL;
     f = fopen(path, "r");
     if (!f) {
         cfg_report(c, -1, "cannot open: %s", strerror(errno));
@@ -323,12 +315,7 @@ struct cfg *cfg_load(const char *path)
         fclose(f);
         return c;
     }
-    buf = malloc(CFG_MAX_FILE + 2);
-    if (!buf) {
-        fclose(f);
-        cfg_free(c);
-        return NULL;
-    }
+    buf = xmalloc(CFG_MAX_FILE + 2);
     len = fread(buf, 1, CFG_MAX_FILE + 1, f);
     if (ferror(f))
         err = errno ? errno : EIO;
@@ -392,11 +379,9 @@ int cfg_override(struct cfg *c, const char *assignment)
     cfg_trim(&sb, &se);
     cfg_trim(&kb, &ke);
     cfg_trim(&vb, &ve);
-    sel = cfg_strndup(c, sb, (size_t)(se - sb));
-    key = cfg_strndup(c, kb, (size_t)(ke - kb));
-    value = cfg_strndup(c, vb, (size_t)(ve - vb));
-    if (!sel || !key || !value)
-        goto out;
+    sel = xstrndup(sb, (size_t)(se - sb));
+    key = xstrndup(kb, (size_t)(ke - kb));
+    value = xstrndup(vb, (size_t)(ve - vb));
     if (!*sel || !cfg_is_word(key, strlen(key), "_-.")) {
         cfg_report(c, 0, "'%s': expected section.key=value", assignment);
         goto out;
@@ -422,11 +407,12 @@ int cfg_override(struct cfg *c, const char *assignment)
     }
     k = cfg_key_find(s, key);
     if (k) {
-        rc = cfg_key_replace(s, k, value);
+        cfg_key_replace(k, value);
         k->line = 0;
     } else {
-        rc = cfg_key_add(s, key, value, 0) ? 0 : -1;
+        cfg_key_add(s, key, value, 0);
     }
+    rc = 0;
 out:
     free(list.p);
     free(sel);

@@ -20,12 +20,6 @@
  * (or the time to check it) grow without bound. */
 static void cfg_push_error(struct cfg *c, char *msg)
 {
-    char **e;
-
-    if (!msg) {
-        c->oom = 1;
-        return;
-    }
     for (int i = 0; i < c->nerrors; i++)
         if (strcmp(c->errors[i], msg) == 0) {
             free(msg);
@@ -36,27 +30,17 @@ static void cfg_push_error(struct cfg *c, char *msg)
         free(msg);
         return;
     }
-    e = cfg_grow(c, c->errors, c->nerrors, &c->caperrors, sizeof *e);
-    if (!e) {
-        free(msg);
-        return;
-    }
-    c->errors = e;
+    c->errors = xgrow(c->errors, sizeof *c->errors, c->nerrors, &c->caperrors, 8);
     c->errors[c->nerrors++] = msg;
 }
 
 /* "file:LINE: msg"; LINE 0 means the value came from the command line
- * and gives "--set: msg"; LINE -1 gives "file: msg". NULL when out of
- * memory (recorded). */
+ * and gives "--set: msg"; LINE -1 gives "file: msg". */
 static char *cfg_locate(struct cfg *c, int line, const char *fmt, va_list ap)
 {
     struct cfg_text t = { 0 };
     char *msg = cfg_vformat(fmt, ap);
 
-    if (!msg) {
-        c->oom = 1;
-        return NULL;
-    }
     if (line > 0)
         cfg_text_add(&t, "%s:%d: %s", c->file, line, msg);
     else if (line == 0)
@@ -64,11 +48,6 @@ static char *cfg_locate(struct cfg *c, int line, const char *fmt, va_list ap)
     else
         cfg_text_add(&t, "%s: %s", c->file, msg);
     free(msg);
-    if (t.oom) {
-        free(t.p);
-        c->oom = 1;
-        return NULL;
-    }
     return t.p;
 }
 
@@ -92,23 +71,18 @@ void cfg_report(struct cfg *c, int line, const char *fmt, ...)
     va_start(ap, fmt);
     msg = cfg_locate(c, line, fmt, ap);
     va_end(ap);
-    if (msg)
-        cfg_push_error(c, msg);
+    cfg_push_error(c, msg);
 }
 
 /* ---- errors and warnings ------------------------------------------------ */
 
 /* "file:line: [kind name] key: " + what + the message: at the key's line,
- * or the section's when there is no key. NULL when out of memory. */
+ * or the section's when there is no key. */
 static char *cfg_section_msg(struct cfg_section *s, const char *key, const char *what, const char *fmt, va_list ap)
 {
     struct cfg_key *k = key ? cfg_key_find(s, key) : NULL;
     char *msg = cfg_vformat(fmt, ap), *out;
 
-    if (!msg) {
-        s->cfg->oom = 1;
-        return NULL;
-    }
     if (key)
         out = cfg_format_at(s->cfg, k ? k->line : s->line, "[%s%s%s] %s: %s%s", s->kind, cfg_sep(s), s->name, key,
                             what, msg);
@@ -126,8 +100,7 @@ void cfg_error(struct cfg_section *s, const char *key, const char *fmt, ...)
     va_start(ap, fmt);
     msg = cfg_section_msg(s, key, "", fmt, ap);
     va_end(ap);
-    if (msg)
-        cfg_push_error(s->cfg, msg);
+    cfg_push_error(s->cfg, msg);
 }
 
 void cfg_error_global(struct cfg *c, const char *fmt, ...)
@@ -138,16 +111,12 @@ void cfg_error_global(struct cfg *c, const char *fmt, ...)
     va_start(ap, fmt);
     msg = cfg_vformat(fmt, ap);
     va_end(ap);
-    if (!msg) {
-        c->oom = 1;
-        return;
-    }
     cfg_push_error(c, msg);
 }
 
 int cfg_errors(const struct cfg *c)
 {
-    return c->nerrors + c->more_errors + (c->oom ? 1 : 0);
+    return c->nerrors + c->more_errors;
 }
 
 void cfg_print_errors(const struct cfg *c, FILE *f)
@@ -156,32 +125,27 @@ void cfg_print_errors(const struct cfg *c, FILE *f)
         fprintf(f, "%s\n", c->errors[i]);
     if (c->more_errors)
         fprintf(f, "%s: ... and %d more errors\n", c->file, c->more_errors);
-    if (c->oom)
-        fprintf(f, "%s: out of memory\n", c->file);
 }
 
 void cfg_warning(struct cfg_section *s, const char *key, const char *fmt, ...)
 {
     struct cfg *c = s->cfg;
     va_list ap;
-    char *w, **v;
+    char *w;
 
     va_start(ap, fmt);
     w = cfg_section_msg(s, key, "warning: ", fmt, ap);
     va_end(ap);
-    if (!w)
-        return;
     for (int i = 0; i < c->nwarnings; i++)
         if (strcmp(c->warnings[i], w) == 0) {
             free(w);
             return;
         }
-    v = cfg_grow(c, c->warnings, c->nwarnings, &c->capwarnings, sizeof *v);
-    if (!v || c->nwarnings >= CFG_MAX_ERRORS) {
+    if (c->nwarnings >= CFG_MAX_ERRORS) {
         free(w);
         return;
     }
-    c->warnings = v;
+    c->warnings = xgrow(c->warnings, sizeof *c->warnings, c->nwarnings, &c->capwarnings, 8);
     c->warnings[c->nwarnings++] = w;
 }
 
@@ -208,9 +172,7 @@ static void cfg_print_new_warnings(const struct cfg *c, FILE *f)
             seen = strcmp(printed[j], c->warnings[i]) == 0;
         if (seen || nprinted == 64)
             continue;
-        printed[nprinted] = strdup(c->warnings[i]);
-        if (printed[nprinted])
-            nprinted++;
+        printed[nprinted++] = xstrdup(c->warnings[i]);
         fprintf(f, "%s\n", c->warnings[i]);
     }
 }
@@ -235,13 +197,9 @@ static int cfg_strcmp_p(const void *a, const void *b)
 /* "flow, host, link": kinds of claimed sections, sorted, each once. */
 static void cfg_known_kinds(const struct cfg *c, struct cfg_text *t)
 {
-    const char **v = malloc((size_t)c->nsections * sizeof *v + 1);
+    const char **v = xmalloc((size_t)c->nsections * sizeof *v + 1);
     int n = 0;
 
-    if (!v) {
-        t->oom = 1;
-        return;
-    }
     for (int i = 0; i < c->nsections; i++)
         if (c->sections[i]->claimed)
             v[n++] = c->sections[i]->kind;
@@ -301,12 +259,8 @@ int cfg_finish(struct cfg *c)
                 cfg_report(c, s->keys[j].line, "[%s%s%s] unknown key '%s'; this section takes no keys",
                            s->kind, cfg_sep(s), s->name, s->keys[j].key);
         }
-        if (valid.oom)
-            c->oom = 1;
         free(valid.p);
     }
-    if (kinds.oom)
-        c->oom = 1;
     free(kinds.p);
     return cfg_errors(c);
 }

@@ -19,83 +19,30 @@
 
 char *cfg_vformat(const char *fmt, va_list ap)
 {
-    va_list ap2;
-    int n;
     char *s;
 
-    va_copy(ap2, ap);
-    n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n < 0 || !(s = malloc((size_t)n + 1)))
-        return NULL;
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    if (vasprintf(&s, fmt, ap) < 0)
+        xoom();
     return s;
 }
 
 void cfg_text_add(struct cfg_text *t, const char *fmt, ...)
 {
     va_list ap;
-    char *s, *p;
+    char *s;
     size_t n;
 
     va_start(ap, fmt);
     s = cfg_vformat(fmt, ap);
     va_end(ap);
-    if (!s || t->oom) {
-        t->oom = 1;
-        free(s);
-        return;
-    }
     n = strlen(s);
-    p = realloc(t->p, t->len + n + 1);
-    if (!p) {
-        t->oom = 1;
-        free(s);
-        return;
-    }
-    memcpy(p + t->len, s, n + 1);
-    t->p = p;
+    t->p = xrealloc(t->p, t->len + n + 1);
+    memcpy(t->p + t->len, s, n + 1);
     t->len += n;
     free(s);
 }
 
-/* Returns arr with room for element n (reallocated if needed), or NULL. */
-void *cfg_grow(struct cfg *c, void *arr, int n, int *cap, size_t size)
-{
-    void *p;
-    int ncap;
-
-    if (n < *cap)
-        return arr;
-    ncap = *cap ? *cap * 2 : 8;
-    p = realloc(arr, (size_t)ncap * size);
-    if (!p) {
-        c->oom = 1;
-        return NULL;
-    }
-    *cap = ncap;
-    return p;
-}
-
-char *cfg_strndup(struct cfg *c, const char *s, size_t n)
-{
-    char *p = malloc(n + 1);
-
-    if (!p) {
-        c->oom = 1;
-        return NULL;
-    }
-    memcpy(p, s, n);
-    p[n] = '\0';
-    return p;
-}
-
-char *cfg_strdup(struct cfg *c, const char *s)
-{
-    return cfg_strndup(c, s, strlen(s));
-}
-
-char *cfg_concat(struct cfg *c, const char *const *parts, int n)
+char *cfg_concat(const char *const *parts, int n)
 {
     size_t len[8], total = 0;
     char *p;
@@ -103,10 +50,7 @@ char *cfg_concat(struct cfg *c, const char *const *parts, int n)
     assert(n <= 8);
     for (int i = 0; i < n; i++)
         total += len[i] = strlen(parts[i]);
-    if (!(p = malloc(total + 1))) {
-        c->oom = 1;
-        return NULL;
-    }
+    p = xmalloc(total + 1);
     total = 0;
     for (int i = 0; i < n; i++) {
         memcpy(p + total, parts[i], len[i]);
@@ -144,59 +88,33 @@ struct cfg_key *cfg_key_find(const struct cfg_section *s, const char *key)
 
 struct cfg_key *cfg_key_add(struct cfg_section *s, const char *key, const char *value, int line)
 {
-    struct cfg *c = s->cfg;
-    struct cfg_key *k = cfg_grow(c, s->keys, s->nkeys, &s->capkeys, sizeof *k);
-    char *kk, *vv;
-
-    if (!k)
-        return NULL;
-    s->keys = k;
-    kk = cfg_strdup(c, key);
-    vv = cfg_strdup(c, value);
-    if (!kk || !vv) {
-        free(kk);
-        free(vv);
-        return NULL;
-    }
-    if (strindex_add(&s->kindex, strindex_hash(STRINDEX_SEED, key, strlen(key)), (uint32_t)s->nkeys)) {
-        c->oom = 1;
-        free(kk);
-        free(vv);
-        return NULL;
-    }
-    k = &s->keys[s->nkeys++];
+    s->keys = xgrow(s->keys, sizeof *s->keys, s->nkeys, &s->capkeys, 8);
+    if (strindex_add(&s->kindex, strindex_hash(STRINDEX_SEED, key, strlen(key)), (uint32_t)s->nkeys))
+        xoom();
+    struct cfg_key *k = &s->keys[s->nkeys++];
     memset(k, 0, sizeof *k);
-    k->key = kk;
-    k->value = vv;
+    k->key = xstrdup(key);
+    k->value = xstrdup(value);
     k->line = line;
     return k;
 }
 
-int cfg_key_replace(struct cfg_section *s, struct cfg_key *k, const char *value)
+void cfg_key_replace(struct cfg_key *k, const char *value)
 {
-    char *v = cfg_strdup(s->cfg, value);
+    char *v = xstrdup(value);
 
-    if (!v)
-        return -1;
     free(k->value);
     k->value = v;
     k->axis_reported = 0;
-    return 0;
 }
 
 /* ---- sections --------------------------------------------------------- */
 
 struct cfg *cfg_new(const char *name)
 {
-    struct cfg *c = calloc(1, sizeof *c);
+    struct cfg *c = xcalloc(1, sizeof *c);
 
-    if (!c)
-        return NULL;
-    c->file = strdup(name ? name : "(string)");
-    if (!c->file) {
-        free(c);
-        return NULL;
-    }
+    c->file = xstrdup(name ? name : "(string)");
     return c;
 }
 
@@ -221,29 +139,15 @@ static bool cfg_name_eq(const void *ctx, uint32_t id)
 struct cfg_section *cfg_section_add(struct cfg *c, const char *kind, size_t nkind,
                                     const char *name, size_t nname, int line)
 {
-    struct cfg_section **v = cfg_grow(c, c->sections, c->nsections, &c->capsections, sizeof *v);
-    struct cfg_section *s;
+    c->sections = xgrow(c->sections, sizeof *c->sections, c->nsections, &c->capsections, 8);
+    struct cfg_section *s = xcalloc(1, sizeof *s);
 
-    if (!v)
-        return NULL;
-    c->sections = v;
-    s = calloc(1, sizeof *s);
-    if (!s) {
-        c->oom = 1;
-        return NULL;
-    }
     s->cfg = c;
     s->line = line;
-    s->kind = cfg_strndup(c, kind, nkind);
-    s->name = cfg_strndup(c, name, nname);
-    if (!s->kind || !s->name ||
-        strindex_add(&c->sindex, cfg_section_hash(kind, nkind, name, nname), (uint32_t)c->nsections)) {
-        c->oom = 1;
-        free(s->kind);
-        free(s->name);
-        free(s);
-        return NULL;
-    }
+    s->kind = xstrndup(kind, nkind);
+    s->name = xstrndup(name, nname);
+    if (strindex_add(&c->sindex, cfg_section_hash(kind, nkind, name, nname), (uint32_t)c->nsections))
+        xoom();
     if (nname) {
         struct cfg_section_probe p = { c, NULL, name, 0, nname };
         uint32_t h = strindex_hash(STRINDEX_SEED, name, nname);
@@ -251,7 +155,7 @@ struct cfg_section *cfg_section_add(struct cfg *c, const char *kind, size_t nkin
         if (first >= 0)
             c->sections[first]->shared_name = s->shared_name = 1;
         else if (strindex_add(&c->nindex, h, (uint32_t)c->nsections))
-            c->oom = 1;
+            xoom();
     }
     c->sections[c->nsections++] = s;
     return s;
@@ -394,7 +298,7 @@ void cfg_set_value(struct cfg_section *s, const char *key, const char *value)
     struct cfg_key *k = cfg_key_find(s, key);
 
     if (k)
-        cfg_key_replace(s, k, value);
+        cfg_key_replace(k, value);
     else
         cfg_key_add(s, key, value, s->line);
 }

@@ -21,8 +21,7 @@
 #include "sim/config.h"
 
 /* Loads a file of at most CFG_MAX_FILE bytes (a regular file or a pipe;
- * a device or a directory is refused). Returns NULL only when out of
- * memory; syntax errors (bad section header, duplicate key or section, a
+ * a device or a directory is refused). Never NULL; syntax errors (bad section header, duplicate key or section, a
  * line too long or not UTF-8 text) are recorded as errors in the returned
  * cfg. A missing, unreadable or oversized file is an error too. */
 /* 16 MiB: room for 100 000 flow sections of 80 bytes and more, which load

@@ -19,10 +19,7 @@
 static struct host *host_new(struct sim *s, const char *name)
 {
     struct host *h = xcalloc(1, sizeof *h);
-    if (s->nhosts == s->hosts_cap) {
-        s->hosts_cap = s->hosts_cap ? 2 * s->hosts_cap : 8;
-        s->hosts = xrealloc(s->hosts, (size_t)s->hosts_cap * sizeof *s->hosts);
-    }
+    s->hosts = xgrow(s->hosts, sizeof *s->hosts, (size_t)s->nhosts, &s->hosts_cap, 8);
     snprintf(h->name, sizeof h->name, "%s", name);
     h->sim = s;
     h->q = &s->q;
@@ -324,10 +321,7 @@ static void flows_build(struct sim *s)
         if (seen[f->id / 8] & (1u << (f->id % 8)))
             cfg_error(sec, NULL, "flow %d is defined twice", f->id);
         seen[f->id / 8] |= (uint8_t)(1u << (f->id % 8));
-        if (s->nflows == s->flows_cap) {
-            s->flows_cap = s->flows_cap ? 2 * s->flows_cap : 16;
-            s->flows = xrealloc(s->flows, (size_t)s->flows_cap * sizeof *s->flows);
-        }
+        s->flows = xgrow(s->flows, sizeof *s->flows, (size_t)s->nflows, &s->flows_cap, 16);
         s->flows[s->nflows++] = f;
         if (f->ops && routed)
             f->ops->setup(s, f, sec);
@@ -358,8 +352,6 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
     if (!simsec) {
         cfg_error_global(cfg, "%s: missing section [sim] (it sets duration, interval and seed)", cfg_file(cfg));
         simsec = cfg_section_ensure(cfg, "sim", "");
-        if (!simsec)
-            return s;            /* out of memory: counted as an error */
     }
     cfg_claim(simsec);
     s->duration = cfg_time(simsec, "duration", "10s", PS_PER_US, CFG_TIME_MAX, "simulated time the run lasts");
@@ -382,7 +374,8 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         s->seed = seed_override;
 
     /* hosts: named by link ends, configured by [host NAME] */
-    int nl = 0, nl_cap = 0;
+    int nl = 0;
+    size_t lsec_cap = 0, ends_cap = 0, ports_cap = 0;
     struct cfg_section **lsec = NULL;
     char (*ends)[2][32] = NULL, (*ports)[2][16] = NULL;
     for (int i = 0; i < cfg_section_count(cfg); i++) {
@@ -390,12 +383,9 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         if (strcmp(cfg_kind(sec), "link"))
             continue;
         cfg_claim(sec);
-        if (nl == nl_cap) {
-            nl_cap = nl_cap ? 2 * nl_cap : 8;
-            lsec = xrealloc(lsec, (size_t)nl_cap * sizeof *lsec);
-            ends = xrealloc(ends, (size_t)nl_cap * sizeof *ends);
-            ports = xrealloc(ports, (size_t)nl_cap * sizeof *ports);
-        }
+        lsec = xgrow(lsec, sizeof *lsec, (size_t)nl, &lsec_cap, 8);
+        ends = xgrow(ends, sizeof *ends, (size_t)nl, &ends_cap, 8);
+        ports = xgrow(ports, sizeof *ports, (size_t)nl, &ports_cap, 8);
         if (link_parse_ends(sec, ends[nl], ports[nl])) {
             cfg_unchecked(sec);
             continue;

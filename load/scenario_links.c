@@ -182,10 +182,7 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
         struct cfg_section *sec = lsec[i];
         struct link *l = xcalloc(1, sizeof *l);
         snprintf(l->name, sizeof l->name, "%s", cfg_name(sec));
-        if (s->nlinks == s->links_cap) {
-            s->links_cap = s->links_cap ? 2 * s->links_cap : 8;
-            s->links = xrealloc(s->links, (size_t)s->links_cap * sizeof *s->links);
-        }
+        s->links = xgrow(s->links, sizeof *s->links, (size_t)s->nlinks, &s->links_cap, 8);
         s->links[s->nlinks++] = l;
         uint64_t rate = cfg_rate(sec, "rate", "10gbit",
                                  "{|at least 1kbit} line rate of each direction (the 82599's 10 Gbit/s)");

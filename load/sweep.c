@@ -29,6 +29,7 @@ struct sweep_axis {
     int named;                  /* name given with ${name=...} */
     char **values;
     int nvalues;
+    size_t capvalues;
     int lock;                   /* root axis it moves with, or -1 */
     char *param_key;            /* "axis.NAME" */
 };
@@ -55,12 +56,7 @@ static char *dup_trim(const char *b, const char *e)
         b++;
     while (e > b && isspace((unsigned char)e[-1]))
         e--;
-    char *s = malloc((size_t)(e - b) + 1);
-    if (s) {
-        memcpy(s, b, (size_t)(e - b));
-        s[e - b] = 0;
-    }
-    return s;
+    return xstrndup(b, (size_t)(e - b));
 }
 
 /* Axis names use the characters of keys: letters, digits, '_', '-', '.'. */
@@ -100,8 +96,6 @@ static int axis_parse(struct sweep_axis *a, const char *v)
     bang = memrchr(in, '!', (size_t)(end - in));
     if (bang) {
         a->lock_name = dup_trim(bang + 1, end);
-        if (!a->lock_name)
-            return -1;
         if (!valid_name(a->lock_name)) {
             cfg_error(a->sec, a->key, "'%s': '!' must be followed by the name of an axis", v);
             return -1;
@@ -112,8 +106,6 @@ static int axis_parse(struct sweep_axis *a, const char *v)
     comma = memchr(in, ',', (size_t)(end - in));
     if (eq && (!comma || eq < comma)) {
         a->name = dup_trim(in, eq);
-        if (!a->name)
-            return -1;
         if (!valid_name(a->name)) {
             cfg_error(a->sec, a->key, "'%s': bad axis name '%s' (letters, digits, '_', '-', '.')", v, a->name);
             return -1;
@@ -122,8 +114,6 @@ static int axis_parse(struct sweep_axis *a, const char *v)
         in = eq + 1;
     }
     char *all = dup_trim(in, end);
-    if (!all)
-        return -1;
     int empty = !*all;
     free(all);
     if (empty) {
@@ -134,14 +124,7 @@ static int axis_parse(struct sweep_axis *a, const char *v)
         const char *q = memchr(p, ',', (size_t)(end - p));
         const char *stop = q ? q : end;
         char *val = dup_trim(p, stop);
-        char **nv = realloc(a->values, ((size_t)a->nvalues + 1) * sizeof *nv);
-        if (!val || !nv) {
-            free(val);
-            if (nv)
-                a->values = nv;
-            return -1;
-        }
-        a->values = nv;
+        a->values = xgrow(a->values, sizeof *a->values, (size_t)a->nvalues, &a->capvalues, 4);
         a->values[a->nvalues++] = val;
         if (!*val) {
             cfg_error(a->sec, a->key, "'%s': empty value in a sweep axis", v);
@@ -202,11 +185,7 @@ static int name_taken(const struct sweep *sw, const char *name, int except)
 
 static char *fmt_alloc(const char *a, const char *b, const char *c)
 {
-    size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s%s%s", a, b, c);
-    return s;
+    return xasprintf("%s%s%s", a, b, c);
 }
 
 /* Names: explicit ones first (duplicates are errors), then each unnamed
@@ -230,15 +209,11 @@ static int assign_names(struct sweep *sw, const char *v_of[])
         struct sweep_axis *a = &sw->axes[i];
         if (a->named)
             continue;
-        a->name = strdup(a->key);
-        if (!a->name)
-            return -1;
+        a->name = xstrdup(a->key);
         if (!name_taken(sw, a->name, i))
             continue;
         free(a->name);
         a->name = fmt_alloc(*a->sname ? a->sname : a->kind, ".", a->key);
-        if (!a->name)
-            return -1;
         if (name_taken(sw, a->name, i)) {
             cfg_error(a->sec, a->key, "'%s': axis name '%s' is ambiguous; name the axis, as in ${name=a, b}",
                       v_of[i], a->name);
@@ -337,13 +312,12 @@ static const char *axis_value(const struct sweep *sw, int i)
 
 struct sweep *sweep_expand(struct cfg *c)
 {
-    struct sweep *sw = calloc(1, sizeof *sw);
-    int bad = 0, cap = 0;
+    struct sweep *sw = xcalloc(1, sizeof *sw);
+    int bad = 0;
+    size_t cap = 0, vcap = 0;
     const char **v_of = NULL;   /* the raw value of each axis, for messages */
     int errors0 = cfg_errors(c);
 
-    if (!sw)
-        goto oom;
     for (int i = 0; i < cfg_section_count(c); i++) {
         struct cfg_section *s = cfg_section_at(c, i);
         for (int j = 0; j < cfg_key_count(s); j++) {
@@ -351,26 +325,15 @@ struct sweep *sweep_expand(struct cfg *c)
             cfg_key_at(s, j, &k, &v, NULL);
             if (!strstr(v, "${"))
                 continue;
-            if (sw->naxes == cap) {
-                cap = cap ? 2 * cap : 8;
-                struct sweep_axis *na = realloc(sw->axes, (size_t)cap * sizeof *na);
-                const char **nv = realloc(v_of, (size_t)cap * sizeof *nv);
-                if (na)
-                    sw->axes = na;
-                if (nv)
-                    v_of = nv;
-                if (!na || !nv)
-                    goto oom;
-            }
+            sw->axes = xgrow(sw->axes, sizeof *sw->axes, (size_t)sw->naxes, &cap, 8);
+            v_of = xgrow(v_of, sizeof *v_of, (size_t)sw->naxes, &vcap, 8);
             struct sweep_axis *a = &sw->axes[sw->naxes];
             memset(a, 0, sizeof *a);
             v_of[sw->naxes++] = v;
             a->sec = s;
-            a->kind = strdup(cfg_kind(s));
-            a->sname = strdup(cfg_name(s));
-            a->key = strdup(k);
-            if (!a->kind || !a->sname || !a->key)
-                goto oom;
+            a->kind = xstrdup(cfg_kind(s));
+            a->sname = xstrdup(cfg_name(s));
+            a->key = xstrdup(k);
             if (!strcmp(a->kind, "sim") && !*a->sname && !strcmp(k, "repeat")) {
                 cfg_error(s, k, "'%s': repeat cannot be a sweep axis", v);
                 bad = 1;
@@ -384,11 +347,8 @@ struct sweep *sweep_expand(struct cfg *c)
         goto fail;
     if (assign_names(sw, v_of) || resolve_locks(sw, v_of))
         goto fail;
-    for (int i = 0; i < sw->naxes; i++) {
+    for (int i = 0; i < sw->naxes; i++)
         sw->axes[i].param_key = fmt_alloc("axis.", sw->axes[i].name, "");
-        if (!sw->axes[i].param_key)
-            goto oom;
-    }
 
     int64_t rep = 1;
     const char *why;
@@ -407,18 +367,14 @@ struct sweep *sweep_expand(struct cfg *c)
         goto fail;
     }
     sw->ncomb = (int)n;
-    sw->seed_text = strdup(sim_value(c, "seed", "1"));
-    sw->idx = calloc((size_t)sw->naxes + 1, sizeof *sw->idx);
-    sw->params = calloc(2 * (size_t)sw->naxes + 1, sizeof *sw->params);
-    if (!sw->seed_text || !sw->idx || !sw->params)
-        goto oom;
+    sw->seed_text = xstrdup(sim_value(c, "seed", "1"));
+    sw->idx = xcalloc((size_t)sw->naxes + 1, sizeof *sw->idx);
+    sw->params = xcalloc(2 * (size_t)sw->naxes + 1, sizeof *sw->params);
     for (int i = 0; i < sw->naxes; i++)
         sw->axes[i].sec = NULL;
     free(v_of);
     return sw;
 
-oom:
-    cfg_error_global(c, "%s: out of memory expanding the sweep", cfg_file(c));
 fail:
     free(v_of);
     sweep_free(sw);

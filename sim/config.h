@@ -84,8 +84,7 @@ int         cfg_split_sizes(const char *text, uint64_t *out, int n);
 
 /* Errors. cfg_error() formats "file:line: [kind name] key: msg" using the
  * key's line (or the section's when key is absent), and "file:line: [kind
- * name]: msg" when key is NULL. cfg_errors() counts them, an out-of-memory
- * as one more. */
+ * name]: msg" when key is NULL. cfg_errors() counts them. */
 void cfg_error(struct cfg_section *s, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int  cfg_errors(const struct cfg *c);

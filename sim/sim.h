@@ -86,9 +86,9 @@ struct sim {
     int nhosts, nlinks, nflows;
     struct host **hosts;         /* nhosts of hosts_cap; a host's id is its index */
     struct link **links;         /* nlinks of links_cap */
-    int hosts_cap, links_cap;
+    size_t hosts_cap, links_cap;
     struct flow **flows;         /* nflows of flows_cap, grown by doubling */
-    int flows_cap;
+    size_t flows_cap;
     struct counters counters;    /* read when the run ends */
     struct event tick;           /* interval boundary */
     simtime_t next_tick;

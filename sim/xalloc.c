@@ -52,6 +52,14 @@ char *xstrdup_at(const char *s, const char *file, int line)
     return d;
 }
 
+char *xstrndup_at(const char *s, size_t n, const char *file, int line)
+{
+    char *d = xmalloc_at(n + 1, file, line);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
 void *xgrow_at(void *arr, size_t elem, size_t n, size_t *cap, size_t first, const char *file, int line)
 {
     if (n < *cap)

@@ -13,6 +13,7 @@
  * page cache; the disk is written at COMMIT.
  */
 #include "sinks/record_impl.h"
+#include "sim/xalloc.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -156,30 +157,24 @@ int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info)
 
 /* Keeps a copy of s in a; its offset in *off (REC_NULL_STR for NULL,
  * which binds SQL NULL). */
-static int keep_str(struct rec *r, struct rec_strs *a, const char *s, size_t *off, const char *what)
+static void keep_str(struct rec_strs *a, const char *s, size_t *off)
 {
     if (!s) {
         *off = REC_NULL_STR;
-        return 0;
+        return;
     }
     size_t n = strlen(s) + 1;
 
     if (a->len + n > a->cap) {
         size_t cap = a->cap ? 2 * a->cap : 4096;
-        char *p;
         while (cap < a->len + n)
             cap *= 2;
-        if (!(p = realloc(a->p, cap))) {
-            set_err(r, "%s: out of memory", what);
-            return -1;
-        }
-        a->p = p;
+        a->p = xrealloc(a->p, cap);
         a->cap = cap;
     }
     memcpy(a->p + a->len, s, n);
     *off = a->len;
     a->len += n;
-    return 0;
 }
 
 static const char *kept(const struct rec_strs *a, size_t off)
@@ -216,9 +211,8 @@ int rec_param(struct rec *r, const char *key, const char *value)
     if (need_run(r, "insert param") != 0)
         return -1;
     size_t k, v;
-    if (keep_str(r, &r->pnames, key, &k, "insert param") != 0 ||
-        keep_str(r, &r->pnames, value, &v, "insert param") != 0)
-        return -1;
+    keep_str(&r->pnames, key, &k);
+    keep_str(&r->pnames, value, &v);
     r->ppend[r->nppend].key = k;
     r->ppend[r->nppend++].value = v;
     return r->nppend == PARAM_BATCH ? flush_params(r) : 0;
@@ -278,8 +272,9 @@ int rec_counter(struct rec *r, const char *name, uint64_t value, bool is_drop)
 {
     size_t off;
 
-    if (need_run(r, "insert counter") != 0 || keep_str(r, &r->names, name, &off, "insert counter") != 0)
+    if (need_run(r, "insert counter") != 0)
         return -1;
+    keep_str(&r->names, name, &off);
     r->pend[r->npend].name = off;
     r->pend[r->npend].value = (int64_t)value;
     r->pend[r->npend++].is_drop = is_drop;

@@ -8,6 +8,7 @@
  * more than the insert itself.
  */
 #include "sinks/record_impl.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -67,12 +68,10 @@ int rec_busy_timeout_ms(void)
  * and the failing directory left in dir_out (malloc'ed). */
 static int mkdir_parents(const char *path, char **dir_out)
 {
-    char *buf = strdup(path);
+    char *buf = xstrdup(path);
     char *p;
 
     *dir_out = NULL;
-    if (!buf)
-        return -1;
     for (p = buf + 1; *p; p++) {
         if (*p != '/' || p[-1] == '/')
             continue;
@@ -148,15 +147,9 @@ static struct rec *open_db(const char *path, const char *uri, unsigned flags, ch
     int rc;
 
     *err = NULL;
-    r = calloc(1, sizeof *r);
-    if (!r || !(r->path = strdup(path)) ||
-        asprintf(&r->name, "%s%s", !uri && !strncmp(path, "file:", 5) ? "./" : "", uri ? uri : path) < 0) {
-        if (r)
-            free(r->path);
-        free(r);
-        *err = rec_open_err(path, "out of memory");
-        return NULL;
-    }
+    r = xcalloc(1, sizeof *r);
+    r->path = xstrdup(path);
+    r->name = xasprintf("%s%s", !uri && !strncmp(path, "file:", 5) ? "./" : "", uri ? uri : path);
     r->run_id = -1;
 
     if (!uri && mkdir_parents(path, &dir) != 0) {

@@ -5,6 +5,7 @@
  */
 #include "sinks/record.h"
 #include "sinks/record_v1.h"
+#include "sim/xalloc.h"
 
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -78,14 +79,10 @@ char *rec_open_err(const char *path, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
-    char *s = NULL;
-
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (asprintf(&s, "%s: %s", path, msg) < 0)
-        return NULL;
-    return s;
+    return xasprintf("%s: %s", path, msg);
 }
 
 /* Runs a one-row integer query such as "PRAGMA user_version". */

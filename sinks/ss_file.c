@@ -2,6 +2,7 @@
  * ss_file.c - the socket-state file (see ss_file.h).
  */
 #include "sinks/ss_file.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -20,11 +21,8 @@ struct ss_file {
 
 struct ss_file *ss_file_new(const char *path, const char *scenario, uint64_t seed, int rep)
 {
-    struct ss_file *x = calloc(1, sizeof *x);
-    if (!x || !(x->path = strdup(path))) {
-        free(x);
-        return NULL;
-    }
+    struct ss_file *x = xcalloc(1, sizeof *x);
+    x->path = xstrdup(path);
     snprintf(x->head, sizeof x->head, "# netsim ss -tmi: scenario %s, seed %" PRIu64 ", rep %d", scenario, seed, rep);
     return x;
 }
