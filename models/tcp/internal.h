@@ -18,7 +18,6 @@ void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m);
 
 /* tcp_input.c: data in */
 void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, struct core *c);
-void tcp_rskb_vec_free(struct tcp_rskb_vec *v);
 /* What rmem_alloc must equal: the truesize of rq and ofo's records. */
 uint64_t tcp_queued_truesize(const struct tcp_sock *tp);
 

@@ -145,9 +145,14 @@ struct tcp_rskb {
     uint16_t nfrags;
 };
 
-struct tcp_rskb_vec {             /* growable array with a movable head */
+struct tcp_rskb_vec {             /* growable array with a movable head (rskb_vec.h) */
     struct tcp_rskb *v;
     uint32_t lo, hi, cap;
+};
+
+/* A SACK block the receiver reports: [start, end) in sequence space. */
+struct tcp_sack_block {
+    uint64_t start, end;
 };
 
 /* ---- the wire header, kept in skb->l4 ---- */
@@ -278,7 +283,7 @@ struct tcp_sock {
     bool delack_timer;            /* ICSK_ACK_TIMER: ev_delack is set for the pending ACK */
     struct tcp_rskb_vec rq;       /* in-order, unread */
     struct tcp_rskb_vec ofo;      /* sorted, disjoint */
-    uint64_t selective_acks[4][2];
+    struct tcp_sack_block selective_acks[4];
     int num_sacks;
     uint32_t rx_frag_truesize, rx_head_truesize;
     const struct tcp_drs_ops *drs;

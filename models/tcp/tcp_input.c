@@ -19,63 +19,8 @@
 #include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
+#include "models/tcp/rskb_vec.h"
 #include "sim/xalloc.h"
-
-/* ---- skb record arrays ---- */
-
-static void vec_reserve(struct tcp_rskb_vec *v, uint32_t extra)
-{
-    if (v->hi + extra <= v->cap)
-        return;
-    uint32_t n = v->hi - v->lo;
-    if (v->lo > 0 && n + extra <= v->cap / 2) {
-        memmove(v->v, v->v + v->lo, n * sizeof *v->v);
-        v->lo = 0;
-        v->hi = n;
-        return;
-    }
-    uint32_t cap = v->cap ? v->cap * 2 : 256;
-    while (cap < n + extra)
-        cap *= 2;
-    struct tcp_rskb *nv = xmalloc(cap * sizeof *nv);
-    if (n)
-        memcpy(nv, v->v + v->lo, n * sizeof *nv);
-    free(v->v);
-    v->v = nv;
-    v->cap = cap;
-    v->lo = 0;
-    v->hi = n;
-}
-
-static inline uint32_t vec_len(const struct tcp_rskb_vec *v) { return v->hi - v->lo; }
-static inline struct tcp_rskb *vec_at(struct tcp_rskb_vec *v, uint32_t i) { return &v->v[v->lo + i]; }
-
-static void vec_insert(struct tcp_rskb_vec *v, uint32_t pos, struct tcp_rskb r)
-{
-    vec_reserve(v, 1);
-    uint32_t n = vec_len(v);
-    memmove(&v->v[v->lo + pos + 1], &v->v[v->lo + pos], (n - pos) * sizeof r);
-    v->v[v->lo + pos] = r;
-    v->hi++;
-}
-
-static void vec_erase(struct tcp_rskb_vec *v, uint32_t pos)
-{
-    if (pos == 0) {
-        v->lo++;
-    } else {
-        memmove(&v->v[v->lo + pos], &v->v[v->lo + pos + 1], (vec_len(v) - pos - 1) * sizeof *v->v);
-        v->hi--;
-    }
-    if (v->lo == v->hi)
-        v->lo = v->hi = 0;
-}
-
-void tcp_rskb_vec_free(struct tcp_rskb_vec *v)
-{
-    free(v->v);
-    memset(v, 0, sizeof *v);
-}
 
 /* ---- receiver RTT (tcp_rcv_rtt_update / _measure / _measure_ts) ---- */
 
@@ -202,20 +147,24 @@ static void event_data_recv(struct tcp_sock *tp, uint32_t len, uint32_t truesize
 
 /* ---- SACK blocks we send (tcp_sack_new_ofo_skb, tcp_sack_remove) ---- */
 
+/* Block i leaves the list; those after it move up one. */
+static void sack_drop(struct tcp_sock *tp, int i)
+{
+    memmove(&tp->selective_acks[i], &tp->selective_acks[i + 1],
+            (size_t)(tp->num_sacks - i - 1) * sizeof tp->selective_acks[0]);
+    tp->num_sacks--;
+}
+
 static void sack_maybe_coalesce(struct tcp_sock *tp)
 {
-    uint64_t (*sp)[2] = tp->selective_acks;
+    struct tcp_sack_block *sp = tp->selective_acks;
     for (int i = 1; i < tp->num_sacks;) {
-        if (sp[i][0] <= sp[0][1] && sp[0][0] <= sp[i][1]) {
-            if (sp[i][0] < sp[0][0])
-                sp[0][0] = sp[i][0];
-            if (sp[i][1] > sp[0][1])
-                sp[0][1] = sp[i][1];
-            for (int k = i; k < tp->num_sacks - 1; k++) {
-                sp[k][0] = sp[k + 1][0];
-                sp[k][1] = sp[k + 1][1];
-            }
-            tp->num_sacks--;
+        if (sp[i].start <= sp[0].end && sp[0].start <= sp[i].end) {
+            if (sp[i].start < sp[0].start)
+                sp[0].start = sp[i].start;
+            if (sp[i].end > sp[0].end)
+                sp[0].end = sp[i].end;
+            sack_drop(tp, i);
         } else {
             i++;
         }
@@ -224,21 +173,18 @@ static void sack_maybe_coalesce(struct tcp_sock *tp)
 
 static void sack_new_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end)
 {
-    uint64_t (*sp)[2] = tp->selective_acks;
+    struct tcp_sack_block *sp = tp->selective_acks;
     int n = tp->num_sacks;
     for (int i = 0; i < n; i++) {
-        if (seq <= sp[i][1] && sp[i][0] <= end) {
-            if (seq < sp[i][0])
-                sp[i][0] = seq;
-            if (end > sp[i][1])
-                sp[i][1] = end;
-            for (; i > 0; i--) {
-                uint64_t a = sp[i][0], b = sp[i][1];
-                sp[i][0] = sp[i - 1][0];
-                sp[i][1] = sp[i - 1][1];
-                sp[i - 1][0] = a;
-                sp[i - 1][1] = b;
-            }
+        if (seq <= sp[i].end && sp[i].start <= end) {
+            if (seq < sp[i].start)
+                sp[i].start = seq;
+            if (end > sp[i].end)
+                sp[i].end = end;
+            /* the block just extended goes first (tcp_sack_new_ofo_skb) */
+            struct tcp_sack_block moved = sp[i];
+            memmove(&sp[1], &sp[0], (size_t)i * sizeof sp[0]);
+            sp[0] = moved;
             if (n > 1)
                 sack_maybe_coalesce(tp);
             return;
@@ -246,28 +192,20 @@ static void sack_new_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end)
     }
     if (n >= 4)
         n = 3;
-    for (int i = n; i > 0; i--) {
-        sp[i][0] = sp[i - 1][0];
-        sp[i][1] = sp[i - 1][1];
-    }
-    sp[0][0] = seq;
-    sp[0][1] = end;
+    memmove(&sp[1], &sp[0], (size_t)n * sizeof sp[0]);
+    sp[0] = (struct tcp_sack_block){ seq, end };
     tp->num_sacks = n + 1;
 }
 
 static void sack_remove(struct tcp_sock *tp)
 {
-    if (!vec_len(&tp->ofo)) {
+    if (!rskb_vec_len(&tp->ofo)) {
         tp->num_sacks = 0;
         return;
     }
     for (int i = 0; i < tp->num_sacks;) {
-        if (tp->rcv_nxt >= tp->selective_acks[i][0]) {
-            for (int k = i; k < tp->num_sacks - 1; k++) {
-                tp->selective_acks[k][0] = tp->selective_acks[k + 1][0];
-                tp->selective_acks[k][1] = tp->selective_acks[k + 1][1];
-            }
-            tp->num_sacks--;
+        if (tp->rcv_nxt >= tp->selective_acks[i].start) {
+            sack_drop(tp, i);
         } else {
             i++;
         }
@@ -278,13 +216,11 @@ static void sack_remove(struct tcp_sock *tp)
 
 static void collapse(struct tcp_sock *tp, struct tcp_rskb_vec *v)
 {
-    for (uint32_t i = 0; i < vec_len(v); i++) {
-        struct tcp_rskb *r = vec_at(v, i);
+    for (uint32_t i = 0; i < rskb_vec_len(v); i++) {
+        struct tcp_rskb *r = rskb_vec_at(v, i);
         uint32_t compact = (uint32_t)(r->end - r->seq) + TCP_SKB_OVERHEAD;
         if (compact < r->truesize) {
-            tp->rmem_alloc -= r->truesize - compact;
-            if (v == &tp->ofo)
-                tp->ofo_bytes -= 0;
+            tp->rmem_alloc -= r->truesize - compact;   /* ofo_bytes counts payload: unchanged */
             r->truesize = compact;
         }
     }
@@ -312,8 +248,8 @@ static int prune_queue(struct tcp_sock *tp)
         return 0;
     /* tcp_prune_ofo_queue: drop from the highest sequence down */
     bool dropped = false;
-    while (vec_len(&tp->ofo) && tp->rmem_alloc > tp->sk.rcvbuf) {
-        struct tcp_rskb *r = vec_at(&tp->ofo, vec_len(&tp->ofo) - 1);
+    while (rskb_vec_len(&tp->ofo) && tp->rmem_alloc > tp->sk.rcvbuf) {
+        struct tcp_rskb *r = rskb_vec_at(&tp->ofo, rskb_vec_len(&tp->ofo) - 1);
         tp->rmem_alloc -= r->truesize;
         tp->ofo_bytes -= r->end - r->seq;
         tp->ofo.hi--;
@@ -339,9 +275,9 @@ static int try_rmem_schedule(struct tcp_sock *tp)
 
 static void queue_rcv(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t truesize)
 {
-    uint32_t n = vec_len(&tp->rq);
+    uint32_t n = rskb_vec_len(&tp->rq);
     if (n) {
-        struct tcp_rskb *t = vec_at(&tp->rq, n - 1);
+        struct tcp_rskb *t = rskb_vec_at(&tp->rq, n - 1);
         if (t->end == seq && t->nfrags < TCP_MAX_SKB_FRAGS && seq > tp->copied_seq) {
             uint32_t frag = truesize > tp->rx_head_truesize ? truesize - tp->rx_head_truesize : truesize;
             t->end = end;
@@ -351,28 +287,26 @@ static void queue_rcv(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t 
             return;
         }
     }
-    vec_reserve(&tp->rq, 1);
-    tp->rq.v[tp->rq.hi++] = (struct tcp_rskb){ .seq = seq, .end = end, .truesize = truesize, .nfrags = 1 };
+    rskb_vec_push(&tp->rq, (struct tcp_rskb){ .seq = seq, .end = end, .truesize = truesize, .nfrags = 1 });
     tp->rmem_alloc += truesize;
 }
 
 /* tcp_ofo_queue: move what became in-order onto the receive queue */
 static void ofo_queue(struct tcp_sock *tp)
 {
-    while (vec_len(&tp->ofo)) {
-        struct tcp_rskb *r = vec_at(&tp->ofo, 0);
+    while (rskb_vec_len(&tp->ofo)) {
+        struct tcp_rskb *r = rskb_vec_at(&tp->ofo, 0);
         if (r->seq > tp->rcv_nxt)
             break;
         struct tcp_rskb rec = *r;
-        vec_erase(&tp->ofo, 0);
+        rskb_vec_erase(&tp->ofo, 0);
         tp->ofo_bytes -= rec.end - rec.seq;
         if (rec.end <= tp->rcv_nxt) {
             tp->rmem_alloc -= rec.truesize;
             continue;
         }
         /* moved whole: its truesize goes with it */
-        vec_reserve(&tp->rq, 1);
-        tp->rq.v[tp->rq.hi++] = rec;
+        rskb_vec_push(&tp->rq, rec);
         tp->rcv_nxt = rec.end;
     }
 }
@@ -387,16 +321,16 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
     uint32_t len = (uint32_t)(end - seq);
     uint32_t frag = truesize > tp->rx_head_truesize ? truesize - tp->rx_head_truesize : truesize;
     struct tcp_rskb_vec *v = &tp->ofo;
-    uint32_t n = vec_len(v);
+    uint32_t n = rskb_vec_len(v);
     /* the common case: appending after the last OOO skb */
     uint32_t pos;
-    if (!n || seq >= vec_at(v, n - 1)->seq) {
+    if (!n || seq >= rskb_vec_at(v, n - 1)->seq) {
         pos = n;
     } else {
         uint32_t lo = 0, hi = n;
         while (lo < hi) {
             uint32_t mid = (lo + hi) / 2;
-            if (vec_at(v, mid)->seq <= seq)
+            if (rskb_vec_at(v, mid)->seq <= seq)
                 lo = mid + 1;
             else
                 hi = mid;
@@ -404,13 +338,13 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
         pos = lo;            /* first record with seq > new seq */
     }
     if (pos > 0) {
-        struct tcp_rskb *p = vec_at(v, pos - 1);
+        struct tcp_rskb *p = rskb_vec_at(v, pos - 1);
         if (seq < p->end && end <= p->end) {
             tp->st.dup_data++;       /* all bits present */
             goto add_sack;
         }
         if (p->end == seq && p->nfrags < TCP_MAX_SKB_FRAGS &&
-            (pos == n || end <= vec_at(v, pos)->seq)) {
+            (pos == n || end <= rskb_vec_at(v, pos)->seq)) {
             p->end = end;
             p->truesize += frag;
             p->nfrags++;
@@ -420,11 +354,11 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
             goto add_sack;
         }
     }
-    if (pos < n && end > vec_at(v, pos)->seq) {
+    if (pos < n && end > rskb_vec_at(v, pos)->seq) {
         tp->st.dup_data++;           /* overlaps the next one: segments are whole, so a duplicate */
         goto add_sack;
     }
-    vec_insert(v, pos, (struct tcp_rskb){ .seq = seq, .end = end, .truesize = truesize, .nfrags = 1 });
+    rskb_vec_insert(v, pos, (struct tcp_rskb){ .seq = seq, .end = end, .truesize = truesize, .nfrags = 1 });
     tp->rmem_alloc += truesize;
     tp->ofo_bytes += len;
     grow_window(tp, len, truesize);
@@ -438,7 +372,7 @@ static void ack_snd_check(struct tcp_sock *tp, struct core *c)
     if (!tp->ack_pending)
         return;
     if ((tp->rcv_nxt - tp->rcv_wup > tp->rcv_mss && tcp_new_window(tp) >= tp->rcv_wnd) ||
-        (tp->quick && !tp->pingpong) || vec_len(&tp->ofo)) {
+        (tp->quick && !tp->pingpong) || rskb_vec_len(&tp->ofo)) {
         tcp_send_ack(tp, c);
     } else {
         tcp_send_delayed_ack(tp, c);
@@ -483,9 +417,9 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
         queue_rcv(tp, seq, end, truesize);
         tp->rcv_nxt = end;
         event_data_recv(tp, len, truesize, now);
-        if (vec_len(&tp->ofo)) {
+        if (rskb_vec_len(&tp->ofo)) {
             ofo_queue(tp);
-            if (!vec_len(&tp->ofo))
+            if (!rskb_vec_len(&tp->ofo))
                 tp->ato = TCP_DELACK_MIN;   /* hole filled: ACK faster (tcp_data_queue) */
             sack_remove(tp);
         }
@@ -524,8 +458,8 @@ static void cleanup_rbuf(struct tcp_sock *tp, uint64_t copied, struct core *c)
 uint64_t tcp_recvmsg(struct tcp_sock *tp, uint64_t len, struct core *c)
 {
     uint64_t copied = 0;
-    while (copied < len && vec_len(&tp->rq)) {
-        struct tcp_rskb *r = vec_at(&tp->rq, 0);
+    while (copied < len && rskb_vec_len(&tp->rq)) {
+        struct tcp_rskb *r = rskb_vec_at(&tp->rq, 0);
         uint64_t avail = r->end - tp->copied_seq;
         uint64_t used = avail < len - copied ? avail : len - copied;
         tp->copied_seq += used;
@@ -533,7 +467,7 @@ uint64_t tcp_recvmsg(struct tcp_sock *tp, uint64_t len, struct core *c)
         tcp_rcv_space_adjust(tp, core_now(c));
         if (tp->copied_seq >= r->end) {
             tp->rmem_alloc -= r->truesize;
-            vec_erase(&tp->rq, 0);
+            rskb_vec_erase(&tp->rq, 0);
         }
     }
     cleanup_rbuf(tp, copied, c);

@@ -127,8 +127,8 @@ static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uin
             int n = tp->num_sacks < 3 ? tp->num_sacks : 3;
             th->nsack = (uint8_t)n;
             for (int i = 0; i < n; i++) {
-                th->sack[i][0] = (uint32_t)(tp->selective_acks[i][0] - tp->rcv_nxt);
-                th->sack[i][1] = (uint32_t)(tp->selective_acks[i][1] - tp->rcv_nxt);
+                th->sack[i][0] = (uint32_t)(tp->selective_acks[i].start - tp->rcv_nxt);
+                th->sack[i][1] = (uint32_t)(tp->selective_acks[i].end - tp->rcv_nxt);
             }
             opt += 4 + 8 * (uint32_t)n;
         }

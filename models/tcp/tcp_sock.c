@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "models/tcp/internal.h"
+#include "models/tcp/rskb_vec.h"
 #include "models/tcp/tcp.h"
 #include "sim/hash.h"
 #include "sim/sim.h"
