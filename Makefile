@@ -190,7 +190,7 @@ test: need-deps
 	@tests/run.sh $(BUILD) ./$(NETSIM)
 
 check-asan:
-	$(MAKE) BUILD=build-asan NETSIM=netsim-asan LTO= PGO= OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	$(MAKE) BUILD=build-asan NETSIM=netsim-asan LTO= PGO= OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DNETSIM_INVARIANTS" \
 	  LDFLAGS="-fsanitize=address,undefined" unit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 tests/run.sh build-asan ./netsim-asan
 
@@ -209,7 +209,7 @@ FUZZ_CC      ?= clang
 FUZZ_TIME    ?= 60
 FUZZ_NAMES   := load run units netem
 FUZZ_OPT     := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-                -DNETSIM_EVQ_HOOK
+                -DNETSIM_EVQ_HOOK -DNETSIM_INVARIANTS
 
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) LTO= PGO= OPT="$(FUZZ_OPT)" fuzz-bin

@@ -2,6 +2,7 @@
  * ip.c - the IP layer: input dispatch, forwarding, output with
  * fragmentation (ip_fragment for IPv4, the fragment header for IPv6).
  */
+#include "sim/invariant.h"
 #include "sim/host.h"
 #include "sim/link.h"
 #include "sim/sim.h"
@@ -128,6 +129,7 @@ static int ip_fragment(struct host *h, struct skb *skb, uint32_t mtu, struct nic
     uint32_t l4 = skb->ip_len - (skb->is_frag ? hdr : ip_hdr_len(skb->family));   /* L4 header + payload */
     struct sock *sk = skb->sk;
     if (sk) {
+        INVARIANT(sk->wmem_alloc >= skb->truesize);
         sk->wmem_alloc -= skb->truesize;   /* each fragment is charged instead */
         skb->sk = NULL;
         skb->destructor = NULL;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sim/invariant.h"
 #include "sim/netem.h"
 #include "sim/xalloc.h"
 
@@ -243,6 +244,13 @@ static struct skb *next_due(struct netem *n, simtime_t t)
     return heap_pop(n);
 }
 
+/* qlen counts every packet the qdisc holds: in the time-ordered heap, the
+ * tfifo list, the reordered front, and the one the device refused. */
+static bool qlen_ok(const struct netem *n)
+{
+    return n->qlen == n->hlen + n->flen + n->front.len + (n->requeued ? 1u : 0u);
+}
+
 /* Whether dequeue(n, now, ...) would do nothing: no refused packet waits,
  * only the tfifo holds packets, its head is due neither by now nor before
  * the queue's clock, and the watchdog is already set for the head, where
@@ -274,7 +282,9 @@ static void dequeue(struct netem *n, simtime_t t, simtime_t floor)
             return;
         }
         floor = at;
+        INVARIANT(n->qlen > 0);
         n->qlen--;
+        INVARIANT(qlen_ok(n));
         if ((int32_t)(seq - n->max_out) < 0)
             n->out_of_order++;
         else
@@ -364,6 +374,7 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
         n->reordered++;
         skb->t_due = now;
         skbq_push_head(&n->front, skb);   /* __qdisc_enqueue_head: the newest goes first */
+        INVARIANT(qlen_ok(n));
         return 0;
     }
     simtime_t tts = now + netem_delay_draw(n);
@@ -381,6 +392,7 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
         fifo_push(n, skb, tts);
     else
         heap_push(n, skb, tts);
+    INVARIANT(qlen_ok(n) && n->flen <= n->qlen);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sim/invariant.h"
 #include "sim/config.h"
 #include "sim/host.h"
 #include "sim/link.h"
@@ -329,6 +330,10 @@ static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
     r->desc = skb->tx_desc ? skb->tx_desc : 1;
     v->tx_len++;
     v->tx_desc_used += r->desc;
+    /* the ring holds what its descriptors allow; the record now carries
+     * the socket's charge, which tx_clean gives back */
+    INVARIANT(v->tx_len <= n->p.tx_ring && v->tx_desc_used <= n->p.tx_ring - 1 && v->tx_desc_used >= v->tx_len);
+    INVARIANT(!r->sk || r->sk->wmem_alloc >= r->truesize);
     v->tx_packets++;
     v->tx_bytes += skb->ip_len;
     v->itr_bytes += skb->ip_len + 14;
@@ -401,6 +406,7 @@ int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
             return -1;
         }
         skb_ring_push(&v->qdisc, skb);
+        INVARIANT(v->qdisc.len <= n->p.txqueuelen);
         return 0;
     }
     tx_ring_put(v, skb, core_now(c));
@@ -418,8 +424,10 @@ static void tx_clean(struct nic_vec *v, struct core *c)
             break;
         host_charge(n->host, c, n->sym_txclean);
         v->tx_head = ring_add(v->tx_head, 1, n->p.tx_ring);
+        INVARIANT(v->tx_len > 0 && v->tx_desc_used >= r->desc);
         v->tx_len--;
         v->tx_desc_used -= r->desc;
+        INVARIANT(v->tx_desc_used >= v->tx_len && (v->tx_len > 0 || v->tx_desc_used == 0));
         if (r->sk)
             sock_wfree_bytes(r->sk, r->truesize);
         done++;

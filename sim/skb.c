@@ -108,6 +108,19 @@ void skb_free(struct skb *skb)
     in_use--;
 }
 
+bool skbq_sums_ok(const struct skb_queue *q)
+{
+    uint32_t n = 0;
+    uint64_t bytes = 0;
+    const struct skb *prev = NULL;
+    for (const struct skb *s = q->head; s; prev = s, s = s->next) {
+        if (s->prev != prev || ++n > q->len)
+            return false;
+        bytes += s->truesize;
+    }
+    return n == q->len && bytes == q->bytes && q->tail == prev;
+}
+
 void skb_drop_frag_list(struct skb *skb)
 {
     for (struct skb *f = skb->frag_list, *nx; f; f = nx) {
@@ -150,6 +163,8 @@ void skbq_insert_by_due(struct skb_queue *q, struct skb *s)
     s->next->prev = s;
     q->len++;
     q->bytes += s->truesize;
+    INVARIANT(!s->next || s->next->t_due >= s->t_due);
+    INVARIANT_SUM(q->len, skbq_sums_ok(q));
 }
 
 void skbq_purge(struct skb_queue *q)
@@ -157,6 +172,7 @@ void skbq_purge(struct skb_queue *q)
     struct skb *s;
     while ((s = skbq_pop(q)))
         skb_free(s);
+    INVARIANT(q->len == 0 && q->bytes == 0 && !q->tail);
 }
 
 /* Cold: a ring grows a few times per run, to the longest its queue got. */

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "sim/invariant.h"
 #include "sim/time.h"
 
 enum { NET_IPV4 = 4, NET_IPV6 = 6 };
@@ -105,6 +106,10 @@ struct skb_queue {
     uint64_t bytes;              /* sum of truesize */
 };
 
+/* The queue's len and bytes are its packets' count and truesize sum, and
+ * its links run both ways (walks the queue: for INVARIANT_SUM). */
+bool skbq_sums_ok(const struct skb_queue *q);
+
 static inline void skbq_init(struct skb_queue *q) { q->head = q->tail = 0; q->len = 0; q->bytes = 0; }
 static inline void skbq_push(struct skb_queue *q, struct skb *s)
 {
@@ -117,6 +122,7 @@ static inline void skbq_push(struct skb_queue *q, struct skb *s)
     q->tail = s;
     q->len++;
     q->bytes += s->truesize;
+    INVARIANT_SUM(q->len, skbq_sums_ok(q));
 }
 static inline void skbq_push_head(struct skb_queue *q, struct skb *s)
 {
@@ -129,6 +135,7 @@ static inline void skbq_push_head(struct skb_queue *q, struct skb *s)
     q->head = s;
     q->len++;
     q->bytes += s->truesize;
+    INVARIANT_SUM(q->len, skbq_sums_ok(q));
 }
 static inline struct skb *skbq_pop(struct skb_queue *q)
 {
@@ -140,8 +147,10 @@ static inline struct skb *skbq_pop(struct skb_queue *q)
         q->head->prev = 0;
     else
         q->tail = 0;
+    INVARIANT(q->len > 0 && q->bytes >= s->truesize);
     q->len--;
     q->bytes -= s->truesize;
+    INVARIANT((q->len == 0) == (q->head == 0) && (q->len > 0 || q->bytes == 0));
     s->next = s->prev = 0;
     return s;
 }
@@ -175,9 +184,11 @@ static inline void skb_ring_push(struct skb_ring *r, struct skb *s)
     if (r->len == r->cap)
         skb_ring_grow(r);
     r->e[(r->head + r->len++) & (r->cap - 1)] = s;
+    INVARIANT(r->len <= r->cap && (r->cap & (r->cap - 1)) == 0);
 }
 static inline struct skb *skb_ring_pop(struct skb_ring *r)
 {
+    INVARIANT(r->len > 0);
     uint32_t mask = r->cap - 1;
     struct skb *s = r->e[r->head];
     r->head = (r->head + 1) & mask;

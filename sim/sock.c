@@ -3,6 +3,7 @@
  */
 #include <assert.h>
 #include <string.h>
+#include "sim/invariant.h"
 #include "sim/host.h"
 #include "sim/sock.h"
 
@@ -57,6 +58,7 @@ void sock_charge_w(struct sock *sk, struct skb *skb)
     skb->sk = sk;
     skb->destructor = sock_wfree;
     sk->wmem_alloc += skb->truesize;
+    INVARIANT(sk->wmem_alloc >= skb->truesize);   /* no wrap */
 }
 
 static void wake(struct cpu_task **slot, struct core *target)
@@ -86,6 +88,7 @@ static void sock_rfree(struct skb *skb)
 {
     assert(skb->sk->rmem_alloc >= skb->truesize);     /* charged on queueing, freed once */
     skb->sk->rmem_alloc -= skb->truesize;
+    INVARIANT(skb->sk->rmem_alloc >= skb->sk->rq.bytes);   /* it had left the queue */
 }
 
 bool sock_queue_rcv(struct sock *sk, struct skb *skb, struct core *c)
@@ -101,6 +104,8 @@ bool sock_queue_rcv(struct sock *sk, struct skb *skb, struct core *c)
     skb->destructor = sock_rfree;
     sk->rmem_alloc += skb->truesize;
     skbq_push(&sk->rq, skb);
+    /* charged while queued, and while the reader copies one it popped */
+    INVARIANT(sk->rmem_alloc >= sk->rq.bytes);
     if (sk->data_ready)
         sk->data_ready(sk);
     if (sk->reader)

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sim/host.h"
+#include "sim/invariant.h"
 #include "sim/sim.h"
 #include "sim/variant.h"
 
@@ -151,6 +152,13 @@ struct skb *frag_defrag(struct host *h, struct skb *skb, struct core *c);
 
 /* frag_table.c: hash, LRU, mem, pool, life cycle. */
 int64_t frag_mem(struct frag_ns *ns, simtime_t now);   /* applies pending decrements up to now */
+/* What mem must equal: 200 bytes per queue in the table plus its
+ * fragments' truesize, plus the pending decrements (walks the table). */
+int64_t frag_mem_accounted(const struct frag_ns *ns);
+/* A queue's own sums: its fragments' count, truesize and payload
+ * (meat), sorted and disjoint, within its length (walks the queue). */
+bool frag_queue_ok(const struct fq *q);
+#define FRAG_MEM_OK(ns) INVARIANT_SUM((ns)->nqueues, (ns)->mem == frag_mem_accounted(ns))
 struct fq *frag_alloc(struct frag_ns *ns);
 void frag_hash_add(struct frag_ns *ns, struct fq *q);  /* hlist_add_head on q->bucket */
 /* Walk chain b from its head to the skb's queue, charging each step (and

@@ -77,6 +77,7 @@ int frag_evictor(struct frag_ns *ns, struct frag_ctx *c, frag_pick_fn pick, bool
         q->frags = NULL;
         frag_release(ns, q);
         evicted++;
+        FRAG_MEM_OK(ns);   /* what left the table is pending, or already out of mem */
     }
     ns->evicted += (uint64_t)evicted;
     ns->fails += (uint64_t)evicted;

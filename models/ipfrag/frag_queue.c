@@ -30,6 +30,7 @@ static void fq_expire(struct event *ev)
         skb_free(s);
     }
     ns->mem -= q->truesize + FRAG_QSIZE;
+    FRAG_MEM_OK(ns);
     frag_release(ns, q);
 }
 
@@ -63,6 +64,7 @@ static struct fq *fq_create(struct frag_ns *ns, struct frag_ctx *c, uint32_t b)
     if (ns->ops->uses_lru)
         frag_lru_append(ns, q);
     ns->nqueues++;
+    FRAG_MEM_OK(ns);
     uint32_t src = skb->saddr;
     if (skb->frag_off) {
         /* the first fragment was lost or killed with its queue */
@@ -87,6 +89,7 @@ static uint32_t frag_len(const struct skb *s) { return (uint32_t)(s->cb[1] - s->
 
 static void fq_free_skb(struct frag_ns *ns, struct fq *q, struct skb *s)
 {
+    INVARIANT(ns->mem >= s->truesize && q->truesize >= s->truesize && q->nfrags > 0);
     ns->mem -= s->truesize;
     q->truesize -= s->truesize;
     q->nfrags--;
@@ -117,7 +120,9 @@ static struct skb *fq_reasm(struct frag_ns *ns, struct fq *q, simtime_t stamp, s
     frag_kill(ns, q);
     frag_cost(c, ns->sym_reasm, ns->c_reasm + ns->c_reasm_pf * q->nfrags);
     struct skb *head = q->frags;
+    INVARIANT(frag_queue_ok(q) && q->meat == q->len);
     ns->mem -= q->truesize + FRAG_QSIZE;
+    FRAG_MEM_OK(ns);
     if (IPV4_HDR_LEN + q->len > 65535) {
         ns->fails++;             /* "Oversized IP packet" */
         for (struct skb *s = head, *nx; s; s = nx) {
@@ -238,6 +243,8 @@ static struct skb *fq_queue(struct frag_ns *ns, struct fq *q, struct frag_ctx *c
     q->nfrags++;
     q->truesize += skb->truesize;
     ns->mem += skb->truesize;
+    INVARIANT_SUM(q->nfrags, frag_queue_ok(q));
+    FRAG_MEM_OK(ns);
     if (off == 0)
         q->flags |= FQ_FIRST_IN;
     if ((q->flags & (FQ_FIRST_IN | FQ_LAST_IN)) == (FQ_FIRST_IN | FQ_LAST_IN) && q->meat == q->len)

@@ -259,7 +259,7 @@ void frag_ns_init(struct frag_ns *ns)
 /* mem is 200 bytes per queue in the table plus its fragments' truesize,
  * plus what evictions took out of the table but have not yet taken out of
  * mem (the pending decrements of each core). */
-static int64_t frag_mem_accounted(const struct frag_ns *ns)
+int64_t frag_mem_accounted(const struct frag_ns *ns)
 {
     int64_t sum = 0;
     for (uint32_t b = 0; b < ns->nbuckets; b++)
@@ -271,6 +271,23 @@ static int64_t frag_mem_accounted(const struct frag_ns *ns)
             sum += p->a[(p->head + i) % p->cap].bytes;
     }
     return sum;
+}
+
+bool frag_queue_ok(const struct fq *q)
+{
+    uint32_t n = 0, meat = 0, end = 0;
+    uint64_t truesize = 0;
+    const struct skb *last = NULL;
+    for (const struct skb *s = q->frags; s; last = s, s = s->next) {
+        if (s->cb[0] >= s->cb[1] || s->cb[0] < end)
+            return false;
+        end = s->cb[1];
+        n++;
+        meat += s->cb[1] - s->cb[0];
+        truesize += s->truesize;
+    }
+    return n == q->nfrags && truesize == q->truesize && meat == q->meat && last == q->frags_tail &&
+           (!(q->flags & FQ_LAST_IN) || end <= q->len);
 }
 
 void frag_ns_free(struct frag_ns *ns)

@@ -10,6 +10,7 @@
  * The NIC truesize (2944) counts only in the backlog limit.
  */
 #include "models/sctp/sctp.h"
+#include "sim/invariant.h"
 
 static uint32_t *lobby_slot(struct sctp_assoc *a, uint32_t tsn)
 {
@@ -19,6 +20,7 @@ static uint32_t *lobby_slot(struct sctp_assoc *a, uint32_t tsn)
 static void rq_push(struct sctp_assoc *a, uint32_t len)
 {
     /* bounded by rmem: rcvbuf / skb_struct_size messages at most (checked at setup) */
+    INVARIANT(a->rq_n < SCTP_RQ_RING);
     a->rq[(a->rq_head + a->rq_n) & (SCTP_RQ_RING - 1)] = len;
     a->rq_n++;
 }
@@ -41,6 +43,7 @@ static void event_release(struct sctp_assoc *a, uint32_t len, struct core *c)
 {
     a->sh->rwnd->on_release(a, len);
     sctp_window_update(a, c);
+    INVARIANT(a->rmem >= len + a->sh->skb_struct_size);
     a->rmem -= len + a->sh->skb_struct_size;
 }
 
@@ -58,6 +61,7 @@ static uint32_t renege(struct sctp_assoc *a, uint32_t needed, struct core *c)
             continue;
         uint32_t len = *s - 1;
         *s = 0;
+        INVARIANT(a->lobby_n > 0);
         a->lobby_n--;
         a->st.reneged_tsns++;
         freed += len;
@@ -106,6 +110,7 @@ static void eat_data(struct sctp_assoc *a, uint32_t tsn, uint32_t len, bool frtx
         }
     }
     a->rmem += len + a->sh->skb_struct_size;
+    INVARIANT(a->rmem >= len + a->sh->skb_struct_size);
     a->sh->rwnd->on_receive(a, len);
     sctp_charge(h, c, sctp_sym.make_rcvmsg);
     kt_charge_irqoff(h, c, sctp_sym.ulpq_irq_cost, sctp_sym.irq_ulpq, sctp_sym.ulpq_self);
@@ -118,6 +123,7 @@ static void eat_data(struct sctp_assoc *a, uint32_t tsn, uint32_t len, bool frtx
         for (uint32_t *s = lobby_slot(a, a->cum + 1); *s; s = lobby_slot(a, a->cum + 1)) {
             rq_push(a, *s - 1);
             *s = 0;
+            INVARIANT(a->lobby_n > 0);
             a->lobby_n--;
             a->cum++;
             deliver_wakeup(a, c);
@@ -125,6 +131,7 @@ static void eat_data(struct sctp_assoc *a, uint32_t tsn, uint32_t len, bool frtx
     } else {
         *lobby_slot(a, tsn) = len + 1;
         a->lobby_n++;
+        INVARIANT(a->lobby_n <= SCTP_TSN_MAP && a->lobby_n <= a->max_tsn_seen - a->cum);
     }
 }
 

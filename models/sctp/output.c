@@ -12,6 +12,7 @@
 #include "models/sctp/output.h"
 #include "models/sctp/sctp.h"
 #include "sim/sim.h"
+#include "sim/invariant.h"
 
 /* sctp_wspace (3.14, sndbuf_policy 0): sk_sndbuf - sk_wmem_alloc while
  * that is positive; once wmem_alloc reaches sk_sndbuf, the stream rule
@@ -272,6 +273,7 @@ void sctp_outq_flush(struct sctp_assoc *a, struct core *c, bool rtx_timeout)
             break;
         if (ch->len > a->peer_rwnd)
             a->st.zero_window_probes++;
+        INVARIANT(a->out_qlen >= SCTP_DATA_HDR + ch->len);
         a->out_qlen -= SCTP_DATA_HDR + ch->len;
         ch->state = CH_SENT;
         a->next_send++;

@@ -15,6 +15,7 @@
  * lock dropped (__release_sock).
  */
 #include "models/sctp/sctp.h"
+#include "sim/invariant.h"
 
 enum { R_SELECT, R_LOCKED, R_FREE, R_DRAIN };
 
@@ -106,6 +107,7 @@ static bool reader_slice(struct cpu_task *t, struct core *c)
         /* sctp_ulpevent_free: rwnd first, then the skb destructor */
         a->sh->rwnd->on_release(a, a->reading);
         sctp_window_update(a, c);
+        INVARIANT(a->rmem >= a->reading + a->sh->skb_struct_size);
         a->rmem -= a->reading + a->sh->skb_struct_size;
         if (a->hooks.read)
             a->hooks.read(a, a->reading, c);

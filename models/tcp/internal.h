@@ -9,6 +9,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "models/tcp/tcp.h"
+#include "sim/invariant.h"
+
+/* The scoreboard's counters: each within packets_out, and (walking the
+ * segments: tcp_check_scoreboard) equal to the count of their flags. */
+#define SCOREBOARD_OK(tp)                                                                               \
+    do {                                                                                                \
+        INVARIANT((tp)->packets_out == (tp)->nxt_idx - (tp)->una_idx);                                 \
+        INVARIANT((tp)->sacked_out + (tp)->lost_unretx <= (tp)->packets_out &&                          \
+                  (tp)->lost_out <= (tp)->packets_out && (tp)->retrans_out <= (tp)->packets_out &&      \
+                  (tp)->lost_unretx <= (tp)->lost_out);                                                 \
+        INVARIANT_SUM((tp)->packets_out, tcp_check_scoreboard(tp) == 0);                                \
+    } while (0)
 
 /* tcp_ack.c: an ACK in, the loss and RTT machinery */
 void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c);

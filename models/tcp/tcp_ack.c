@@ -49,6 +49,7 @@ static void mark_lost(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
     if (idx < tp->retx_hint)
         tp->retx_hint = idx;
     tcp_ts_unlink(tp, idx);
+    SCOREBOARD_OK(tp);
 }
 
 /* RACK (tcp_rack_detect_loss): an outstanding segment sent before the
@@ -82,6 +83,7 @@ static void rack_detect_loss(struct tcp_sock *tp, simtime_t now, struct ack_ctx 
         if (s->flags & SEG_RETRANS) {
             /* a lost retransmission: LOST stays set, it goes out again */
             s->flags &= (uint8_t)~SEG_RETRANS;
+            INVARIANT(tp->retrans_out > 0);
             tp->retrans_out--;
             tp->lost_unretx++;
             tp->st.lost_retrans++;
@@ -189,6 +191,7 @@ static void sacktag_one(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
     seg_delivered(tp, idx, s, a, true);
     s->flags = (uint8_t)((s->flags | SEG_SACKED) & ~(SEG_LOST | SEG_RETRANS));
     tp->sacked_out++;
+    SCOREBOARD_OK(tp);
     if ((int64_t)idx > tp->highest_sack)
         tp->highest_sack = (int64_t)idx;
     else if (!(s->flags & SEG_EVER_RETRANS))
@@ -346,6 +349,7 @@ void tcp_enter_loss(struct tcp_sock *tp, simtime_t now)
             tp->lost_unretx++;
         }
     }
+    SCOREBOARD_OK(tp);
     tp->retx_hint = tp->una_idx;
     tp->high_seq = tp->snd_nxt;
     set_ca_state(tp, TCP_CA_Loss);
@@ -419,6 +423,7 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
     tcp_seg_release(tp, tp->una_idx, new_una_idx);
     tp->una_idx = new_una_idx;
     tp->snd_una = ack;
+    SCOREBOARD_OK(tp);
     if (tp->highest_sack >= 0 && (uint64_t)tp->highest_sack < tp->una_idx)
         tp->highest_sack = -1;
     if (tp->retx_hint < tp->una_idx)

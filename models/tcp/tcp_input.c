@@ -20,6 +20,7 @@
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
 #include "models/tcp/rskb_vec.h"
+#include "sim/invariant.h"
 #include "sim/xalloc.h"
 
 /* ---- receiver RTT (tcp_rcv_rtt_update / _measure / _measure_ts) ---- */
@@ -212,6 +213,37 @@ static void sack_remove(struct tcp_sock *tp)
     }
 }
 
+/* ---- the receive queues' accounts ---- */
+
+/* rmem_alloc is the truesize the two queues hold and ofo_bytes the
+ * payload of the out-of-order one; the receive queue runs without a gap
+ * from the unread byte up to rcv_nxt, and the out-of-order queue is
+ * sorted, disjoint and beyond rcv_nxt. Walks both queues. */
+static bool rcv_queues_ok(const struct tcp_sock *tp)
+{
+    uint64_t ofo = 0;
+    for (uint32_t i = tp->ofo.lo; i < tp->ofo.hi; i++) {
+        const struct tcp_rskb *r = &tp->ofo.v[i];
+        bool first = i == tp->ofo.lo;
+        if (r->seq >= r->end || (first ? r->seq <= tp->rcv_nxt : r->seq < tp->ofo.v[i - 1].end))
+            return false;
+        ofo += r->end - r->seq;
+    }
+    for (uint32_t i = tp->rq.lo; i < tp->rq.hi; i++) {
+        const struct tcp_rskb *r = &tp->rq.v[i];
+        /* a record moved from the out-of-order queue may start below the
+         * previous end (the reader skips what it read), never above */
+        if (r->seq >= r->end || (i > tp->rq.lo && (r->seq > tp->rq.v[i - 1].end || r->end <= tp->rq.v[i - 1].end)))
+            return false;
+    }
+    if (tp->rq.hi > tp->rq.lo &&
+        (tp->rq.v[tp->rq.hi - 1].end != tp->rcv_nxt || tp->rq.v[tp->rq.lo].end <= tp->copied_seq))
+        return false;
+    return ofo == tp->ofo_bytes && tcp_queued_truesize(tp) == tp->rmem_alloc && tp->copied_seq <= tp->rcv_nxt;
+}
+
+#define RCV_QUEUES_OK(tp) INVARIANT_SUM(rskb_vec_len(&(tp)->rq) + rskb_vec_len(&(tp)->ofo), rcv_queues_ok(tp))
+
 /* ---- memory pressure (tcp_prune_queue, tcp_clamp_window) ---- */
 
 static void collapse(struct tcp_sock *tp, struct tcp_rskb_vec *v)
@@ -220,10 +252,12 @@ static void collapse(struct tcp_sock *tp, struct tcp_rskb_vec *v)
         struct tcp_rskb *r = rskb_vec_at(v, i);
         uint32_t compact = (uint32_t)(r->end - r->seq) + TCP_SKB_OVERHEAD;
         if (compact < r->truesize) {
+            INVARIANT(tp->rmem_alloc >= r->truesize - compact);
             tp->rmem_alloc -= r->truesize - compact;   /* ofo_bytes counts payload: unchanged */
             r->truesize = compact;
         }
     }
+    RCV_QUEUES_OK(tp);
 }
 
 /* Returns 0 when the segment may now be queued, -1 to drop it. */
@@ -255,6 +289,7 @@ static int prune_queue(struct tcp_sock *tp)
         tp->ofo.hi--;
         tp->st.prune_ofo_drop++;
         dropped = true;
+        RCV_QUEUES_OK(tp);
     }
     if (dropped)
         tp->num_sacks = 0;
@@ -284,11 +319,13 @@ static void queue_rcv(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t 
             t->truesize += frag;
             t->nfrags++;
             tp->rmem_alloc += frag;
+            INVARIANT(tp->rmem_alloc >= t->truesize);
             return;
         }
     }
     rskb_vec_push(&tp->rq, (struct tcp_rskb){ .seq = seq, .end = end, .truesize = truesize, .nfrags = 1 });
     tp->rmem_alloc += truesize;
+    INVARIANT(tp->rmem_alloc >= truesize);
 }
 
 /* tcp_ofo_queue: move what became in-order onto the receive queue */
@@ -350,6 +387,7 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
             p->nfrags++;
             tp->rmem_alloc += frag;
             tp->ofo_bytes += len;
+            RCV_QUEUES_OK(tp);
             grow_window(tp, len, truesize);
             goto add_sack;
         }
@@ -361,10 +399,12 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
     rskb_vec_insert(v, pos, (struct tcp_rskb){ .seq = seq, .end = end, .truesize = truesize, .nfrags = 1 });
     tp->rmem_alloc += truesize;
     tp->ofo_bytes += len;
+    RCV_QUEUES_OK(tp);
     grow_window(tp, len, truesize);
 add_sack:
     if (tp->sack_ok)
         sack_new_ofo(tp, seq, end);
+    INVARIANT(tp->num_sacks >= 0 && tp->num_sacks <= 4);
 }
 
 static void ack_snd_check(struct tcp_sock *tp, struct core *c)
@@ -423,6 +463,7 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
                 tp->ato = TCP_DELACK_MIN;   /* hole filled: ACK faster (tcp_data_queue) */
             sack_remove(tp);
         }
+        RCV_QUEUES_OK(tp);
         wake_reader(tp);
     } else if (seq > tp->rcv_nxt && seq < right) {
         data_queue_ofo(tp, seq, end, truesize);
@@ -466,9 +507,11 @@ uint64_t tcp_recvmsg(struct tcp_sock *tp, uint64_t len, struct core *c)
         copied += used;
         tcp_rcv_space_adjust(tp, core_now(c));
         if (tp->copied_seq >= r->end) {
+            INVARIANT(tp->rmem_alloc >= r->truesize);
             tp->rmem_alloc -= r->truesize;
             rskb_vec_erase(&tp->rq, 0);
         }
+        RCV_QUEUES_OK(tp);
     }
     cleanup_rbuf(tp, copied, c);
     return copied;

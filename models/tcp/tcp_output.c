@@ -346,6 +346,7 @@ static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct co
     if (retx) {
         s = tcp_seg_at(tp, idx);
         s->flags |= SEG_RETRANS | SEG_EVER_RETRANS;
+        INVARIANT(tp->lost_unretx > 0 && (s->flags & SEG_LOST) && !(s->flags & SEG_SACKED));
         tp->retrans_out++;
         tp->lost_unretx--;
         tp->st.retrans++;
@@ -376,6 +377,7 @@ static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct co
         s->flags &= (uint8_t)~SEG_APP_LIMITED;
     s->tx_time = now;
     ts_append(tp, idx);
+    SCOREBOARD_OK(tp);
     if (tp->ca_state >= TCP_CA_CWR)
         tp->prr_out++;
     tp->st.data_segs_out++;
