@@ -346,6 +346,31 @@ static void cfg_trim(const char **b, const char **e)
         (*e)--;
 }
 
+/* A host exists because a link names it: "server" in some [link]'s
+ * `ends = client:eth0 server:eth1` has no section of its own until the
+ * world is built, yet --set server.KEY must reach it, as it reaches a
+ * host that has one. */
+static bool link_names_host(const struct cfg *c, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < c->nsections; i++) {
+        const struct cfg_section *t = c->sections[i];
+        const struct cfg_key *k = strcmp(t->kind, "link") ? NULL : cfg_key_find(t, "ends");
+        for (const char *p = k ? k->value : ""; *p;) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            const char *w = p;
+            while (*p && *p != ' ' && *p != '\t' && *p != ':')
+                p++;
+            if ((size_t)(p - w) == n && n && !memcmp(w, name, n))
+                return true;
+            while (*p && *p != ' ' && *p != '\t')
+                p++;
+        }
+    }
+    return false;
+}
+
 int cfg_override(struct cfg *c, const char *assignment)
 {
     const char *eq = strchr(assignment, '=');
@@ -401,6 +426,8 @@ int cfg_override(struct cfg *c, const char *assignment)
     }
     if (!s)
         s = cfg_find(c, sel, "");
+    if (!s && link_names_host(c, sel))
+        s = cfg_section_ensure(c, "host", sel);   /* the [host NAME] the build would add */
     if (!s) {
         cfg_report(c, 0, "'%s': no section named '%s' and no section [%s]", assignment, sel, sel);
         goto out;

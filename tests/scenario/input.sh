@@ -156,3 +156,23 @@ sed -i 's/^recv_size = .*/recv_size = 87380/; s/^send_size = .*/send_size = 16K/
 timeout 60 "$NETSIM" sweep "$tmp/huge_sweep.ini" --dry-run 2>&1 | head -2 > "$tmp/out"
 check "a 10^5-run --dry-run streams its list" \
     test "$(sed -n 1p "$tmp/out" | awk '{ print $1, $2 }')" = "run 1/100000"
+
+# --set HOST.KEY reaches a host that only a link names (no [host] section)
+cat > "$tmp/linkhost.ini" <<'INI'
+[sim]
+duration = 100ms
+[link lan]
+ends = client:eth0 server:eth0
+rate = 1gbit
+[flow 1]
+app = tcp_iperf3
+from = client
+to = server
+INI
+"$NETSIM" run "$tmp/linkhost.ini" -o "$tmp/linkhost.db" -q --set client.tcp.cc=bbr --set server.net.ipv4.tcp_rmem='4096 131072 12582912' \
+    > /dev/null 2> "$tmp/err"
+check "--set on a host only a link names: runs" test $? -eq 0
+check "... and the sender uses the value" grep -q "^client.tcp.cc|bbr$" <(q "$tmp/linkhost.db" "select key, value from param")
+check "... and so does the receiver" grep -q "^server.net.ipv4.tcp_rmem|4096 131072 12582912$" <(q "$tmp/linkhost.db" "select key, value from param")
+"$NETSIM" run "$tmp/linkhost.ini" --no-db -q --set nohost.tcp.cc=bbr > /dev/null 2> "$tmp/err"
+check "--set on a name no link has: still refused" grep -q "no section named 'nohost'" "$tmp/err"
