@@ -261,8 +261,12 @@ void plot_script(FILE *f, const struct plot_data *p, const struct plot_opts *o)
         if (p->nmax > 1)
             fprintf(f, "$line%zu using 1:($5 > 1 ? $3 : NaN):($3 - $4):($3 + $4) with yerrorbars lc rgb '%s' "
                     "lw 1.5 pt 7 ps 0 notitle, \\\n     ", l, c);
-        fprintf(f, "$line%zu using 1:3 with linespoints lc rgb '%s' dt %zu lw 2 pt 7 ps 0.8 title ", l, c,
-                l / 10 % 5 + 1);
+        /* categories have no order to draw a line along */
+        if (p->x.numeric)
+            fprintf(f, "$line%zu using 1:3 with linespoints lc rgb '%s' dt %zu lw 2 pt 7 ps 0.8 title ", l, c,
+                    l / 10 % 5 + 1);
+        else
+            fprintf(f, "$line%zu using 1:3 with points lc rgb '%s' pt %zu ps 1.2 title ", l, c, 7 + l / 10 % 4 * 2);
         put_str(f, p->lines[l].title);
         fputs(", \\\n     ", f);
     }
