@@ -170,7 +170,7 @@ static char *line_title(const struct rdb *d, const struct rrun *r, const int *la
     else if (d->use.by == BY_FLOW)
         fprintf(f, "flow %s", r->entity);
     else if (d->use.by == BY_HOST)
-        fprintf(f, "%s", r->entity);
+        fprintf(f, "host %s", r->entity);
     for (int i = 0; la[i] >= 0; i++)
         fprintf(f, "%s%s=%s", i ? ", " : d->use.by != BY_RUN ? " (" : "", d->axes[la[i]],
                 r->vals[la[i]] ? r->vals[la[i]] : "(none)");
