@@ -1,6 +1,6 @@
 /*
  * commands.h - the subcommands beyond `run`, each in its own file:
- * sweep_cmd.c, report_cmd.c, merge_cmd.c, keys_cmd.c, models_cmd.c. Each takes argv as main() got
+ * sweep_cmd.c, report_cmd.c, plot_cmd.c, merge_cmd.c, keys_cmd.c, models_cmd.c. Each takes argv as main() got
  * it from the subcommand on (argv[0] is the subcommand name) and returns
  * the process exit status: 0 success, 1 error, 2 bad usage or scenario.
  * Also what `run` (main.c) and they share.
@@ -10,6 +10,7 @@
 
 int cmd_sweep(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
 int cmd_models(int argc, char **argv);

@@ -41,6 +41,7 @@ static const char usage_main[] =
     "  run FILE       run one scenario; iperf3-style table on stdout, results in SQLite\n"
     "  sweep FILE     run every ${...} combination x repeats, in parallel, into one database\n"
     "  report DB      goodput per combination with 95% intervals; --compare AXIS=A,B\n"
+    "  plot DB        report's metric against a swept axis, drawn by gnuplot (PNG, SVG)\n"
     "  merge OUT IN.. combine result databases of one scenario\n"
     "  models         list applications, CPU profiles and model families\n"
     "  keys [WHAT]    every scenario key with its default, unit, range and doc\n"
@@ -281,6 +282,8 @@ int main(int argc, char **argv)
         return cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return cmd_report(argc - 1, argv + 1);
+    if (!strcmp(cmd, "plot"))
+        return cmd_plot(argc - 1, argv + 1);
     if (!strcmp(cmd, "merge"))
         return cmd_merge(argc - 1, argv + 1);
     if (!strcmp(cmd, "keys"))

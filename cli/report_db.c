@@ -52,7 +52,7 @@ void rdb_free(struct rdb *d)
 
 static int db_fail(const struct rdb *d, const char *what)
 {
-    fprintf(stderr, "netsim report: %s: %s: %s\n", d->path, what, sqlite3_errmsg(d->db));
+    fprintf(stderr, "%s: %s: %s: %s\n", report_prog, d->path, what, sqlite3_errmsg(d->db));
     return 1;
 }
 
@@ -263,11 +263,11 @@ int rdb_load(struct rdb *d, const char *path, const struct metric_use *u)
     d->path = path;
     d->use = *u;
     if (access(path, R_OK) != 0) {
-        fprintf(stderr, "netsim report: %s: cannot open: %s\n", path, strerror(errno));
+        fprintf(stderr, "%s: %s: cannot open: %s\n", report_prog, path, strerror(errno));
         return 1;
     }
     if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        fprintf(stderr, "netsim report: %s: cannot open: %s\n", path,
+        fprintf(stderr, "%s: %s: cannot open: %s\n", report_prog, path,
                 d->db ? sqlite3_errmsg(d->db) : "out of memory");
         return 1;
     }
@@ -280,9 +280,9 @@ int rdb_load(struct rdb *d, const char *path, const struct metric_use *u)
         return db_fail(d, "cannot read");
     if (version != RECORD_SCHEMA_VERSION && version != 1) {
         if (version == 0)
-            fprintf(stderr, "netsim report: %s: not a netsim results database\n", path);
+            fprintf(stderr, "%s: %s: not a netsim results database\n", report_prog, path);
         else
-            fprintf(stderr, "netsim report: %s: results schema version %lld, this netsim reads versions 1 to %d\n",
+            fprintf(stderr, "%s: %s: results schema version %lld, this netsim reads versions 1 to %d\n", report_prog,
                     path, (long long)version, RECORD_SCHEMA_VERSION);
         return 1;
     }

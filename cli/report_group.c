@@ -87,7 +87,7 @@ static void warn_mixed(const struct rdb *d, const struct combos *cs, int ax)
                 continue;
             if (++warned > MAX_MIX_WARNINGS)
                 break;
-            fprintf(stderr, "netsim report: warning: runs %lld and %lld are one combination but differ in",
+            fprintf(stderr, "%s: warning: runs %lld and %lld are one combination but differ in", report_prog,
                     (long long)r0->id, (long long)r->id);
             if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) == SQLITE_OK) {
                 sqlite3_bind_int64(st, 1, r0->id);
@@ -107,7 +107,7 @@ static void warn_mixed(const struct rdb *d, const struct combos *cs, int ax)
         }
     }
     if (warned > MAX_MIX_WARNINGS)
-        fprintf(stderr, "netsim report: warning: ... and more combinations like that\n");
+        fprintf(stderr, "%s: warning: ... and more combinations like that\n", report_prog);
 }
 
 /* ---- without --compare: one row per combination --------------------------- */
@@ -259,14 +259,14 @@ int group_compare(const struct rdb *d, const char *arg, struct compare_report *o
 
     memset(out, 0, sizeof *out);
     if (parse_compare(arg, &cmp) != 0) {
-        fprintf(stderr, "netsim report: --compare takes AXIS=A,B with two different values, got '%s'\n", arg);
+        fprintf(stderr, "%s: --compare takes AXIS=A,B with two different values, got '%s'\n", report_prog, arg);
         free(cmp.axis);
         return 2;
     }
     for (ax = 0; ax < d->naxes && strcmp(d->axes[ax], cmp.axis); ax++)
         ;
     if (ax == d->naxes) {
-        fprintf(stderr, "netsim report: %s: no axis '%s' in its complete runs", d->path, cmp.axis);
+        fprintf(stderr, "%s: %s: no axis '%s' in its complete runs", report_prog, d->path, cmp.axis);
         if (d->naxes == 0)
             fputs(" (they have no axes: they were not made by `netsim sweep`)\n", stderr);
         for (int a = 0; a < d->naxes; a++)
@@ -276,7 +276,7 @@ int group_compare(const struct rdb *d, const char *arg, struct compare_report *o
     }
     if (!has_value(d, ax, cmp.a) || !has_value(d, ax, cmp.b)) {
         char *vals = axis_values(d, ax);
-        fprintf(stderr, "netsim report: %s: axis '%s' has no value '%s' (values: %s)\n", d->path, cmp.axis,
+        fprintf(stderr, "%s: %s: axis '%s' has no value '%s' (values: %s)\n", report_prog, d->path, cmp.axis,
                 has_value(d, ax, cmp.a) ? cmp.b : cmp.a, vals);
         free(vals);
         free(cmp.axis);

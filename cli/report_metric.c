@@ -43,33 +43,38 @@ static const struct metric metrics[] = {
         FLOWS_CTE "SELECT i.run_id, i.flow, total(i.bytes) * 8 / " SPAN " FROM interval i GROUP BY i.run_id, i.flow"
                   " HAVING " SPAN " > 0",
         FLOWS_CTE "SELECT i.run_id, fl.dst, total(i.bytes) * 8 / " SPAN " FROM interval i JOIN fl"
-                  " ON fl.run_id = i.run_id AND fl.flow = i.flow GROUP BY i.run_id, fl.dst HAVING " SPAN " > 0" } },
+                  " ON fl.run_id = i.run_id AND fl.flow = i.flow GROUP BY i.run_id, fl.dst HAVING " SPAN " > 0" },
+      "goodput" },
     { "retransmits", "segments", METRIC_COUNT, 1, "segments (TCP), chunks (SCTP) resent",
       { FLOWS_CTE "SELECT c.run_id, NULL, total(c.value) FROM counter c WHERE " RETRANS_NAME " GROUP BY c.run_id",
         FLOWS_CTE "SELECT c.run_id, " FLOW_OF("c.name") ", total(c.value) FROM counter c WHERE " RETRANS_NAME
                   " GROUP BY 1, 2",
         FLOWS_CTE "SELECT c.run_id, fl.src, total(c.value) FROM counter c JOIN fl ON fl.run_id = c.run_id"
-                  " AND fl.flow = " FLOW_OF("c.name") " WHERE " RETRANS_NAME " GROUP BY 1, 2" } },
+                  " AND fl.flow = " FLOW_OF("c.name") " WHERE " RETRANS_NAME " GROUP BY 1, 2" },
+      "retransmissions" },
     { "rtt", "ms", METRIC_PLAIN, 1, "mean srtt of the senders (flow.N.snd.srtt_ms)",
       { FLOWS_CTE "SELECT s.run_id, NULL, avg(s.value) FROM series s WHERE " SRTT_NAME " GROUP BY s.run_id",
         FLOWS_CTE "SELECT s.run_id, " FLOW_OF("s.name") ", avg(s.value) FROM series s WHERE " SRTT_NAME
                   " GROUP BY 1, 2",
         FLOWS_CTE "SELECT s.run_id, fl.src, avg(s.value) FROM series s JOIN fl ON fl.run_id = s.run_id"
-                  " AND fl.flow = " FLOW_OF("s.name") " WHERE " SRTT_NAME " GROUP BY 1, 2" } },
+                  " AND fl.flow = " FLOW_OF("s.name") " WHERE " SRTT_NAME " GROUP BY 1, 2" },
+      "mean smoothed RTT" },
     { "drops", "packets", METRIC_COUNT, 1, "packets dropped, every cause",
       { FLOWS_CTE "SELECT c.run_id, NULL, total(c.value) FROM counter c WHERE c.is_drop = 1 GROUP BY c.run_id",
         FLOWS_CTE "SELECT c.run_id, " FLOW_OF("c.name") ", total(c.value) FROM counter c WHERE c.is_drop = 1"
                   " AND c.name GLOB 'flow.[0-9]*.*' GROUP BY 1, 2",
         FLOWS_CTE ", h AS (SELECT run_id, src AS host FROM fl UNION SELECT run_id, dst FROM fl)"
                   " SELECT c.run_id, h.host, total(c.value) FROM counter c JOIN h ON h.run_id = c.run_id"
-                  " AND substr(c.name, 1, length(h.host) + 1) = h.host || '.' WHERE c.is_drop = 1 GROUP BY 1, 2" } },
+                  " AND substr(c.name, 1, length(h.host) + 1) = h.host || '.' WHERE c.is_drop = 1 GROUP BY 1, 2" },
+      "drops" },
     { "jain", "", METRIC_PLAIN, 0, "Jain's index of the flows' goodput",
       { FLOWS_CTE ", g AS (" FLOW_GOODPUT ") SELECT run_id, NULL, total(g) * total(g) / (count(*) * total(g * g))"
                   " FROM g GROUP BY run_id HAVING total(g * g) > 0",
         NULL,
         FLOWS_CTE ", g AS (" FLOW_GOODPUT ") SELECT g.run_id, fl.dst, total(g) * total(g) / (count(*) *"
                   " total(g * g)) FROM g JOIN fl ON fl.run_id = g.run_id AND fl.flow = g.flow GROUP BY 1, 2"
-                  " HAVING total(g * g) > 0" } },
+                  " HAVING total(g * g) > 0" },
+      "Jain's fairness index" },
     /* ?1: the NAME of counter:NAME, a GLOB pattern */
     { "counter", "count", METRIC_COUNT, 0, "sum of the counters NAME matches (GLOB)",
       { FLOWS_CTE "SELECT c.run_id, NULL, total(c.value) FROM counter c WHERE c.name GLOB ?1 GROUP BY c.run_id",
@@ -77,8 +82,11 @@ static const struct metric metrics[] = {
                   " WHERE c.name GLOB 'flow.[0-9]*.' || ?1 GROUP BY 1, 2",
         FLOWS_CTE ", h AS (SELECT run_id, src AS host FROM fl UNION SELECT run_id, dst FROM fl)"
                   " SELECT c.run_id, h.host, total(c.value) FROM counter c JOIN h ON h.run_id = c.run_id"
-                  " AND c.name GLOB h.host || '.' || ?1 GROUP BY 1, 2" } },
+                  " AND c.name GLOB h.host || '.' || ?1 GROUP BY 1, 2" },
+      "sum of the counters" },
 };
+
+const char *report_prog = "netsim report";
 
 static const char *const by_names[] = { "run", "flow", "host" };
 
@@ -97,7 +105,7 @@ int metric_parse(const char *metric, const char *by, struct metric_use *u)
         for (b = 0; b < 3 && strcmp(by, by_names[b]); b++)
             ;
         if (b == 3) {
-            fprintf(stderr, "netsim report: --by %s: expected run, flow or host\n", by);
+            fprintf(stderr, "%s: --by %s: expected run, flow or host\n", report_prog, by);
             return 2;
         }
         u->by = (enum report_by)b;
@@ -112,14 +120,14 @@ int metric_parse(const char *metric, const char *by, struct metric_use *u)
             break;
         u->pattern = colon ? colon + 1 : NULL;
         if (!u->m->sql[u->by]) {
-            fprintf(stderr, "netsim report: --metric %s is over the flows of a run or host: not with --by %s\n",
+            fprintf(stderr, "%s: --metric %s is over the flows of a run or host: not with --by %s\n", report_prog,
                     metric, by_names[u->by]);
             return 2;
         }
         u->label = colon ? metric : u->m->name;
         return 0;
     }
-    fprintf(stderr, "netsim report: unknown metric '%s' (known: ", metric);
+    fprintf(stderr, "%s: unknown metric '%s' (known: ", report_prog, metric);
     list_metrics(stderr);
     fputs(")\n", stderr);
     return 2;

@@ -21,6 +21,7 @@ struct metric {
     int lower_is_better;        /* --compare's verdict: a rise is the REGRESSION */
     const char *doc;
     const char *sql[3];         /* per report_by: rows (run_id, entity, value); NULL: not by that */
+    const char *quantity;       /* what a plot's axis and title call it: "goodput", "Jain's fairness index" */
 };
 
 struct metric_use {
@@ -29,6 +30,10 @@ struct metric_use {
     const char *label;          /* as the user wrote it */
     enum report_by by;
 };
+
+/* Who the messages of report_*.c name: "netsim report" unless the command
+ * reading the database (netsim plot) says otherwise. */
+extern const char *report_prog;
 
 /* --metric and --by as given (by may be NULL: per run). 0, or 2 after
  * saying why. */

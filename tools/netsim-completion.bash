@@ -17,7 +17,7 @@ _netsim() {
     local bin opts w f names
     COMPREPLY=()
     if ((COMP_CWORD == 1)); then
-        mapfile -t COMPREPLY < <(compgen -W "run sweep report merge models keys help --version --help" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "run sweep report plot merge models keys help --version --help" -- "$cur")
         return
     fi
     case $prev in
@@ -37,11 +37,23 @@ _netsim() {
         fi
         return
         ;;
-    -o | --output | --ss)
+    -o | --output | --ss | --script)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;
-    -j | --jobs | --seed | --rep | --shard | --only | --compare | --metric)
+    --metric)
+        mapfile -t COMPREPLY < <(compgen -W "goodput retransmits rtt drops jain counter:" -- "$cur")
+        return
+        ;;
+    --by)
+        mapfile -t COMPREPLY < <(compgen -W "flow host" -- "$cur")
+        return
+        ;;
+    --kind)
+        [[ $cmd == plot ]] && mapfile -t COMPREPLY < <(compgen -W "sweep" -- "$cur")
+        return
+        ;;
+    -j | --jobs | --seed | --rep | --shard | --only | --compare | --flow | --axis | --variant-axis | --size | --title)
         return
         ;;
     esac
@@ -49,6 +61,7 @@ _netsim() {
     run) opts="-o --output -s --set --seed --rep --profile --json -q --quiet --no-db --pcap --pcap-snaplen --pcap-filter --ss -h --help" ;;
     sweep) opts="-j --jobs -o --output -s --set --dry-run --resume --shard --only --emit-jobs -q --quiet -h --help" ;;
     report) opts="--compare --metric --by --json -h --help" ;;
+    plot) opts="--metric --by --flow --axis --variant-axis --logx --no-logx -o --output --size --title --script --kind -h --help" ;;
     merge | models | help) opts="-h --help" ;;
     keys) opts="--md --roff --names -h --help" ;;
     *) return ;;

@@ -26,6 +26,12 @@ check "... and prints its goodput" grep -q 'Gbit' "$tmp/run.out"
 (cd / && "$D/usr/bin/netsim" run "$D/usr/share/netsim/scenarios/udp_line_rate.ini" --set sim.duration=1s -q \
     -o "$tmp/u.db" && "$D/usr/bin/netsim-plot" "$tmp/u.db" -o "$tmp/u.png") > "$tmp/plot.out" 2>&1
 check "netsim-plot plots its database from outside the tree" test $? -eq 0 -a -s "$tmp/u.png"
+# a sweep goes to the netsim installed beside netsim-plot (NETSIM unset)
+(cd / && env -u NETSIM "$D/usr/bin/netsim" sweep "$D/usr/share/netsim/scenarios/udp_line_rate.ini" \
+    --set 'sender.cpu_speed=${0.5, 1.0}' --set sim.duration=100ms --set sim.interval=50ms -q -o "$tmp/s.db" \
+    && env -u NETSIM PATH=/usr/bin:/bin "$D/usr/bin/netsim-plot" "$tmp/s.db" --kind sweep -o "$tmp/s.png") \
+    > "$tmp/splot.out" 2>&1
+check "netsim-plot --kind sweep runs the installed netsim plot" test $? -eq 0 -a -s "$tmp/s.png"
 "$D/usr/bin/netsim-plot" --help > "$tmp/plothelp.out" 2>&1
 check "... and names itself netsim-plot" grep -q '^usage: netsim-plot DB' "$tmp/plothelp.out"
 
@@ -43,7 +49,7 @@ for page in man1/netsim.1 man5/netsim-scenario.5; do
         ok "man -l $page # SKIP man is not installed (man-db)"
     fi
 done
-check "netsim(1) documents every command" bash -c "for c in run sweep report merge models keys; do
+check "netsim(1) documents every command" bash -c "for c in run sweep report plot merge models keys; do
     grep -q \"^\\.B.* \$c\" '$D/usr/share/man/man1/netsim.1' || exit 1; done"
 
 # complete NAME WORD... : the completion's answer for the last word
@@ -57,6 +63,7 @@ check "... a key after --set (receiver.rx_ri<TAB>)" \
     test "$(complete_words netsim run "$s" --set receiver.rx_ri)" = receiver.rx_ring_size=
 check "... a section of the scenario after --set (rec<TAB>)" test "$(complete_words netsim run "$s" --set rec)" = receiver.
 check "... an option (netsim sweep --dr<TAB>)" test "$(complete_words netsim sweep --dr)" = --dry-run
+check "... an option of netsim plot (--no-l<TAB>)" test "$(complete_words netsim plot x.db --no-l)" = --no-logx
 check "... an app for netsim keys (tcp_i<TAB>)" test "$(complete_words netsim keys tcp_i)" = tcp_iperf3
 
 nice make -s uninstall DESTDIR="$D" PREFIX=/usr > "$tmp/uninstall.out" 2>&1
