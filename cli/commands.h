@@ -19,6 +19,10 @@ int cmd_models(int argc, char **argv);
  * is ".ini"): the name run.scenario records and results/<name>.db uses.
  * malloc'ed. (scenario_stem.c) */
 char *scenario_stem(const char *path);
+/* The scenario's name: its [sim] name (checked by the build: a word),
+ * else scenario_stem(path). malloc'ed. (scenario_stem.c) */
+struct cfg;
+char *scenario_name(const struct cfg *c, const char *path);
 
 /* Flushes standard output: 0, or 1 after saying on stderr that a write
  * failed, which the caller returns as its exit status (stdout_check.c). */

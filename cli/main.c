@@ -4,6 +4,7 @@
  * Exit status: 0 success, 1 simulation or I/O error, 2 bad usage or bad
  * scenario (nothing ran, no database was touched).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -122,10 +123,17 @@ static int cmd_run(int argc, char **argv)
             sets[nsets++] = optarg;
             break;
         case 'S':
+            /* run.seed holds the 64-bit seed as SQLite's signed integer, so
+             * a replication's seed of 2^63 or more reads negative there:
+             * --seed takes it in either spelling */
             errno = 0;
-            seed = strtoull(optarg, &end, 10);
-            if (*end || errno || optarg[0] == '-') {
-                fprintf(stderr, "netsim run: --seed takes a non-negative integer, got '%s'\n", optarg);
+            if (optarg[0] == '-')
+                seed = (uint64_t)strtoll(optarg, &end, 10);
+            else
+                seed = strtoull(optarg, &end, 10);
+            if (!optarg[0] || *end || errno || isspace((unsigned char)optarg[0]) || optarg[0] == '+') {
+                fprintf(stderr, "netsim run: --seed takes an integer from 0 to 18446744073709551615 (or -2^63 to -1, "
+                        "as run.seed stores the seeds of 2^63 and more), got '%s'\n", optarg);
                 return 2;
             }
             have_seed = true;
@@ -203,7 +211,7 @@ static int cmd_run(int argc, char **argv)
         cfg_free(cfg);
         return 2;
     }
-    char *stem = scenario_stem(path);
+    char *stem = scenario_name(cfg, path);
     struct run_opts o = {
         .scenario_path = path, .scenario = stem, .variant_label = "", .seed = seed, .have_seed = have_seed,
         .rep = rep, .out = stdout, .json = json, .quiet = quiet, .profile = profile, .progress = isatty(2) && !json,
@@ -270,26 +278,32 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         fputs(usage_main, stdout);
-        return 0;
+        return stdout_close("netsim");
     }
     if (!strcmp(cmd, "--version")) {
         printf("netsim %s\n", NETSIM_VERSION);
-        return 0;
+        return stdout_close("netsim");
     }
-    if (!strcmp(cmd, "run"))
-        return cmd_run(argc - 1, argv + 1);
-    if (!strcmp(cmd, "sweep"))
-        return cmd_sweep(argc - 1, argv + 1);
-    if (!strcmp(cmd, "report"))
-        return cmd_report(argc - 1, argv + 1);
-    if (!strcmp(cmd, "plot"))
-        return cmd_plot(argc - 1, argv + 1);
-    if (!strcmp(cmd, "merge"))
-        return cmd_merge(argc - 1, argv + 1);
-    if (!strcmp(cmd, "keys"))
-        return cmd_keys(argc - 1, argv + 1);
-    if (!strcmp(cmd, "models"))
-        return cmd_models(argc - 1, argv + 1);
+    static const struct {
+        const char *name;
+        int (*fn)(int argc, char **argv);
+    } cmds[] = {
+        { "run", cmd_run }, { "sweep", cmd_sweep }, { "report", cmd_report }, { "plot", cmd_plot },
+        { "merge", cmd_merge }, { "keys", cmd_keys }, { "models", cmd_models },
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        if (strcmp(cmd, cmds[i].name))
+            continue;
+        /* What a command printed may be the only copy of its results
+         * (--no-db, --json, report, --dry-run, --emit-jobs): a write that
+         * failed fails the command, whatever it returned. */
+        char who[32];
+        snprintf(who, sizeof who, "netsim %s", cmd);
+        int rc = cmds[i].fn(argc - 1, argv + 1);
+        if (stdout_close(who) && (rc == 0 || rc == 130))
+            rc = 1;
+        return rc;
+    }
     fprintf(stderr, "netsim: unknown command '%s'\n\n%s", cmd, usage_main);
     return 2;
 }

@@ -32,5 +32,5 @@ int cmd_models(int argc, char **argv)
             printf("    %-14s %s%s\n", v->name, v->doc, k ? "" : " (default)");
         }
     }
-    return stdout_close("netsim models");
+    return 0;
 }

@@ -28,20 +28,6 @@ void runner_interrupt(void)
         s->q.stop = true;
 }
 
-void runner_file_hash(const char *path, char out[17])
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    FILE *f = fopen(path, "rb");
-    int ch;
-    while (f && (ch = fgetc(f)) != EOF) {
-        h ^= (unsigned char)ch;
-        h *= 0x100000001b3ULL;
-    }
-    if (f)
-        fclose(f);
-    snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
 void runner_ss_base(const char *db, char *buf, size_t n)
 {
     size_t len = strlen(db);
@@ -62,10 +48,9 @@ static double wall(void)
 static int64_t sink_begin(const struct sink_ops *k, void *rec, struct cfg *cfg, const struct run_opts *o,
                           struct sim *s)
 {
-    char hash[17];
-    runner_file_hash(o->scenario_path, hash);
     struct sink_run run = { .scenario = o->scenario, .variant_label = o->variant_label ? o->variant_label : "",
-                            .seed = s->seed, .rep = o->rep, .scenario_hash = hash, .id = o->run_id };
+                            .seed = s->seed, .rep = o->rep, .scenario_hash = cfg_source_hash(cfg),
+                            .id = o->run_id };
     int64_t id = k->run_begin(rec, &run);
     if (id < 0)
         return -1;

@@ -63,7 +63,4 @@ void runner_interrupt(void);
 /* The ss_base of the results database db: its path less ".db". */
 void runner_ss_base(const char *db, char *buf, size_t n);
 
-/* Hex FNV-1a of a file's bytes: the scenario version `merge` compares. */
-void runner_file_hash(const char *path, char out[17]);
-
 #endif

@@ -7,6 +7,7 @@
  * that those cases return NaN instead, and the handler is left alone.
  */
 #include "cli/stats.h"
+#include "sim/xalloc.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
@@ -82,9 +83,7 @@ int stats_compare_paired(const double *a, const double *b, size_t n, double leve
     for (size_t i = 0; i < n; i++)
         if (a[i] == 0)
             return -1;
-    d = malloc(n * sizeof *d);
-    if (!d)
-        return -1;
+    d = xmalloc(n * sizeof *d);
     for (size_t i = 0; i < n; i++)
         d[i] = 100 * (b[i] - a[i]) / a[i];
     rc = stats_summarize(d, n, level, &out->pct);

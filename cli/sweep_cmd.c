@@ -190,14 +190,19 @@ static int validate(const struct sweep_ctx *x, bool list)
                 fprintf(stderr, "\r\033[Ksweep: checking combination %d/%d", checked, ncomb);
             }
         }
-        if (list)
-            dry_run_line(x, run);
     }
     if (progress && shown > t0)
         fputs("\r\033[K", stderr);
-    if (bad)
-        fprintf(stderr, "netsim sweep: %s: errors in %d of %d combinations (the first: run %d, %s); nothing was run\n",
-                x->path, bad, ncomb, first_bad, sweep_label(x->sw, first_bad));
+    if (bad) {
+        const char *label = sweep_label(x->sw, first_bad);
+        fprintf(stderr, "netsim sweep: %s: errors in %d of %d combination%s (the first: run %d%s%s); nothing was run\n",
+                x->path, bad, ncomb, ncomb == 1 ? "" : "s", first_bad, *label ? ", " : "", label);
+    }
+    /* listed only once every combination builds: a list followed by
+     * "nothing was run" would read as runs that exist */
+    for (int run = 1; list && !bad && run <= x->nruns; run++)
+        if (x->selected[run])
+            dry_run_line(x, run);
     for (int i = 0; i < seen.n; i++)
         free(seen.lines[i]);
     free(seen.lines);
@@ -325,7 +330,14 @@ int cmd_sweep(int argc, char **argv)
     x.jobs = jobs > 0 ? (int)jobs : 1;
     x.tty = isatty(2);
 
-    struct cfg *base = cfg_load(x.path);
+    char *why = NULL;
+    x.text = cfg_read(x.path, &x.len, &why);
+    if (!x.text) {
+        fprintf(stderr, "%s: %s\nnetsim sweep: %s: 1 error; nothing was run\n", x.path, why, x.path);
+        free(why);
+        return 2;
+    }
+    struct cfg *base = cfg_load_bytes(x.path, x.text, x.len);
     for (int i = 0; i < x.nsets && !cfg_errors(base); i++)
         cfg_override(base, x.sets[i]);
     if (!cfg_errors(base))
@@ -335,8 +347,11 @@ int cmd_sweep(int argc, char **argv)
         fprintf(stderr, "netsim sweep: %s: %d error%s; nothing was run\n", x.path, cfg_errors(base),
                 cfg_errors(base) == 1 ? "" : "s");
         cfg_free(base);
+        free(x.text);
         return 2;
     }
+    x.stem = scenario_name(base, x.path);
+    snprintf(x.hash, sizeof x.hash, "%s", cfg_source_hash(base));
     cfg_free(base);
     x.nruns = sweep_count(x.sw);
     if (only > x.nruns) {
@@ -347,8 +362,6 @@ int cmd_sweep(int argc, char **argv)
     x.selected = xcalloc((size_t)x.nruns + 1, 1);
     for (int run = 1; run <= x.nruns; run++)
         x.selected[run] = only ? run == only : shard_n ? (run - 1) % shard_n == shard_i - 1 : 1;
-    x.stem = scenario_stem(x.path);
-    runner_file_hash(x.path, x.hash);
     char *defout = xasprintf("results/%s.db", x.stem);
     if (!x.out)
         x.out = defout;
@@ -365,11 +378,7 @@ int cmd_sweep(int argc, char **argv)
     if (dry)
         goto done;
     int kept = 0;
-    char *wanted = malloc((size_t)x.nruns + 1);     /* before sweep_prepare_output unselects kept runs */
-    if (!wanted) {
-        rc = 1;
-        goto done;
-    }
+    char *wanted = xmalloc((size_t)x.nruns + 1);    /* before sweep_prepare_output unselects kept runs */
     memcpy(wanted, x.selected, (size_t)x.nruns + 1);
     rc = sweep_prepare_output(&x, resume, &kept);
     if (!rc)
@@ -390,6 +399,7 @@ int cmd_sweep(int argc, char **argv)
 done:
     free(defout);
     free(x.stem);
+    free(x.text);
     free(x.selected);
     sweep_free(x.sw);
     return rc;

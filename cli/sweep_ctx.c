@@ -18,9 +18,7 @@ double sweep_now(void)
 
 struct cfg *sweep_run_cfg(const struct sweep_ctx *x, int run)
 {
-    struct cfg *c = cfg_load(x->path);
-    if (!c)
-        xoom();
+    struct cfg *c = cfg_load_bytes(x->path, x->text, x->len);
     for (int i = 0; i < x->nsets; i++)
         cfg_override(c, x->sets[i]);
     sweep_apply(c, x->sw, run);

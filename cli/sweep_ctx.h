@@ -10,6 +10,7 @@
 #define NETSIM_CLI_SWEEP_CTX_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct cfg;
 struct sweep;
@@ -19,9 +20,11 @@ struct sweep;
 /* Everything a run needs, shared by the parent and (after fork) the child. */
 struct sweep_ctx {
     const char *path;            /* scenario file */
+    char *text;                  /* its bytes, read once (a pipe cannot be read again) */
+    size_t len;
     const char *sets[MAX_SETS];  /* --set assignments */
     int nsets;
-    char *stem;                  /* scenario name: file stem */
+    char *stem;                  /* scenario name: [sim] name, else the file stem */
     char hash[17];               /* scenario version */
     struct sweep *sw;
     int nruns;

@@ -255,6 +255,12 @@ static int reap(const struct sweep_ctx *x, struct rec *dst, struct slot *sl, int
             final = "failed";
             keep = true;
             rc = -1;
+        } else if (id == 0) {
+            /* rec_copy_run skips a duplicate of a complete run the output
+             * holds: this run would be counted and not be there */
+            snprintf(why, sizeof why, "not recorded: %.150s already holds a complete run with its scenario version, "
+                     "label, seed and replication", x->out);
+            final = "failed";
         } else if (id > 0 && id != run) {
             progress_clear(x, t);
             fprintf(stderr, "netsim sweep: run %d was recorded as run %lld (id %d was taken)\n", run, (long long)id,

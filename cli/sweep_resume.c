@@ -108,13 +108,17 @@ out:
 
 /*
  * Looks at what the output database (if it exists) already holds for the
- * selected runs. Without --resume any of them present is an error (the
- * ids are the run numbers). With --resume a complete run of this
- * scenario version and the same label, seed and replication is kept (and
- * unselected); any other state of the run is deleted so it runs again.
+ * selected runs. A run at one of their ids that is not this sweep's (its
+ * scenario, version, label, seed or replication differ) is an error
+ * either way, and is left as it is. Without --resume a run of this sweep
+ * present is an error (the ids are the run numbers). With --resume a
+ * complete one is kept (and unselected), any other state of it deleted
+ * so that it runs again.
  * Complete runs of another version of the scenario are an error either
- * way (rec_copy_run would refuse them). Returns 0, or 1 or 2 (exit
- * status) with the message printed. *kept counts the runs kept.
+ * way (rec_copy_run would refuse them). Returns 0; 2 (exit status: the
+ * database is left as it was) for a database that is not this sweep's to
+ * write, 1 for a database error, with the message printed. *kept counts
+ * the runs kept.
  */
 int sweep_prepare_output(struct sweep_ctx *x, bool resume, int *kept)
 {
@@ -131,6 +135,19 @@ int sweep_prepare_output(struct sweep_ctx *x, bool resume, int *kept)
         return 0;                            /* rec_open says why */
     }
     sqlite3_busy_timeout(db, rec_busy_timeout_ms());
+    /* a file of another schema is refused here, before any message about
+     * its runs, as rec_open would refuse it */
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        int v = sqlite3_column_int(st, 0);
+        if (v != 0 && v != 1 && v != RECORD_SCHEMA_VERSION) {
+            fprintf(stderr, "netsim sweep: %s: results schema version %d, this netsim writes version %d; choose "
+                    "another -o\n", x->out, v, RECORD_SCHEMA_VERSION);
+            rc = 2;
+            goto out;
+        }
+    }
+    sqlite3_finalize(st);
+    st = NULL;
     if (sqlite3_prepare_v2(db, "SELECT scenario_hash FROM run WHERE scenario = ?1 AND status = 'complete'"
                                " AND scenario_hash IS NOT ?2 LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
         sqlite3_close(db);
@@ -142,13 +159,13 @@ int sweep_prepare_output(struct sweep_ctx *x, bool resume, int *kept)
         const unsigned char *h = sqlite3_column_text(st, 0);
         fprintf(stderr, "netsim sweep: %s holds complete runs of another version of %s (scenario hash %s, this "
                 "one is %s); choose another -o\n", x->out, x->stem, h ? (const char *)h : "NULL", x->hash);
-        rc = 1;
+        rc = 2;
     }
     sqlite3_finalize(st);
     if (rc)
         goto out;
 
-    if (sqlite3_prepare_v2(db, "SELECT status, scenario_hash, variant_label, seed, rep FROM run WHERE id = ?1",
+    if (sqlite3_prepare_v2(db, "SELECT status, scenario_hash, variant_label, seed, rep, scenario FROM run WHERE id = ?1",
                            -1, &st, NULL) != SQLITE_OK)
         goto dberr;
     if (resume && sql_exec(db, "BEGIN IMMEDIATE", 0))
@@ -163,32 +180,38 @@ int sweep_prepare_output(struct sweep_ctx *x, bool resume, int *kept)
             continue;
         if (s != SQLITE_ROW)
             goto dberr;
-        if (!resume) {
-            if (!taken++)
-                first_taken = run;
-            continue;
-        }
         const char *status = (const char *)sqlite3_column_text(st, 0);
         const char *hash = (const char *)sqlite3_column_text(st, 1);
         const char *label = (const char *)sqlite3_column_text(st, 2);
         uint64_t seed = (uint64_t)sqlite3_column_int64(st, 3);
         int rep = sqlite3_column_int(st, 4);
-        bool same = hash && !strcmp(hash, x->hash) && label && !strcmp(label, sweep_label(x->sw, run)) &&
-                    seed == sweep_seed(x->sw, run) && rep == sweep_rep(x->sw, run);
+        const char *scen = (const char *)sqlite3_column_text(st, 5);
+        bool same = scen && !strcmp(scen, x->stem) && hash && !strcmp(hash, x->hash) && label &&
+                    !strcmp(label, sweep_label(x->sw, run)) && seed == sweep_seed(x->sw, run) &&
+                    rep == sweep_rep(x->sw, run);
+        /* A run at this id that this sweep did not make is never deleted nor
+         * counted as this sweep's, whatever its status: an interrupted run
+         * of another scenario is that scenario's to resume. */
+        if (!same) {
+            fprintf(stderr, "netsim sweep: %s: run %d is another run (%s %s of %s, label '%s', seed %llu, rep %d; "
+                    "this sweep's run %d is '%s', seed %llu, rep %d); choose another -o\n", x->out, run,
+                    status ? status : "", "run", scen ? scen : "(unnamed)", label ? label : "",
+                    (unsigned long long)seed, rep, run, sweep_label(x->sw, run),
+                    (unsigned long long)sweep_seed(x->sw, run), sweep_rep(x->sw, run));
+            rc = 2;
+            break;
+        }
+        if (!resume) {
+            if (!taken++)
+                first_taken = run;
+            continue;
+        }
         char why[512] = "";
         if (status && !strcmp(status, "complete")) {
-            if (same && !same_params(x, db, run, why, sizeof why)) {
+            if (!same_params(x, db, run, why, sizeof why)) {
                 fprintf(stderr, "netsim sweep: %s: run %d was recorded with other parameters (%s); choose another "
                         "-o\n", x->out, run, why);
-                rc = 1;
-                break;
-            }
-            if (!same) {
-                fprintf(stderr, "netsim sweep: %s: run %d is another run (label '%s', seed %llu, rep %d; this sweep's "
-                        "run %d is '%s', seed %llu, rep %d); choose another -o\n", x->out, run, label ? label : "",
-                        (unsigned long long)seed, rep, run, sweep_label(x->sw, run),
-                        (unsigned long long)sweep_seed(x->sw, run), sweep_rep(x->sw, run));
-                rc = 1;
+                rc = 2;
                 break;
             }
             x->selected[run] = 0;
@@ -203,7 +226,7 @@ int sweep_prepare_output(struct sweep_ctx *x, bool resume, int *kept)
     st = NULL;
     if (resume && sql_exec(db, rc ? "ROLLBACK" : "COMMIT", 0))
         goto dberr;
-    if (taken) {
+    if (taken && !rc) {
         fprintf(stderr, "netsim sweep: %s already holds %d of the runs of this sweep (the first: run %d); --resume "
                 "completes that sweep, or choose another -o\n", x->out, taken, first_taken);
         rc = 2;
@@ -269,7 +292,7 @@ int sweep_take_leftovers(struct sweep_ctx *x, const char *wanted, bool resume, i
             ++*kept;
         }
     }
-    if (taken) {
+    if (taken && !rc) {
         fprintf(stderr, "netsim sweep: an earlier sweep of %s left %d of the runs of this sweep complete beside it "
                 "(the first: run %d, %s.run%d.*.tmp); --resume completes that sweep, or choose another -o\n",
                 x->out, taken, first, x->out, first);

@@ -21,6 +21,7 @@ struct cfg_key {
     char *value;
     int line;              /* 0: set with cfg_override ("--set") */
     int axis_reported;     /* the "is a sweep axis" error was recorded */
+    int from_axis;         /* set by a sweep axis (cfg_set_axis_value) */
 };
 
 /* What the first getter to ask for a key said about it: the key's row of
@@ -67,6 +68,7 @@ struct cfg_param {
 
 struct cfg {
     char *file;
+    char source_hash[17];  /* FNV-1a of the bytes parsed, hex (cfg_source_hash) */
     struct cfg_section **sections;
     int nsections;
     size_t capsections;

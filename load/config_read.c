@@ -101,9 +101,17 @@ static void cfg_load_header(struct cfg_loader *ld, const char *b, const char *e)
                    CFG_Q(we[0] - w[0], w[0]));
         return;
     }
-    if (nw == 2 && !cfg_is_word(w[1], (size_t)(we[1] - w[1]), "_-.")) {
-        cfg_report(c, ld->line, "bad section name '%.*s%s': use letters, digits, '_', '-' or '.'",
-                   CFG_Q(we[1] - w[1], w[1]));
+    /* '.' separates a section's name from the key in --set and in the
+     * recorded parameters (l.fwd.delay), and "sim" names the [sim] section
+     * there: a name may be neither */
+    if (nw == 2 && !cfg_is_word(w[1], (size_t)(we[1] - w[1]), "_-")) {
+        cfg_report(c, ld->line, "bad section name '%.*s%s': use letters, digits, '_' or '-' ('.' separates the "
+                   "name from the key in --set and in the recorded parameters)", CFG_Q(we[1] - w[1], w[1]));
+        return;
+    }
+    if (nw == 2 && we[1] - w[1] == 3 && !memcmp(w[1], "sim", 3)) {
+        cfg_report(c, ld->line, "a section cannot be named 'sim': --set sim.KEY and the recorded sim.KEY name the "
+                   "[sim] section");
         return;
     }
     if (nw == 1) {
@@ -270,6 +278,12 @@ static struct cfg *cfg_parse(struct cfg *c, const char *text, size_t len)
 {
     struct cfg_loader ld = { .c = c, .p = text, .end = text + len };
     int before = c->nerrors;
+    uint64_t h = 0xcbf29ce484222325ULL;          /* FNV-1a of the bytes parsed */
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 0x100000001b3ULL;
+    }
+    snprintf(c->source_hash, sizeof c->source_hash, "%016llx", (unsigned long long)h);
     int rc = ini_parse_stream(cfg_reader, &ld, cfg_handler, &ld);
 
     /* The reader hands inih only lines it accepts, so this is a safety net. */
@@ -282,38 +296,46 @@ static struct cfg *cfg_parse(struct cfg *c, const char *text, size_t len)
 
 struct cfg *cfg_load_string(const char *name, const char *text)
 {
-    struct cfg *c = cfg_new(name);
-
-    if (!text)
-        text = "";
-    return cfg_parse(c, text, strlen(text));
+    return cfg_load_bytes(name, text ? text : "", text ? strlen(text) : 0);
 }
 
-struct cfg *cfg_load(const char *path)
+struct cfg *cfg_load_bytes(const char *name, const char *text, size_t len)
 {
-    struct cfg *c = cfg_new(path);
+    return cfg_parse(cfg_new(name), text, len);
+}
+
+const char *cfg_source_hash(const struct cfg *c)
+{
+    return c->source_hash;
+}
+
+char *cfg_read(const char *path, size_t *lenp, char **why)
+{
     struct stat st;
     FILE *f;
     char *buf;
     size_t len;
     int err = 0;
 
+    *why = NULL;
     f = fopen(path, "r");
     if (!f) {
-        cfg_report(c, -1, "cannot open: %s", strerror(errno));
-        return c;
+        *why = xasprintf("cannot open: %s", strerror(errno));
+        return NULL;
     }
     /* A device (/dev/zero, a terminal) has no end; a pipe is read up to
-     * the limit, like a file. */
+     * the limit, like a file, and once: what was read is what runs and
+     * what the run's scenario hash is of. */
     if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-        cfg_report(c, -1, "not a scenario file: %s", S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+        *why = xasprintf("not a scenario file: %s", S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
         fclose(f);
-        return c;
+        return NULL;
     }
     if (S_ISREG(st.st_mode) && st.st_size > CFG_MAX_FILE) {
-        cfg_report(c, -1, "%lld bytes: a scenario file is at most %d bytes (16 MiB)", (long long)st.st_size, CFG_MAX_FILE);
+        *why = xasprintf("%lld bytes: a scenario file is at most %d bytes (16 MiB)", (long long)st.st_size,
+                         CFG_MAX_FILE);
         fclose(f);
-        return c;
+        return NULL;
     }
     buf = xmalloc(CFG_MAX_FILE + 2);
     len = fread(buf, 1, CFG_MAX_FILE + 1, f);
@@ -321,17 +343,31 @@ struct cfg *cfg_load(const char *path)
         err = errno ? errno : EIO;
     fclose(f);
     if (err) {
-        cfg_report(c, -1, "cannot read: %s", strerror(err));
+        *why = xasprintf("cannot read: %s", strerror(err));
         free(buf);
-        return c;
+        return NULL;
     }
     if (len > CFG_MAX_FILE) {
-        cfg_report(c, -1, "more than %d bytes: a scenario file is at most 16 MiB", CFG_MAX_FILE);
+        *why = xasprintf("more than %d bytes: a scenario file is at most 16 MiB", CFG_MAX_FILE);
         free(buf);
-        return c;
+        return NULL;
     }
     buf[len] = '\0';
-    c = cfg_parse(c, buf, len);
+    *lenp = len;
+    return xrealloc(buf, len + 1);
+}
+
+struct cfg *cfg_load(const char *path)
+{
+    size_t len = 0;
+    char *why, *buf = cfg_read(path, &len, &why);
+    if (!buf) {
+        struct cfg *c = cfg_new(path);
+        cfg_report(c, -1, "%s", why);
+        free(why);
+        return c;
+    }
+    struct cfg *c = cfg_load_bytes(path, buf, len);
     free(buf);
     return c;
 }

@@ -264,3 +264,23 @@ int cfg_finish(struct cfg *c)
     free(kinds.p);
     return cfg_errors(c);
 }
+
+void cfg_inert(struct cfg_section *s, const char *key, const char *selector, const char *fmt, ...)
+{
+    const struct cfg_key *k = cfg_key_find(s, key);
+    if (!k)
+        return;
+    const struct cfg_key *sel = cfg_key_find(s, selector);
+    char *why;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&why, fmt, ap) < 0)
+        xoom();
+    va_end(ap);
+    if (k->from_axis && !(sel && sel->from_axis))
+        cfg_error(s, key, "a sweep axis that changes nothing: %s; its runs would be one run under several labels",
+                  why);
+    else
+        cfg_warning(s, key, "changes nothing: %s", why);
+    free(why);
+}

@@ -303,6 +303,12 @@ void cfg_set_value(struct cfg_section *s, const char *key, const char *value)
         cfg_key_add(s, key, value, s->line);
 }
 
+void cfg_set_axis_value(struct cfg_section *s, const char *key, const char *value)
+{
+    cfg_set_value(s, key, value);
+    cfg_key_find(s, key)->from_axis = 1;
+}
+
 struct cfg_section *cfg_section_ensure(struct cfg *c, const char *kind, const char *name)
 {
     struct cfg_section *s = cfg_find(c, kind, name);

@@ -30,6 +30,17 @@
 struct cfg *cfg_load(const char *path);
 /* Loads from a string (tests); `name` is used as the file name in errors. */
 struct cfg *cfg_load_string(const char *name, const char *text);
+/* The bytes of a scenario file, read once, with the checks cfg_load
+ * makes (NUL-terminated, *len without it); NULL with *why (malloc'ed) when
+ * it cannot be used. A pipe cannot be read twice: a command that loads a
+ * scenario more than once (a sweep's runs) reads it with this and loads
+ * each time with cfg_load_bytes. */
+char *cfg_read(const char *path, size_t *len, char **why);
+/* Loads len bytes of text as the file `name`. */
+struct cfg *cfg_load_bytes(const char *name, const char *text, size_t len);
+/* The version of the scenario a cfg was loaded from: FNV-1a over the
+ * bytes parsed, 16 hex digits (the run table's scenario_hash). */
+const char *cfg_source_hash(const struct cfg *c);
 void cfg_free(struct cfg *c);
 
 /* "--set section.key=value": section is "kind name" or "kind" with the
@@ -107,5 +118,8 @@ void cfg_key_at(const struct cfg_section *s, int i, const char **key, const char
 /* Replace a value in place (sweep expansion); an absent key is added with
  * the section's line. */
 void cfg_set_value(struct cfg_section *s, const char *key, const char *value);
+/* The same for one combination's value of a sweep axis, which cfg_inert
+ * then knows was swept. */
+void cfg_set_axis_value(struct cfg_section *s, const char *key, const char *value);
 
 #endif

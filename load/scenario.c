@@ -307,9 +307,20 @@ static void flows_build(struct sim *s)
         }
         f->start = cfg_time(sec, "start", "0s", 0, s->duration,
                             "{0s|0 to duration} when the client starts (connects, or sends its first packet)");
-        char dur[32];
-        snprintf(dur, sizeof dur, "%.12gs", time_to_s(s->duration));
+        /* the default is written exactly, in seconds with every decimal
+         * ("0.00005s", where %g wrote "5e-05s", which no key takes) */
+        char dur[48];
+        int n = snprintf(dur, sizeof dur, "%lld.%012lld", (long long)(s->duration / PS_PER_S),
+                         (long long)(s->duration % PS_PER_S));
+        while (dur[n - 1] == '0')
+            dur[--n] = 0;
+        if (dur[n - 1] == '.')
+            dur[--n] = 0;
+        snprintf(dur + n, sizeof dur - (size_t)n, "s");
         f->stop = cfg_time(sec, "stop", dur, 0, SIMTIME_NEVER, "{duration} when the flow stops sending");
+        if (f->stop <= f->start)
+            cfg_error(sec, "stop", "%.12gs is not after start (%.12gs): the flow would send nothing",
+                      time_to_s(f->stop), time_to_s(f->start));
         if ((size_t)f->id / 8 >= seen_len) {
             size_t len = seen_len ? 2 * seen_len : 64;
             if (len <= (size_t)f->id / 8)
@@ -369,12 +380,21 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
                                 "seed of every random stream of the run (--seed overrides it)");
     cfg_int(simsec, "repeat", "1", 1, 1000000,
             "runs of each combination in a sweep, replication r on a seed derived from seed and r (run: --rep)");
-    cfg_str(simsec, "name", "", "a label for the scenario, recorded with the run");
+    const char *name = cfg_str(simsec, "name", "",
+            "the scenario's name, recorded with each run (run.scenario) and naming results/NAME.db; "
+            "empty: the file's name without .ini");
+    /* it names results/NAME.db: one file name, any text but a '/' */
+    bool ok = name && strlen(name) <= 250 && strcmp(name, ".") && strcmp(name, "..");
+    for (const unsigned char *p = (const unsigned char *)name; ok && *p; p++)
+        ok = *p != '/' && *p >= 0x20 && *p != 0x7f;
+    if (name && !ok)
+        cfg_error(simsec, "name", "got '%s', expected a name that can be a file's (no '/', no control character, "
+                  "at most 250 bytes)", name);
     if (have_seed_override)
         s->seed = seed_override;
 
     /* hosts: named by link ends, configured by [host NAME] */
-    int nl = 0;
+    int nl = 0, nlinksecs = 0;
     size_t lsec_cap = 0, ends_cap = 0, ports_cap = 0;
     struct cfg_section **lsec = NULL;
     char (*ends)[2][32] = NULL, (*ports)[2][16] = NULL;
@@ -383,6 +403,12 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         if (strcmp(cfg_kind(sec), "link"))
             continue;
         cfg_claim(sec);
+        nlinksecs++;
+        if (!*cfg_name(sec)) {
+            cfg_error(sec, NULL, "a link needs a name ([link NAME]): its keys and counters are named after it");
+            cfg_unchecked(sec);
+            continue;
+        }
         lsec = xgrow(lsec, sizeof *lsec, (size_t)nl, &lsec_cap, 8);
         ends = xgrow(ends, sizeof *ends, (size_t)nl, &ends_cap, 8);
         ports = xgrow(ports, sizeof *ports, (size_t)nl, &ports_cap, 8);
@@ -394,7 +420,7 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
             host_get(s, ends[nl][e]);
         lsec[nl++] = sec;
     }
-    if (!nl)
+    if (!nlinksecs)     /* a link whose ends were wrong is reported at its key, not as missing */
         cfg_error_global(cfg, "%s: no [link NAME] section: a scenario needs at least one link", cfg_file(cfg));
     for (int i = 0; i < cfg_section_count(cfg); i++) {
         struct cfg_section *sec = cfg_section_at(cfg, i);

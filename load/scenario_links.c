@@ -13,12 +13,10 @@
 #include "load/units.h"
 #include "sim/xalloc.h"
 
-/* A host or port name: what a [host NAME] header takes, so that every
- * name in the results is plain text. */
-static bool name_word(const char *s)
+bool name_word(const char *s)
 {
     for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr("_-.", *s)))
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr("_-", *s)))
             return false;
     return true;
 }
@@ -43,7 +41,7 @@ int link_parse_ends(struct cfg_section *sec, char host[2][32], char port[2][16])
         if (!*ends[i] || strlen(ends[i]) >= 32 || (colon && (!colon[1] || strlen(colon + 1) >= 16)) ||
             !name_word(ends[i]) || (colon && !name_word(colon + 1))) {
             cfg_error(sec, "ends", "got '%s', expected HOST:PORT HOST:PORT such as 'sender:eth0 receiver:eth0' "
-                      "(names of letters, digits, '_', '-' and '.', at most 31 and 15 characters)", v);
+                      "(names of letters, digits, '_' and '-', at most 31 and 15 characters)", v);
             return -1;
         }
         snprintf(host[i], 32, "%s", ends[i]);

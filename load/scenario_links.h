@@ -6,9 +6,16 @@
 #ifndef NETSIM_LOAD_SCENARIO_LINKS_H
 #define NETSIM_LOAD_SCENARIO_LINKS_H
 
+#include <stdbool.h>
+
 #include "sim/sim.h"
 
 struct cfg_section;
+
+/* A host or port name: letters, digits, '_' and '-', so that every name
+ * in the results is plain text and a '.' in a recorded key or a counter
+ * name only ever separates ("" is one too). */
+bool name_word(const char *s);
 
 /* "ends = h1:eth0 h2:eth1" into host and port names (the port defaults to
  * eth0). 0, or -1 with the error recorded. */

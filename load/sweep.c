@@ -277,6 +277,58 @@ static int resolve_locks(struct sweep *sw, const char *v_of[])
     return bad ? -1 : 0;
 }
 
+/* The values of a root axis and the axes in lockstep with it, index by
+ * index, joined: two equal tuples are two runs with one label. */
+struct tuple {
+    char *text;
+    int index;
+};
+
+static int tuple_cmp(const void *a, const void *b)
+{
+    const struct tuple *x = a, *y = b;
+    int c = strcmp(x->text, y->text);
+    return c ? c : x->index - y->index;
+}
+
+/* A combination given twice (${10mbit, 10mbit, 20mbit}) would be the same
+ * run under two numbers, recorded once: refused here, before anything
+ * runs, naming the value and where it repeats. */
+static int refuse_repeats(struct sweep *sw, const char *v_of[])
+{
+    int bad = 0;
+    for (int r = 0; r < sw->naxes; r++) {
+        struct sweep_axis *a = &sw->axes[r];
+        if (a->lock >= 0)
+            continue;
+        struct tuple *t = xcalloc((size_t)a->nvalues, sizeof *t);
+        for (int i = 0; i < a->nvalues; i++) {
+            size_t n = 1;
+            for (int k = 0; k < sw->naxes; k++)
+                if (k == r || sw->axes[k].lock == r)
+                    n += strlen(sw->axes[k].values[i]) + 1;
+            char *p = t[i].text = xmalloc(n);
+            for (int k = 0; k < sw->naxes; k++)
+                if (k == r || sw->axes[k].lock == r)
+                    p += sprintf(p, "%s\x1f", sw->axes[k].values[i]);
+            *p = 0;
+            t[i].index = i;
+        }
+        qsort(t, (size_t)a->nvalues, sizeof *t, tuple_cmp);
+        for (int i = 1; i < a->nvalues && !bad; i++)
+            if (!strcmp(t[i].text, t[i - 1].text)) {
+                cfg_error(a->sec, a->key, "'%s': value %d repeats value %d ('%s'%s): the two would be one run; give "
+                          "each combination once", v_of[r], t[i].index + 1, t[i - 1].index + 1,
+                          a->values[t[i].index], strchr(t[i].text, '\x1f')[1] ? " with its lockstep values" : "");
+                bad = 1;
+            }
+        for (int i = 0; i < a->nvalues; i++)
+            free(t[i].text);
+        free(t);
+    }
+    return bad ? -1 : 0;
+}
+
 /* A key's raw value in [sim], or def. */
 static const char *sim_value(struct cfg *c, const char *key, const char *def)
 {
@@ -334,8 +386,8 @@ struct sweep *sweep_expand(struct cfg *c)
             a->kind = xstrdup(cfg_kind(s));
             a->sname = xstrdup(cfg_name(s));
             a->key = xstrdup(k);
-            if (!strcmp(a->kind, "sim") && !*a->sname && !strcmp(k, "repeat")) {
-                cfg_error(s, k, "'%s': repeat cannot be a sweep axis", v);
+            if (!strcmp(a->kind, "sim") && !*a->sname && (!strcmp(k, "repeat") || !strcmp(k, "name"))) {
+                cfg_error(s, k, "'%s': %s cannot be a sweep axis", v, k);
                 bad = 1;
                 continue;
             }
@@ -345,7 +397,7 @@ struct sweep *sweep_expand(struct cfg *c)
     }
     if (cfg_errors(c) > errors0 || bad)
         goto fail;
-    if (assign_names(sw, v_of) || resolve_locks(sw, v_of))
+    if (assign_names(sw, v_of) || resolve_locks(sw, v_of) || refuse_repeats(sw, v_of))
         goto fail;
     for (int i = 0; i < sw->naxes; i++)
         sw->axes[i].param_key = fmt_alloc("axis.", sw->axes[i].name, "");
@@ -455,6 +507,6 @@ void sweep_apply(struct cfg *c, const struct sweep *sw, int run)
         const struct sweep_axis *a = &sw->axes[i];
         struct cfg_section *s = cfg_section_ensure(c, a->kind, a->sname);
         if (s)
-            cfg_set_value(s, a->key, p[2 * i + 1]);
+            cfg_set_axis_value(s, a->key, p[2 * i + 1]);
     }
 }

@@ -154,7 +154,7 @@ int parse_time(const char *s, simtime_t *out, const char **why)
     if (!u)
         return units_fail(why, "a time such as 50ms, 1.5us or 2s");
     if (units_scale(&d, u->mult, INT64_MAX, &v, NULL) < 0)
-        return units_fail(why, "a time of at most 106 days");
+        return units_fail(why, "a time of at most 1000000s (11.6 days; no key takes more)");
     *out = (simtime_t)v;
     return 0;
 }

@@ -97,6 +97,15 @@ int  cfg_errors(const struct cfg *c);
 void cfg_warning(struct cfg_section *s, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A key the file sets that changes nothing in this build, because it
+ * belongs to a variant `selector` did not choose (ipfrag.scope is
+ * drop-new's; this host's ipfrag.evictor is lru). A warning, since the
+ * file may be one written for several variants; an error when the key is
+ * a sweep axis and the selector is not, since the axis's runs would be
+ * one run under several labels. Nothing when the key is absent. */
+void cfg_inert(struct cfg_section *s, const char *key, const char *selector, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Unknown keys: every key present in a section that no getter asked for is
  * an error listing the valid keys of that section; sections of a kind no
  * component claimed are errors too, listing the known kinds (cfg_finish). */

@@ -210,6 +210,13 @@ static struct rec *open_file(const char *path, unsigned flags, char **err)
 {
     struct stat sb;
     bool existed = stat(path, &sb) == 0;
+    /* A device or a directory is no results file, and SQLite would make
+     * its journal beside it (/dev/full-journal): refused before any. */
+    if (existed && !S_ISREG(sb.st_mode)) {
+        *err = rec_open_err(path, "not a regular file (%s): a results database is a file",
+                            S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ? "a pipe" : "a device");
+        return NULL;
+    }
     /* empty: a new results file, or the one a sweep made for its worker */
     bool empty = !existed || (S_ISREG(sb.st_mode) && sb.st_size == 0);
     struct rec *r = open_db(path, NULL, flags | (empty ? NEW_FILE : 0), err);

@@ -110,20 +110,25 @@ static void test_bad_section_headers(void **state)
                          "[]\n"
                          "[1host]\n"
                          "[link a] junk\n"
-                         "[link a.b-c_d] ; fine\n"
+                         "[link a.b-c_d]\n"
+                         "[link sim]\n"
+                         "[link b-c_D9] ; fine\n"
                          "y = 2\n");
 
     (void)state;
     expect_errors(c,
         "t.ini:1: bad section header '[host a b]': expected [kind] or [kind name]\n"
-        "t.ini:3: bad section name 'a/b': use letters, digits, '_', '-' or '.'\n"
+        "t.ini:3: bad section name 'a/b': use letters, digits, '_' or '-' ('.' separates the name from the key in --set and in the recorded parameters)\n"
         "t.ini:4: section header '[host' has no ']'\n"
         "t.ini:5: bad section header '[]': expected [kind] or [kind name]\n"
         "t.ini:6: bad section kind '1host': use a letter, then letters, digits, '_' or '-'\n"
-        "t.ini:7: text after ']' in section header '[link a] junk'\n");
+        "t.ini:7: text after ']' in section header '[link a] junk'\n"
+        "t.ini:8: bad section name 'a.b-c_d': use letters, digits, '_' or '-' ('.' separates the name from the key in "
+        "--set and in the recorded parameters)\n"
+        "t.ini:9: a section cannot be named 'sim': --set sim.KEY and the recorded sim.KEY name the [sim] section\n");
     /* keys under a bad header are dropped without a second error */
     assert_int_equal(cfg_section_count(c), 1);
-    assert_string_equal(cfg_name(cfg_section_at(c, 0)), "a.b-c_d");
+    assert_string_equal(cfg_name(cfg_section_at(c, 0)), "b-c_D9");
     assert_int_equal(cfg_key_count(cfg_section_at(c, 0)), 1);
     cfg_free(c);
 }

@@ -62,6 +62,18 @@ static void attach(struct sim *s, struct host *h, int slot)
     ns->scope_all = cfg_choice(sec, "ipfrag.scope", "all", scopes,
             "drop-new: the memory limit drops every fragment (all, as 4.18) or only those that would create "
             "a queue (new, 4.17)") == 0;
+    /* read whatever the evictor, so that they are valid keys everywhere;
+     * set for another evictor they change nothing, and the file says so */
+    const char *ev = ns->ops->name;
+    if (strcmp(ev, "drop-new"))
+        cfg_inert(sec, "ipfrag.scope", "ipfrag.evictor", "ipfrag.scope is drop-new's; this host's ipfrag.evictor "
+                  "is %s", ev);
+    if (strcmp(ev, "lru-warm")) {
+        cfg_inert(sec, "ipfrag.taildrop_mode", "ipfrag.evictor", "ipfrag.taildrop_mode is lru-warm's; this host's "
+                  "ipfrag.evictor is %s", ev);
+        cfg_inert(sec, "ipfrag.warm_jiffies", "ipfrag.evictor", "ipfrag.warm_jiffies is lru-warm's; this host's "
+                  "ipfrag.evictor is %s", ev);
+    }
     ns->nbuckets = (uint32_t)cfg_int(sec, "ipfrag.hash_buckets", ns->ops->rhash ? "65536" : "64", 1, FRAG_MAX_BUCKETS,
                                      "{|1 to 65536, a power of two} buckets of the fragment hash table "
                                      "(INETFRAGS_HASHSZ 64; drop-new's rhashtable: 65536)");

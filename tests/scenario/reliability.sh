@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Scenario tests of the command line and its files: a run is never lost,
+# replaced or recorded under the wrong name, seed or hash, and a misleading
+# answer is replaced by the right one. Each check is one way a run went
+# missing or was misrecorded before (a repeated axis value, --resume over
+# another scenario's run, a scenario read from a pipe, output to a full
+# disk), so each fails on the code that had the fault.
+. "$(dirname "$0")/common.bash"
+
+tiny() {   # a 50 ms TCP run; $1: the link's rate line, $2: more [sim] lines
+    cat <<INI
+[sim]
+duration = 0.05s
+interval = 0.01s
+${2:-}
+[link l]
+ends = a:eth0 b:eth0
+${1:-rate = 30mbit}
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+INI
+}
+run() { timeout -k 5 60 "$NETSIM" "$@" > "$tmp/out" 2> "$tmp/err"; }
+errors() { grep -c '^[^ ]*:[0-9]*: \|^[^ ]*\.ini: ' "$tmp/err"; }
+
+# --- 1. a value twice in an axis: refused, nothing run
+tiny 'rate = ${10mbit, 10mbit, 20mbit}' > "$tmp/rep.ini"
+run sweep "$tmp/rep.ini" -o "$tmp/rep.db" -j 1 -q
+check "a repeated axis value refused: exit 2" test $? -eq 2
+check "... naming both values" grep -q "rate: '\${10mbit, 10mbit, 20mbit}': value 2 repeats value 1 ('10mbit')" "$tmp/err"
+check "... no database written" test ! -e "$tmp/rep.db"
+tiny $'rate = ${r=10mbit, 10mbit}\ndelay = ${1ms, 1ms ! r}' > "$tmp/lock.ini"
+run sweep "$tmp/lock.ini" --dry-run
+check "a lockstep pair given twice refused" test $? -eq 2 -a "$(grep -c 'repeats' "$tmp/err")" -ge 1
+tiny $'rate = ${r=10mbit, 10mbit}\ndelay = ${1ms, 2ms ! r}' > "$tmp/lock2.ini"
+run sweep "$tmp/lock2.ini" --dry-run
+check "a repeated value whose lockstep partner differs is two runs" test $? -eq 0 -a "$(grep -c '^run ' "$tmp/out")" -eq 2
+tiny 'rate = ${10mbit, 20mbit}' > "$tmp/two.ini"
+run sweep "$tmp/two.ini" -o "$tmp/j1.db" -j 1 -q
+run sweep "$tmp/two.ini" -o "$tmp/j2.db" -j 2 -q
+check "-j 1 and -j 2 record the same runs" test "$(q "$tmp/j1.db" 'select id, variant_label from run order by id')" = \
+    "$(q "$tmp/j2.db" 'select id, variant_label from run order by id')"
+check "... both of them" test "$(q "$tmp/j1.db" "select count(*) from run where status = 'complete'")" -eq 2
+
+# --- 2. --resume never replaces another scenario's run
+tiny > "$tmp/other.ini"
+run run "$tmp/other.ini" -o "$tmp/res.db" -q
+q "$tmp/res.db" "update run set status = 'interrupted'"
+rows=$(q "$tmp/res.db" 'select count(*) from interval where run_id = 1')
+run sweep "$tmp/two.ini" -o "$tmp/res.db" --resume -q
+check "--resume over another scenario's interrupted run 1: exit 2" test $? -eq 2
+check "... saying whose run it is" grep -q "run 1 is another run (interrupted run of other, label '', seed 1, rep 0" "$tmp/err"
+check "... which is kept, rows and all" test "$(q "$tmp/res.db" "select scenario || ' ' || status from run")" = "other interrupted" \
+    -a "$(q "$tmp/res.db" 'select count(*) from interval where run_id = 1')" -eq "$rows"
+run sweep "$tmp/two.ini" -o "$tmp/res.db" -q
+check "... and without --resume the same answer (no 'already holds')" test $? -eq 2 -a "$(grep -c 'is another run' "$tmp/err")" -eq 1
+run run "$tmp/two.ini" --set l.rate=10mbit -o "$tmp/plain.db" -q
+run sweep "$tmp/two.ini" -o "$tmp/plain.db" --resume -q
+check "a database of a plain run of this scenario: another run, not 'already holds'" \
+    test $? -eq 2 -a "$(grep -c "run 1 is another run (complete run of two, label ''" "$tmp/err")" -eq 1
+cp "$tmp/j1.db" "$tmp/v99.db"
+q "$tmp/v99.db" 'pragma user_version = 99'
+run sweep "$tmp/two.ini" -o "$tmp/v99.db" --resume -q
+check "schema version 99 refused as such, with --resume too" \
+    test $? -eq 2 -a "$(grep -c "results schema version 99, this netsim writes version 2" "$tmp/err")" -eq 1
+run sweep "$tmp/two.ini" -o "$tmp/j1.db" --resume -q
+check "--resume of this sweep's complete database: nothing to do, exit 0" test $? -eq 0
+
+# --- 3. a scenario read from a pipe: read once, hashed as read, named 'pipe'
+tiny > "$tmp/p.ini"
+run run "$tmp/p.ini" -o "$tmp/file.db" -q
+mkfifo "$tmp/fifo"
+(cat "$tmp/p.ini" > "$tmp/fifo" &)
+run run "$tmp/fifo" -o "$tmp/fifo.db" -q
+check "a FIFO scenario runs (no second open, no hang)" test $? -eq 0
+check "... hashed as the bytes read" test "$(q "$tmp/fifo.db" 'select scenario_hash from run')" = \
+    "$(q "$tmp/file.db" 'select scenario_hash from run')"
+check "... and named 'pipe'" test "$(q "$tmp/fifo.db" 'select scenario from run')" = pipe
+run run <(cat "$tmp/p.ini") -o "$tmp/sub.db" -q
+check "<(...): not the empty file's hash, not '63'" test "$(q "$tmp/sub.db" 'select scenario || " " || scenario_hash from run')" = \
+    "pipe $(q "$tmp/file.db" 'select scenario_hash from run')"
+tiny "" "name = fromfifo" > "$tmp/n.ini"
+run run <(cat "$tmp/n.ini") -o "$tmp/sub2.db" -q
+check "[sim] name names a piped scenario" test "$(q "$tmp/sub2.db" 'select scenario from run')" = fromfifo
+(cat "$tmp/p.ini" > "$tmp/fifo" &)
+run sweep "$tmp/fifo" -o "$tmp/fsw.db" -q
+check "a FIFO scenario sweeps too" test $? -eq 0 -a "$(q "$tmp/fsw.db" 'select scenario_hash from run')" = \
+    "$(q "$tmp/file.db" 'select scenario_hash from run')"
+
+# --- 5. output that could not be written fails the command
+if [ -w /dev/full ]; then
+    run run "$tmp/p.ini" --no-db --json; cp "$tmp/out" "$tmp/json"
+    "$NETSIM" run "$tmp/p.ini" --no-db --json > /dev/full 2> "$tmp/err"
+    check "run --json > /dev/full: exit 1" test $? -eq 1
+    check "... saying so" grep -q "netsim run: writing standard output" "$tmp/err"
+    "$NETSIM" keys > /dev/full 2> "$tmp/err"
+    check "keys > /dev/full: exit 1" test $? -eq 1 -a "$(grep -c 'writing standard output: No space left on device' "$tmp/err")" -eq 1
+    "$NETSIM" report "$tmp/file.db" > /dev/full 2> "$tmp/err"
+    check "report > /dev/full: exit 1" test $? -eq 1
+    "$NETSIM" sweep "$tmp/two.ini" --dry-run > /dev/full 2> "$tmp/err"
+    check "sweep --dry-run > /dev/full: exit 1" test $? -eq 1
+    "$NETSIM" sweep "$tmp/two.ini" --emit-jobs > /dev/full 2> "$tmp/err"
+    check "sweep --emit-jobs > /dev/full: exit 1" test $? -eq 1
+    "$NETSIM" merge "$tmp/m.db" "$tmp/file.db" > /dev/full 2> "$tmp/err"
+    check "merge > /dev/full: still merged (it writes nothing to stdout)" test "$(q "$tmp/m.db" 'select count(*) from run')" -eq 1
+    run run "$tmp/p.ini" -o /dev/full
+    check "-o /dev/full refused as a device" grep -q "/dev/full: not a regular file (a device)" "$tmp/err"
+    check "... no journal beside it" test ! -e /dev/full-journal
+fi
+"$NETSIM" run "$tmp/p.ini" --no-db >&- 2> "$tmp/err"
+check "run with stdout closed: exit 1" test $? -eq 1
+"$NETSIM" keys >&- 2> "$tmp/err"
+check "keys with stdout closed: exit 1" test $? -eq 1
+
+# --- misleading answers
+printf '[sim]\n[link l]\nends = a:eth0 a:eth1\n' > "$tmp/ends.ini"
+run run "$tmp/ends.ini" --no-db
+check "both ends on one host: one error, no false 'no [link NAME] section'" \
+    test "$(errors)" -eq 1 -a "$(grep -c 'no \[link NAME\]' "$tmp/err")" -eq 0
+printf '[sim]\n[link l]\nends = a:b:c d\n' > "$tmp/ends3.ini"
+run run "$tmp/ends3.ini" --no-db
+check "ends = a:b:c d: one error" test "$(errors)" -eq 1 -a "$(grep -c 'expected HOST:PORT HOST:PORT' "$tmp/err")" -eq 1
+tiny "" "" | sed 's/^duration = .*/duration = 50us/; /^interval/d' > "$tmp/50us.ini"
+run run "$tmp/50us.ini" --no-db -q
+check "duration = 50us runs (a default stop is no key the file set)" test $? -eq 0
+tiny | sed 's/^to = b/to = b\nstart = 0.03s\nstop = 0.02s/' > "$tmp/stop.ini"
+run run "$tmp/stop.ini" --no-db
+check "stop before start refused" grep -q "stop: 0.02s is not after start (0.03s)" "$tmp/err"
+printf '[sim]\nduration = 0.05s\n[link sim]\nends = a:eth0 b:eth0\n' > "$tmp/lsim.ini"
+run run "$tmp/lsim.ini" --no-db
+check "[link sim] refused" grep -q "a section cannot be named 'sim'" "$tmp/err"
+printf '[sim]\nduration = 0.05s\n[link l.fwd]\nends = a:eth0 b:eth0\n' > "$tmp/ldot.ini"
+run run "$tmp/ldot.ini" --no-db
+check "[link l.fwd] refused" grep -q "bad section name 'l.fwd'" "$tmp/err"
+printf '[sim]\nduration = 0.05s\n[link]\nends = a:eth0 b:eth0\n' > "$tmp/lnone.ini"
+run run "$tmp/lnone.ini" --no-db
+check "an unnamed [link] refused" test $? -eq 2 -a "$(grep -c 'a link needs a name' "$tmp/err")" -eq 1
+tiny "" "repeat = 0" > "$tmp/r0.ini"
+run sweep "$tmp/r0.ini" --dry-run
+check "repeat = 0 --dry-run: nothing listed, exit 2" test $? -eq 2 -a ! -s "$tmp/out"
+check "... no stray ', )'" test "$(grep -c ', )' "$tmp/err")" -eq 0
+run run "$tmp/p.ini" --no-db --seed ''
+check "--seed '' refused" test $? -eq 2
+run run "$tmp/p.ini" --no-db --seed 18446744073709551616
+check "--seed 2^64 refused" test $? -eq 2
+tiny "" $'seed = 4\nrepeat = 3' > "$tmp/seeds.ini"
+run sweep "$tmp/seeds.ini" --dry-run
+s3=$(awk '/^run 3/ { print $6 }' "$tmp/out")
+run sweep "$tmp/seeds.ini" -o "$tmp/seeds.db" -q
+stored=$(q "$tmp/seeds.db" 'select seed from run where id = 3')
+run run "$tmp/seeds.ini" --no-db -q --seed "$stored"
+check "a stored negative run.seed is a seed --seed takes" test $? -eq 0
+check "... the --dry-run seed mod 2^64" python3 -c "import sys; sys.exit(int(sys.argv[1]) % 2**64 != int(sys.argv[2]))" "$stored" "$s3"
+tiny "" "name = renamed" > "$tmp/nm.ini"
+run run "$tmp/nm.ini" -o "$tmp/nm.db" -q
+check "[sim] name is run.scenario" test "$(q "$tmp/nm.db" 'select scenario from run')" = renamed
+tiny "" "name = ../x" > "$tmp/nm2.ini"
+run run "$tmp/nm2.ini" --no-db
+check "a name with '/' refused" test $? -eq 2
+tiny "" "duration = 2000000s" | sed '0,/^duration = 0.05s$/{/^duration = 0.05s$/d}' > "$tmp/long.ini"
+run run "$tmp/long.ini" --no-db
+check "a duration past the limit names the limit" grep -q "duration: got '2000000s', expected 1us to 1000000s" "$tmp/err"
+
+# --- a key of a variant the host did not choose
+printf '[sim]\nduration = 0.05s\n[host b]\nipfrag.scope = ${all, new}\n[link l]\nends = a:eth0 b:eth0\n' > "$tmp/scope.ini"
+run sweep "$tmp/scope.ini" --dry-run
+check "an axis over drop-new's ipfrag.scope under lru: exit 2" test $? -eq 2
+check "... saying it changes nothing" grep -q "ipfrag.scope: a sweep axis that changes nothing: ipfrag.scope is drop-new's; this host's ipfrag.evictor is lru" "$tmp/err"
+sed -i 's/ipfrag.scope = .*/ipfrag.scope = new/' "$tmp/scope.ini"
+run run "$tmp/scope.ini" --no-db -q
+check "the same key set once: runs, with a warning" test $? -eq 0 -a "$(grep -c 'ipfrag.scope: warning: changes nothing' "$tmp/err")" -eq 1
+printf '[sim]\nduration = 0.05s\n[host b]\nipfrag.evictor = ${lru, drop-new}\nipfrag.scope = ${all, new}\n[link l]\nends = a:eth0 b:eth0\n' > "$tmp/scope2.ini"
+run sweep "$tmp/scope2.ini" --dry-run
+check "the evictor swept too: the cross product runs, with a warning" \
+    test $? -eq 0 -a "$(grep -c '^run ' "$tmp/out")" -eq 4 -a "$(grep -c 'warning: changes nothing' "$tmp/err")" -eq 1
+sed -i 's/ipfrag.evictor = .*/ipfrag.evictor = drop-new/' "$tmp/scope2.ini"
+run sweep "$tmp/scope2.ini" --dry-run
+check "the axis under drop-new: no word" test $? -eq 0 -a ! -s "$tmp/err"
