@@ -8,12 +8,38 @@
 #include "sim/xalloc.h"
 #include "sim/sim.h"
 
+struct host_probe {
+    const struct sim *s;
+    const char *name;
+};
+
+static bool host_name_eq(const void *ctx, uint32_t id)
+{
+    const struct host_probe *p = ctx;
+    return !strcmp(p->s->hosts[id]->name, p->name);
+}
+
+/* By name through an index: a file of 100 000 hosts names each twice or
+ * more in its links, and a scan per name made loading quadratic. */
 struct host *host_find(struct sim *s, const char *name)
 {
-    for (int i = 0; i < s->nhosts; i++)
-        if (!strcmp(s->hosts[i]->name, name))
-            return s->hosts[i];
-    return NULL;
+    struct host_probe p = { s, name };
+    int64_t i = strindex_find(&s->host_index, strindex_hash(STRINDEX_SEED, name, strlen(name)), host_name_eq, &p);
+    return i < 0 ? NULL : s->hosts[i];
+}
+
+void host_index_add(struct sim *s, struct host *h)
+{
+    if (strindex_add(&s->host_index, strindex_hash(STRINDEX_SEED, h->name, strlen(h->name)), (uint32_t)h->index))
+        xoom();
+}
+
+void host_peers_alloc(struct host *h)
+{
+    size_t n = h->npeers ? h->npeers : 1;
+    h->ip_id = xcalloc(n, sizeof *h->ip_id);
+    h->pmtu[0] = xcalloc(n, sizeof *h->pmtu[0]);
+    h->pmtu[1] = xcalloc(n, sizeof *h->pmtu[1]);
 }
 
 const char *host_addr_str(uint32_t id, char *buf)

@@ -34,7 +34,10 @@ struct host {
     int index;
     struct cfg_section *sec;     /* may be NULL: host only named by a link */
     int ncores;
-    struct core cores[HOST_MAX_CORES];
+    /* cores, core_rng, backlog and backlog_task hold ncores each (made
+     * when the host is configured): at HOST_MAX_CORES each they were
+     * 18 KB of a 24 KB host, most of them never used */
+    struct core *cores;
     int nnics;
     struct nic *nics[HOST_MAX_NICS];
     struct nic_params nicp;
@@ -42,7 +45,8 @@ struct host {
     double cost[CPU_MAX_SYMS];   /* ns per call, or per byte */
     const char *cpu_profile;
     uint64_t rmem_default, rmem_max, wmem_default, wmem_max;
-    struct nic **route;          /* by destination host index; NULL: none/self */
+    uint8_t *route;              /* by destination host index: port index + 1, 0 none/self;
+                                  * built when first needed (sim/route.h) */
     struct sock *socks;           /* every socket, newest first */
     struct sock **sock_hash;      /* by (proto, port): chained, doubled at one per bucket */
     uint32_t sock_hash_size, nsocks;
@@ -50,16 +54,18 @@ struct host {
     defrag_fn defrag;
     void *mod[HOST_MAX_MODULES];  /* per-module state (sim.h: struct model_module) */
     struct rng rng;
-    struct rng core_rng[HOST_MAX_CORES];   /* cost jitter draws, one stream per core */
+    struct rng *core_rng;         /* cost jitter draws, one stream per core */
     /* loopback device: netif_rx puts packets on the sending core's backlog,
      * processed there in softirq (process_backlog) */
-    struct skb_queue backlog[HOST_MAX_CORES];
-    struct cpu_task backlog_task[HOST_MAX_CORES];
+    struct skb_queue *backlog;
+    struct cpu_task *backlog_task;
     uint32_t lo_mtu;
     /* per destination, as the kernel keeps them in the peer's inet_peer
      * (3.7 ip_select_ident) and route cache: the next IPv4 id, and the path
      * MTU learned from ICMP "fragmentation needed" (0: the route's MTU) */
-    /* per destination host id, npeers of them (every host of the run) */
+    /* per destination host id, npeers of them (every host of the run),
+     * allocated by the first packet the host sends or the first MTU it
+     * learns (host_peers_alloc): a router that only forwards has none */
     uint32_t npeers;
     uint16_t *ip_id;
     uint32_t *pmtu[2];            /* [family == NET_IPV6] */
@@ -96,6 +102,10 @@ static inline void host_charge_bytes(struct host *h, struct core *c, int sym, ui
 }
 
 struct host *host_find(struct sim *s, const char *name);
+/* Indexes a new host (s->hosts[h->index] == h) for host_find. */
+void host_index_add(struct sim *s, struct host *h);
+/* ip_id and pmtu, zeroed (host.c). */
+void host_peers_alloc(struct host *h);
 /* Dotted address for display: 10.0.0.N */
 const char *host_addr_str(uint32_t id, char *buf);
 

@@ -67,6 +67,8 @@ static void frag_needed_rcv(struct host *h, const struct skb *skb)
     uint32_t floor = v6 ? IPV6_MIN_MTU : IP_RT_MIN_PMTU;
     if (mtu < floor)
         mtu = floor;
+    if (!h->pmtu[0])
+        host_peers_alloc(h);
     uint32_t *pmtu = &h->pmtu[v6][dst];
     if (!*pmtu || mtu < *pmtu)
         *pmtu = mtu;

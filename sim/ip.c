@@ -5,6 +5,7 @@
 #include "sim/invariant.h"
 #include "sim/host.h"
 #include "sim/link.h"
+#include "sim/route.h"
 #include "sim/sim.h"
 
 uint32_t ip_hdr_len(uint8_t family)
@@ -14,14 +15,12 @@ uint32_t ip_hdr_len(uint8_t family)
 
 static struct nic *route(struct host *h, uint32_t daddr)
 {
-    if (daddr >= (uint32_t)h->sim->nhosts)
-        return NULL;
-    return h->route[daddr];
+    return route_next(h, daddr);
 }
 
 static uint32_t learned_mtu(const struct host *h, uint32_t daddr, uint8_t family, uint32_t link_mtu)
 {
-    uint32_t p = h->pmtu[family == NET_IPV6][daddr];
+    uint32_t p = h->pmtu[0] ? h->pmtu[family == NET_IPV6][daddr] : 0;
     return p && p < link_mtu ? p : link_mtu;
 }
 
@@ -179,7 +178,7 @@ void ip_loopback_init(struct host *h, uint32_t mtu)
     h->lo_mtu = mtu;
     h->sym_lo_xmit = cpu_sym("loopback_xmit");
     h->sym_backlog = cpu_sym("process_backlog");
-    for (int i = 0; i < HOST_MAX_CORES; i++) {
+    for (int i = 0; i < h->ncores; i++) {
         skbq_init(&h->backlog[i]);
         h->backlog_task[i] = (struct cpu_task){ .run = backlog_slice, .ctx = h, .cls = CPU_SOFTIRQ, .name = "backlog" };
     }
@@ -205,6 +204,8 @@ static int loopback_xmit(struct host *h, struct skb *skb, struct core *c)
 int ip_output(struct host *h, struct skb *skb, struct core *c)
 {
     host_charge(h, c, h->sym_ip_output);
+    if (!h->ip_id)
+        host_peers_alloc(h);
     if (skb->daddr == h->id) {
         skb->saddr = h->id;
         skb->ip_id = h->ip_id[skb->daddr]++;

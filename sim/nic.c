@@ -108,6 +108,20 @@ void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
     }
 }
 
+/* A queue's rings are allocated when it first receives or sends: most
+ * queues of a large topology never do (a 3000-host tree's rings were
+ * 250 KB a host, most of its memory), and a ring no packet reaches
+ * changes nothing. */
+static void rx_ring_alloc(struct nic_vec *v)
+{
+    uint32_t size = v->nic->p.rx_ring;
+    v->fifo = xcalloc(size, sizeof *v->fifo);
+    v->fifo_slot = xcalloc(size, sizeof *v->fifo_slot);
+    v->slots = xcalloc(size, sizeof *v->slots);
+    for (uint32_t k = 0; k < size; k++)
+        v->slots[k].page.release = rx_page_release;
+}
+
 void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_params *p)
 {
     memset(n, 0, sizeof *n);
@@ -127,12 +141,6 @@ void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_
         v->nic = n;
         v->idx = (int)i;
         v->core = &h->cores[p->queue_cpu[i]];
-        v->fifo = xcalloc(p->rx_ring, sizeof *v->fifo);
-        v->fifo_slot = xcalloc(p->rx_ring, sizeof *v->fifo_slot);
-        v->slots = xcalloc(p->rx_ring, sizeof *v->slots);
-        for (uint32_t k = 0; k < p->rx_ring; k++)
-            v->slots[k].page.release = rx_page_release;
-        v->tx = xcalloc(p->tx_ring, sizeof *v->tx);
         v->hw_free = p->rx_ring - 1;   /* one slot stays empty: head != tail */
         event_init(&v->irq, nic_irq, v);
         v->last_irq = -(simtime_t)PS_PER_S;
@@ -239,6 +247,8 @@ void nic_rx(struct nic *n, struct skb *skb)
         return;
     }
     v->hw_free--;
+    if (!v->fifo)
+        rx_ring_alloc(v);
     uint32_t pos = ring_add(v->fifo_head, v->fifo_len, n->p.rx_ring);
     v->fifo[pos] = skb;
     v->fifo_slot[pos] = v->next_slot;
@@ -324,6 +334,8 @@ static uint32_t tx_free_desc(const struct nic_vec *v)
 static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
 {
     struct nic *n = v->nic;
+    if (!v->tx)
+        v->tx = xcalloc(n->p.tx_ring, sizeof *v->tx);
     struct tx_rec *r = &v->tx[ring_add(v->tx_head, v->tx_len, n->p.tx_ring)];
     r->sk = skb->sk;
     r->truesize = skb->truesize;

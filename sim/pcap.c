@@ -10,6 +10,7 @@
 #include "sim/pcap.h"
 #include "sim/pcap_lib.h"
 #include "sim/pcap_wire.h"
+#include "sim/route.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
 
@@ -133,7 +134,7 @@ static uint8_t frame_ttl(const struct pcap_port *p, const struct skb *skb, bool 
     struct host *h = s->hosts[skb->saddr];
     int routers = 0;
     for (; h->id != last && routers < s->nhosts; routers++) {
-        struct nic *n = h->route[skb->daddr];
+        struct nic *n = route_next(h, skb->daddr);
         if (!n || !n->tx_link || !n->tx_link->dst)
             break;
         h = n->tx_link->dst->host;

@@ -28,12 +28,18 @@ uint64_t rng_derive_seed(uint64_t run_seed, const char *name)
 
 void rng_init(struct rng *r, uint64_t run_seed, const char *name)
 {
+    /* mt19937 takes 32 bits of seed; fold the 64 so no half is lost. */
+    uint64_t s = rng_derive_seed(run_seed, name);
+    r->g = NULL;
+    r->seed = (uint32_t)(s ^ (s >> 32));
+}
+
+void rng_start(struct rng *r)
+{
     r->g = gsl_rng_alloc(gsl_rng_mt19937);
     if (!r->g)      /* GSL's allocator, not ours: the same message */
         xoom();
-    /* mt19937 takes 32 bits of seed; fold the 64 so no half is lost. */
-    uint64_t s = rng_derive_seed(run_seed, name);
-    gsl_rng_set(r->g, (unsigned long)((s ^ (s >> 32)) & 0xffffffffUL));
+    gsl_rng_set(r->g, (unsigned long)r->seed);
 }
 
 void rng_free(struct rng *r)
@@ -43,5 +49,5 @@ void rng_free(struct rng *r)
     r->g = NULL;
 }
 
-double rng_exponential(struct rng *r, double mean) { return gsl_ran_exponential(r->g, mean); }
-double rng_gaussian(struct rng *r, double sigma) { return gsl_ran_gaussian_ziggurat(r->g, sigma); }
+double rng_exponential(struct rng *r, double mean) { return gsl_ran_exponential(rng_gen(r), mean); }
+double rng_gaussian(struct rng *r, double sigma) { return gsl_ran_gaussian_ziggurat(rng_gen(r), sigma); }

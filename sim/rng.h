@@ -13,9 +13,15 @@
 #include <stdint.h>
 #include <gsl/gsl_rng.h>
 
+/* A stream is seeded at init and its generator made at its first draw:
+ * a 100 000-host topology has a stream per host and per link direction,
+ * 5 KB and a seeding each, most of which never draw (the sequence is the
+ * same either way). */
 struct rng {
     gsl_rng *g;
+    uint32_t seed;
 };
+void rng_start(struct rng *r);
 
 /* 64-bit FNV-1a of the name, mixed with the seed (splitmix64 finaliser):
  * stable across platforms and releases, unlike gsl's default seeding. */
@@ -30,8 +36,14 @@ static inline uint64_t rng_rep_seed(uint64_t base, int rep)
 }
 void rng_free(struct rng *r);
 
-static inline double rng_uniform(struct rng *r) { return gsl_rng_uniform(r->g); }      /* [0,1) */
-static inline uint64_t rng_u32(struct rng *r) { return gsl_rng_get(r->g); }           /* 32 bits */
+static inline gsl_rng *rng_gen(struct rng *r)
+{
+    if (__builtin_expect(!r->g, 0))
+        rng_start(r);
+    return r->g;
+}
+static inline double rng_uniform(struct rng *r) { return gsl_rng_uniform(rng_gen(r)); }      /* [0,1) */
+static inline uint64_t rng_u32(struct rng *r) { return gsl_rng_get(rng_gen(r)); }           /* 32 bits */
 double rng_exponential(struct rng *r, double mean);
 double rng_gaussian(struct rng *r, double sigma);
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "sim/config.h"
 #include "sim/progress.h"
+#include "sim/route.h"
 #include "sim/sim.h"
 #include "sim/strindex.h"
 #include "sim/xalloc.h"
@@ -198,6 +199,10 @@ void sim_free(struct sim *s)
             if (h->cores[k].rng)
                 rng_free(h->cores[k].rng);
         }
+        free(h->cores);
+        free(h->core_rng);
+        free(h->backlog);
+        free(h->backlog_task);
     }
     for (int i = 0; i < s->nlinks; i++)
         free(s->links[i]);
@@ -210,6 +215,8 @@ void sim_free(struct sim *s)
     free(s->flows);
     free(s->hosts);
     free(s->links);
+    route_free(s);
+    strindex_free(&s->host_index);
     counters_free(&s->counters);
     /* every packet the run allocated is back in the pool */
     assert(skb_in_use() == s->skbs_at_build);

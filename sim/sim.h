@@ -12,6 +12,7 @@
 #include "sim/host.h"
 #include "sim/link.h"
 #include "sim/sink.h"
+#include "sim/strindex.h"
 #include "sim/xalloc.h"
 
 struct cfg;
@@ -85,6 +86,7 @@ struct sim {
     simtime_t duration, interval;
     int nhosts, nlinks, nflows;
     struct host **hosts;         /* nhosts of hosts_cap; a host's id is its index */
+    struct strindex host_index;  /* name -> index (host_find) */
     struct link **links;         /* nlinks of links_cap */
     size_t hosts_cap, links_cap;
     struct flow **flows;         /* nflows of flows_cap, grown by doubling */
@@ -95,6 +97,10 @@ struct sim {
     struct sink sinks[SIM_MAX_SINKS];   /* where results go, in this order */
     int nsinks;
     uint64_t skbs_at_build;      /* skb_in_use() before this world existed */
+    /* sim/route.h: each host's connected component, and the scratch space
+     * of the search that builds a host's next hops */
+    uint32_t *route_comp, *route_queue;
+    uint8_t *route_hop;
     bool interrupted;
 };
 

@@ -183,7 +183,7 @@ static struct sctp_assoc *pf_world(struct sim **s, struct cfg **cfg, uint32_t n)
  * without consuming it */
 static uint64_t peek_prandom(struct sctp_assoc *a, int k, uint64_t n)
 {
-    gsl_rng *g = gsl_rng_clone(a->sh->rng.g);
+    gsl_rng *g = gsl_rng_clone(rng_gen(&a->sh->rng));
     uint64_t u = 0;
     for (int i = 0; i <= k; i++)
         u = gsl_rng_get(g);

@@ -271,6 +271,15 @@ struct skb *frag_defrag(struct host *h, struct skb *skb, struct core *c)
         skb_free(skb);
         return NULL;
     }
+    if (!ns->peer_rid) {
+        /* per source, for every host of the run: taken by the first
+         * fragment, as most hosts of a large topology never get one */
+        size_t npeers = (size_t)h->sim->nhosts;
+        ns->peer_rid = xcalloc(npeers, sizeof *ns->peer_rid);
+        ns->latest_id = xcalloc(npeers, sizeof *ns->latest_id);
+        ns->evicted_id = xcalloc(npeers, sizeof *ns->evicted_id);
+        ns->evicted_pos = xcalloc(npeers, sizeof *ns->evicted_pos);
+    }
     struct frag_ctx ctx = { .c = c, .now = c->q->now, .skb = skb };
     ctx.jiffy = (uint64_t)(ctx.now / PS_PER_MS);
     if (!ns->reqds)

@@ -31,11 +31,6 @@ static void attach(struct sim *s, struct host *h, int slot)
     struct frag_ns *ns = xcalloc(1, sizeof *ns);
     ns->h = h;
     ns->s = s;
-    size_t npeers = (size_t)s->nhosts;
-    ns->peer_rid = xcalloc(npeers, sizeof *ns->peer_rid);
-    ns->latest_id = xcalloc(npeers, sizeof *ns->latest_id);
-    ns->evicted_id = xcalloc(npeers, sizeof *ns->evicted_id);
-    ns->evicted_pos = xcalloc(npeers, sizeof *ns->evicted_pos);
     ns->ops = variant_choose(sec, "ipfrag.evictor");
     ns->high = cfg_size(sec, "ipfrag_high_thresh", "256K", 0, 1ULL << 40,
             "fragment memory above which the evictor runs (net.ipv4.ipfrag_high_thresh; Linux 3.7 default 256K)");

@@ -14,6 +14,7 @@
 #include "models/tcp/rskb_vec.h"
 #include "models/tcp/tcp.h"
 #include "sim/hash.h"
+#include "sim/route.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
 
@@ -235,7 +236,8 @@ void tcp_listen(struct tcp_sock *tp, void (*accept)(struct tcp_sock *listener, s
 
 static void setup_mss(struct tcp_sock *tp)
 {
-    uint32_t mtu = tp->h->route && tp->h->route[tp->daddr] ? tp->h->route[tp->daddr]->tx_link->mtu : 1500;
+    struct nic *n = route_next(tp->h, tp->daddr);
+    uint32_t mtu = n ? n->tx_link->mtu : 1500;
     tp->advmss = mtu - IPV4_HDR_LEN - TCP_HDR_LEN;
     tcp_seg_free_all(tp);        /* blocks come with the first segment sent (tcp_seg_reserve) */
     tp->nblk = 1;

@@ -1,0 +1,104 @@
+/*
+ * test_route.c - next hops (sim/route.h): the shortest path, ties to the
+ * first-declared link as a breadth-first search from the source finds
+ * them; a one-port host routes everything it can reach through its port
+ * and has no table; a router builds its table when it first routes, and
+ * only then; hosts of another component are unreachable.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "sim/route.h"
+#include "tests/world.h"
+
+static uint32_t idx(struct sim *s, const char *name)
+{
+    return (uint32_t)host_find(s, name)->index;
+}
+
+static const char *via(struct sim *s, const char *from, const char *to)
+{
+    struct nic *n = route_next(host_find(s, from), idx(s, to));
+    return n ? n->name : "none";
+}
+
+/* a square a-b-d, a-c-d (a's eth0 to b declared first), and a tail d-e;
+ * x-y apart from the rest */
+static const char square[] =
+    "[sim]\nduration = 1ms\n"
+    "[link ab]\nends = a:eth0 b:eth0\n"
+    "[link ac]\nends = a:eth1 c:eth0\n"
+    "[link bd]\nends = b:eth1 d:eth0\n"
+    "[link cd]\nends = c:eth1 d:eth1\n"
+    "[link de]\nends = d:eth2 e:eth0\n"
+    "[link xy]\nends = x:eth0 y:eth0\n";
+
+static void test_shortest_path_and_first_link_on_ties(void **state)
+{
+    (void)state;
+    struct sim *s = world_build(square);
+    assert_string_equal(via(s, "a", "b"), "eth0");
+    assert_string_equal(via(s, "a", "c"), "eth1");
+    /* two paths of two hops to d: the first-declared port's */
+    assert_string_equal(via(s, "a", "d"), "eth0");
+    assert_string_equal(via(s, "a", "e"), "eth0");
+    /* from d, a is two hops either way: b's link (d's eth0) first */
+    assert_string_equal(via(s, "d", "a"), "eth0");
+    assert_string_equal(via(s, "d", "c"), "eth1");
+    assert_string_equal(via(s, "d", "e"), "eth2");
+    assert_string_equal(via(s, "c", "b"), "eth0");
+    assert_string_equal(via(s, "a", "a"), "none");
+    assert_string_equal(via(s, "a", "x"), "none");
+    sim_free(s);
+    cfg_free(world_cfg);
+}
+
+static void test_one_port_hosts_have_no_table(void **state)
+{
+    (void)state;
+    struct sim *s = world_build(square);
+    assert_string_equal(via(s, "e", "a"), "eth0");
+    assert_string_equal(via(s, "e", "d"), "eth0");
+    assert_string_equal(via(s, "e", "e"), "none");
+    assert_string_equal(via(s, "e", "y"), "none");       /* another component */
+    assert_string_equal(via(s, "x", "y"), "eth0");
+    assert_string_equal(via(s, "x", "a"), "none");
+    assert_null(host_find(s, "e")->route);
+    assert_null(host_find(s, "x")->route);
+    /* routers build theirs when they first route, not before */
+    assert_null(host_find(s, "b")->route);
+    assert_string_equal(via(s, "b", "e"), "eth1");
+    assert_non_null(host_find(s, "b")->route);
+    assert_null(host_find(s, "c")->route);
+    assert_int_equal(route_bytes_worst(s), 4 * 7);     /* a, b, c, d: 7 hosts each */
+    sim_free(s);
+    cfg_free(world_cfg);
+}
+
+/* A flow across the square is carried by the routers on its path only. */
+static void test_only_the_path_builds_tables(void **state)
+{
+    (void)state;
+    char ini[1024];
+    snprintf(ini, sizeof ini, "%s[flow 1]\napp = ping\nfrom = e\nto = b\ncount = 2\ninterval = 100us\n", square);
+    struct sim *s = world_build(ini);
+    sim_run(s, false);
+    assert_non_null(host_find(s, "d")->route);          /* e -> d -> b and back */
+    assert_null(host_find(s, "c")->route);
+    assert_null(host_find(s, "a")->route);
+    assert_int_equal(world_counter(s, "d.ip_forwarded"), 4);
+    sim_free(s);
+    cfg_free(world_cfg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shortest_path_and_first_link_on_ties),
+        cmocka_unit_test(test_one_port_hosts_have_no_table),
+        cmocka_unit_test(test_only_the_path_builds_tables),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
