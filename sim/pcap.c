@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "sim/pcap.h"
 #include "sim/pcap_lib.h"
 #include "sim/pcap_wire.h"
@@ -295,15 +296,23 @@ struct pcap_run *pcap_run_open(struct sim *s, const struct pcap_opts *o, char *e
 
 int pcap_run_close(struct pcap_run *r, FILE *report)
 {
-    int rc = 0;
+    int rc = 0, lost = 0;
     uint64_t frames = 0, wire = 0, cap = 0, filtered = 0;
     for (int i = 0; i < r->nports; i++) {
         struct pcap_port *p = &r->ports[i];
         bool bad = pcaplib_file_close(p->d) < 0;
         p->d = NULL;
         if (bad) {
-            fprintf(report, "netsim: pcap: %s: write error: %s\n", p->path, strerror(errno));
+            /* a capture cut short where the disk filled would read as one
+             * in which the frames stopped: it goes, and the exit says so */
+            int e = errno;
+            struct stat st;
+            bool gone = lstat(p->path, &st) == 0 && S_ISREG(st.st_mode) && unlink(p->path) == 0;
+            fprintf(report, "netsim: pcap: %s: write error: %s%s\n", p->path, strerror(e),
+                    gone ? "; the partial file is removed" : "");
             rc = -1;
+            lost++;
+            continue;
         }
         fprintf(report, "netsim: pcap: %s: %llu frames, %llu bytes (%llu written)\n", p->path,
                 (unsigned long long)p->frames, (unsigned long long)p->wire_bytes, (unsigned long long)p->cap_bytes);
@@ -313,7 +322,7 @@ int pcap_run_close(struct pcap_run *r, FILE *report)
         filtered += p->filtered;
     }
     fprintf(report, "netsim: pcap: %d file%s in %s: %llu frames, %llu bytes of frames, %llu bytes written (snap length %u)",
-            r->nports, r->nports == 1 ? "" : "s", r->dir, (unsigned long long)frames, (unsigned long long)wire,
+            r->nports - lost, r->nports - lost == 1 ? "" : "s", r->dir, (unsigned long long)frames, (unsigned long long)wire,
             (unsigned long long)cap, r->snaplen);
     if (r->filter)
         fprintf(report, ", %llu frames left out by the filter", (unsigned long long)filtered);

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct ss_file {
     char *path;
@@ -63,7 +65,11 @@ int ss_file_close(struct ss_file *x, const char *final, FILE *report)
     }
     const char *where = x->path;
     if (x->failed) {
-        fprintf(report, "netsim: ss: %s: %s\n", x->path, strerror(x->err ? x->err : EIO));
+        /* a partial file would read as a run whose sockets stopped */
+        struct stat st;     /* a regular file it wrote, never a device (--ss /dev/full) */
+        bool gone = x->f && lstat(x->path, &st) == 0 && S_ISREG(st.st_mode) && unlink(x->path) == 0;
+        fprintf(report, "netsim: ss: %s: %s%s\n", x->path, strerror(x->err ? x->err : EIO),
+                gone ? "; the partial file is removed" : "");
         rc = -1;
     } else if (x->f && final && strcmp(final, x->path)) {
         if (rename(x->path, final) == 0) {

@@ -110,6 +110,22 @@ if [ -w /dev/full ]; then
     check "-o /dev/full refused as a device" grep -q "/dev/full: not a regular file (a device)" "$tmp/err"
     [ "$journal_before" = yes ] || check "... no journal beside it" test ! -e /dev/full-journal
 fi
+# a file limit (ulimit -f, SIGXFSZ ignored) fails writes past it as a
+# full disk would: the run says so, exits 1, and leaves no partial file
+tiny | sed 's/^to = b/to = b\nss_interval = 10ms/' > "$tmp/ss.ini"
+mkdir "$tmp/cap"
+abs_netsim=$(cd "$(dirname "$NETSIM")" && pwd)/$(basename "$NETSIM")
+(trap '' XFSZ; ulimit -f 8; cd "$tmp" && "$abs_netsim" run ss.ini --no-db -q --pcap cap --ss s.txt > out 2> err)
+check "pcap past a file limit: exit 1" test $? -eq 1
+check "... each file's write error said" test "$(grep -c 'write error: File too large; the partial file is removed' "$tmp/err")" -eq 2
+check "... and no partial capture left" test -z "$(ls "$tmp/cap")"
+(trap '' XFSZ; ulimit -f 2; cd "$tmp" && "$abs_netsim" run ss.ini --no-db -q --ss s.txt > out 2> err)
+check "--ss past a file limit: exit 1, no partial file" test $? -eq 1 -a ! -e "$tmp/s.txt"
+check "... saying so" grep -q "ss: s.txt: File too large; the partial file is removed" "$tmp/err"
+if [ -w /dev/full ]; then
+    "$NETSIM" run "$tmp/ss.ini" --no-db -q --ss /dev/full > /dev/null 2> "$tmp/err"
+    check "--ss /dev/full: exit 1, and the device is left alone" test $? -eq 1 -a -c /dev/full
+fi
 "$NETSIM" run "$tmp/p.ini" --no-db >&- 2> "$tmp/err"
 check "run with stdout closed: exit 1" test $? -eq 1
 "$NETSIM" keys >&- 2> "$tmp/err"
