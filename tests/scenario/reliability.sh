@@ -222,3 +222,17 @@ NETSIM_MEM_AVAILABLE=2000000000 run run "$tmp/tree100k.ini" --no-db
 check "100 000 hosts in 2 GB: refused, exit 2" test $? -eq 2
 check "... with the estimate" grep -q "100000 hosts on 99999 links need about 7612 MB (about 40 KB a host, 24 KB a link, and up to 1362 MB of next hops for 14286 routers), more than the 1907 MB of memory available" "$tmp/err"
 check "... as one error" test "$(errors)" -eq 1
+
+# --- more of the same through --set
+run run "$tmp/p.ini" --no-db --set 1.stop=0
+check "--set 1.stop=0 refused (the flow would send nothing)" grep -q "stop: 0s is not after start (0s)" "$tmp/err"
+run run "$tmp/p.ini" --no-db --set sim.duration=100000000000000ms
+check "--set sim.duration past the limit: the real limit" grep -q "at most 1000000s (11.6 days" "$tmp/err"
+printf '[sim]\nduration=0.05s\n[link l]\nends = a: b:\n' > "$tmp/e2.ini"
+run run "$tmp/e2.ini" --no-db
+check "ends = 'a: b:': one error" test "$(errors)" -eq 1
+run run "$tmp/p.ini" -o "$tmp/names.db" -q
+run run "$tmp/p.ini" -o "$tmp/names.db" -q --set sim.name=foo
+check "--set sim.name=foo is run.scenario" test "$(q "$tmp/names.db" 'select group_concat(scenario) from run')" = "p,foo"
+run report "$tmp/names.db"
+check "... and report shows each scenario, not '2 runs of p'" test "$(grep -c '^p \|^foo ' "$tmp/out")" -eq 2
