@@ -371,6 +371,11 @@ void cfg_describe(struct cfg *c)
     c->describe = 1;
 }
 
+int cfg_describing(const struct cfg_section *s)
+{
+    return s->cfg->describe;
+}
+
 int cfg_key_doc_count(const struct cfg_section *s)
 {
     return s->nasked;

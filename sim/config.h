@@ -33,6 +33,9 @@ struct cfg_section;
 
 /* Is the key present (given by the user)? Does not mark it known. */
 int cfg_has(const struct cfg_section *s, const char *key);
+/* Is the scenario being built only to list its keys (`netsim keys`)?
+ * Keys read only when present are then read anyway, to be listed. */
+int cfg_describing(const struct cfg_section *s);
 
 /* Typed getters. `def` is a string in the same syntax as the file (so the
  * default is parsed, recorded and documented the same way), or NULL for a

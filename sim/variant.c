@@ -64,6 +64,41 @@ static int collect_families(FILE *err)
     return bad;
 }
 
+/* A variant's keys: named as a key's last part may be, documented, with
+ * a default inside their range, each once, VARIANT_MAX_KEYS at most. */
+static int check_keys(const struct variant *v, const struct variant_head *h, FILE *err)
+{
+    const char *file = v->file ? v->file : "?";
+    int n = 0;
+    for (const struct variant_key *k = h->keys; k && k->name; k++, n++) {
+        const char *why = NULL;
+        char *end = NULL;
+        long long d = k->def ? strtoll(k->def, &end, 10) : 0;
+        bool word = k->name[0] != 0;
+        for (const char *c = k->name; *c; c++)
+            word &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+        if (n == VARIANT_MAX_KEYS)
+            why = "more keys than VARIANT_MAX_KEYS";
+        else if (!word)
+            why = "a key's name is letters, digits and '_'";
+        else if (!k->doc || !k->doc[0])
+            why = "it has no doc";
+        else if (k->min > k->max)
+            why = "its min is above its max";
+        else if (!k->def || !*k->def || *end || d < k->min || d > k->max)
+            why = "its default is no whole number within its range";
+        for (const struct variant_key *j = h->keys; !why && j < k; j++)
+            if (!strcmp(j->name, k->name))
+                why = "it is listed twice";
+        if (why) {
+            fprintf(err, "netsim: %s: %s variant '%s', key '%s': %s\n", file, v->key, h->name,
+                    k->name ? k->name : "", why);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The k-th registered variant against the contract; added to its
  * family. The earlier entries are compared by position, not address: one
  * object listed twice (a table built from a copied file) is a duplicate
@@ -82,6 +117,8 @@ static int check_one(int k, FILE *err)
         fprintf(err, "netsim: %s: a %s variant needs a name and a doc\n", file, v->key);
         return 1;
     }
+    if (check_keys(v, h, err))
+        return 1;
     const char *miss = fe->fam->missing ? fe->fam->missing(v->ops) : NULL;
     if (miss) {
         fprintf(err, "netsim: %s: %s variant '%s' lacks its required member '%s'\n", file, v->key, h->name, miss);
@@ -169,6 +206,47 @@ const void *variant_choose(struct cfg_section *sec, const char *key)
     }
     int i = cfg_choice(sec, key, fe->fam->def, fe->names, fe->fam->doc);
     return variant_find(key, fe->names[i]);
+}
+
+const void *variant_choose_vals(struct cfg_section *sec, const char *key, int64_t *vals)
+{
+    const struct variant_head *chosen = variant_choose(sec, key);
+    struct family_entry *fe = family(key);
+    for (int i = 0; i < fe->n; i++) {
+        const struct variant_head *v = fe->v[i];
+        int n = 0;
+        for (const struct variant_key *k = v->keys; k && k->name; k++, n++) {
+            char name[160];
+            snprintf(name, sizeof name, "%s.%s.%s", key, v->name, k->name);
+            /* every variant's keys are valid keys, documented in the
+             * reference; only the chosen one's are read for values */
+            if (v != chosen && !cfg_has(sec, name) && !cfg_describing(sec))
+                continue;
+            int64_t x = cfg_int(sec, name, k->def, k->min, k->max, k->doc);
+            if (v == chosen && vals)
+                vals[n] = x;
+            else if (v != chosen)
+                cfg_inert(sec, name, key, "%s is %s's; this host's %s is %s", name, v->name, key, chosen->name);
+        }
+    }
+    return chosen;
+}
+
+void variant_key_defaults(const void *ops, int64_t *vals)
+{
+    const struct variant_head *h = ops;
+    int n = 0;
+    for (const struct variant_key *k = h->keys; k && k->name && n < VARIANT_MAX_KEYS; k++, n++)
+        vals[n] = strtoll(k->def, NULL, 10);
+}
+
+int variant_key_index(const void *ops, const char *name)
+{
+    const struct variant_head *h = ops;
+    for (int n = 0; h->keys && h->keys[n].name; n++)
+        if (!strcmp(h->keys[n].name, name))
+            return n;
+    return -1;
 }
 
 const struct variant_family *variant_family_at(int i)

@@ -21,18 +21,41 @@
  * its members required or optional); a (key, name) pair registered twice
  * is an error; every registered key has a family, and every family its
  * default variant.
+ *
+ * A variant may own keys: what the kernel lets one change of it (a module
+ * parameter such as tcp_cubic's beta, a sysctl it alone reads). It lists
+ * them in `keys` (the third member of every ops table), and a scenario
+ * sets one as FAMILY.VARIANT.NAME on the host ([host a] tcp.cc.cubic.beta
+ * = 819). The loader reads them like any key: typed, ranged, documented
+ * under the variant in `netsim keys`, taken by --set and by sweep axes,
+ * recorded in the param table. The chosen variant reads its values
+ * (variant_choose_vals); a key of a variant the host did not choose
+ * changes nothing: a warning, an error when it is a sweep axis
+ * (cfg_inert), never silently two identical runs.
  */
 #ifndef NETSIM_VARIANT_H
 #define NETSIM_VARIANT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct cfg_section;
 
+/* One of a variant's keys. Its values are whole numbers (a kernel
+ * module parameter is an int or a bool) within [min, max]. */
+struct variant_key {
+    const char *name;            /* letters, digits, '_'; NULL ends the list */
+    const char *def;             /* the default, as a file writes it: "717" */
+    int64_t min, max;
+    const char *doc;             /* one line, naming the kernel's parameter and its default */
+};
+#define VARIANT_MAX_KEYS 16
+
 struct variant_head {
     const char *name;            /* the key's value that picks it */
     const char *doc;             /* one line: what it models, from which kernel */
+    const struct variant_key *keys;   /* NULL or a list ended by a NULL name */
 };
 
 struct variant {
@@ -49,10 +72,11 @@ struct variant_family {
     const char *(*missing)(const void *ops);
 };
 
-#define VARIANT(key, ops)                                                                  \
-    _Static_assert(offsetof(__typeof__(ops), name) == offsetof(struct variant_head, name) && \
-                       offsetof(__typeof__(ops), doc) == offsetof(struct variant_head, doc),   \
-                   "a variant's ops table starts with name and doc");                      \
+#define VARIANT(key, ops)                                                                    \
+    _Static_assert(offsetof(__typeof__(ops), name) == offsetof(struct variant_head, name) &&   \
+                       offsetof(__typeof__(ops), doc) == offsetof(struct variant_head, doc) &&   \
+                       offsetof(__typeof__(ops), keys) == offsetof(struct variant_head, keys), \
+                   "a variant's ops table starts with name, doc and keys");                  \
     const struct variant variant__##ops = { (key), &(ops), __FILE__ }
 
 /* Checks the whole table once (later calls return the first answer): 0,
@@ -63,6 +87,14 @@ int variants_check(FILE *err);
  * default when the key is absent); a value that is no registered variant
  * is a scenario error listing the valid ones, and gives the default. */
 const void *variant_choose(struct cfg_section *sec, const char *key);
+/* The same, with the chosen variant's key values in vals (vals[i] for its
+ * keys[i], VARIANT_MAX_KEYS at most); vals may be NULL. */
+const void *variant_choose_vals(struct cfg_section *sec, const char *key, int64_t *vals);
+/* A variant's key defaults into vals (for an ops table used without a
+ * scenario: the unit tests). */
+void variant_key_defaults(const void *ops, int64_t *vals);
+/* The index of the variant's key `name` in its keys, or -1. */
+int variant_key_index(const void *ops, const char *name);
 
 /* The i-th variant of a family, the default first and then in file order;
  * NULL past the end. */

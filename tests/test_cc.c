@@ -24,6 +24,7 @@
 
 static simtime_t now;
 static struct tcp_sock sock;
+static struct tcp_host host;      /* where the cc's keys live: their defaults, or a test's */
 
 static struct tcp_sock *bare_sock(const char *cc, uint16_t port)
 {
@@ -36,6 +37,9 @@ static struct tcp_sock *bare_sock(const char *cc, uint16_t port)
     sock.sk.port = port;
     sock.cc = tcp_cc_find(cc);
     assert_non_null(sock.cc);
+    memset(&host, 0, sizeof host);
+    variant_key_defaults(sock.cc, host.cc_vals);
+    sock.th = &host;
     now = 20 * PS_PER_S;
     ctx_clock = &now;
     sock.cc->init(&sock);
@@ -43,6 +47,14 @@ static struct tcp_sock *bare_sock(const char *cc, uint16_t port)
 }
 
 /* ------------------------------------------------------------ CUBIC */
+
+/* A key of the socket's cc, set as a scenario would set it. */
+static void set_key(struct tcp_sock *tp, const char *name, int64_t v)
+{
+    int i = variant_key_index(tp->cc, name);
+    assert_true(i >= 0);
+    host.cc_vals[i] = v;
+}
 
 /* The kernel's cubic_root (a table lookup and one Newton step) documents
  * an average error of 0.195 %; its largest for the K of 1..200000 packets
@@ -163,6 +175,46 @@ static void test_cubic_epochs(void **state)
     /* ssthresh never below 2 */
     cubic_loss(tp, T2 + 30000, 2, 2);
     ctx_clock = NULL;
+}
+
+/* tcp_cubic's module parameters as keys (tcp.cc.cubic.NAME), each moving
+ * what its line of tcp_cubic.c moves. */
+static void test_cubic_keys(void **state)
+{
+    (void)state;
+    struct tcp_sock *tp = bare_sock("cubic", 1);
+    const int64_t T0 = 20000;
+    /* beta 819: ssthresh = 1000 x 819 / 1024 = 799 (799.8) */
+    set_key(tp, "beta", 819);
+    cubic_loss(tp, T0, 1000, 799);
+
+    /* fast_convergence 0: a loss below W_max (900 < 1000) keeps W_max =
+     * 900, not 765; ssthresh 630; K(270) = 8979 (8979.6). At 6960 ms, t
+     * 7127, K - t = 1852: target 900 - (410 x 1852^3 >> 40) = 898, cnt
+     * 760 / 138 = 5 (with fast convergence the plateau at 765 gave 152) */
+    tp = bare_sock("cubic", 1);
+    set_key(tp, "fast_convergence", 0);
+    cubic_loss(tp, T0, 1000, 700);
+    const int64_t T1 = T0 + 25000;
+    cubic_loss(tp, T1, 900, 630);
+    tp->snd_cwnd = 630;
+    tp->cc->cong_avoid(tp, 1);
+    assert_int_equal(acks_to_grow(tp, T1 + 6960, 760), 5);
+
+    /* initial_ssthresh applies only with hystart off (bictcp_init) */
+    tp = bare_sock("cubic", 1);
+    set_key(tp, "initial_ssthresh", 50);
+    tp->cc->init(tp);
+    assert_int_equal(tp->snd_ssthresh, TCP_INFINITE_SSTHRESH);
+    set_key(tp, "hystart", 0);
+    tp->cc->init(tp);
+    assert_int_equal(tp->snd_ssthresh, 50);
+    ctx_clock = NULL;
+
+    /* bic_scale 82 doubles C: K(1000) = cbrt(2^40 / 820 x 1000) = 11027
+     * (11027.1) instead of 13893 */
+    assert_in_range(tcp_cubic_k_scale(1000, 82), 11005, 11049);
+    assert_int_equal(tcp_cubic_k_scale(1000, 41), tcp_cubic_k(1000));
 }
 
 /* ------------------------------------------------------------ BBR */
@@ -433,7 +485,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cubic_root),     cmocka_unit_test(test_cubic_curve),
-        cmocka_unit_test(test_cubic_epochs),   cmocka_unit_test(test_bbr_full_pipe),
+        cmocka_unit_test(test_cubic_epochs),   cmocka_unit_test(test_cubic_keys),   cmocka_unit_test(test_bbr_full_pipe),
         cmocka_unit_test(test_bbr_tso_goal_is_one_gso_packet),
         cmocka_unit_test(test_bbr_max_filter), cmocka_unit_test(test_bbr_gain_cycle),
         cmocka_unit_test(test_bbr_phase_ends),

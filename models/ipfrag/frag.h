@@ -74,6 +74,7 @@ struct frag_ctx {
 struct frag_evict_ops {
     const char *name;            /* required */
     const char *doc;             /* required */
+    const struct variant_key *keys;                               /* optional: its own keys (sim/variant.h) */
     bool uses_lru;               /* LRU maintenance and its lock cost */
     bool rhash;                  /* per-netns rhashtable: about one entry per bucket */
     /* ip_defrag entry, before lookup: may evict (charging its cost) or

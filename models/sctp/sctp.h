@@ -70,6 +70,7 @@ _Static_assert(sizeof(struct sctp_wire) <= 64, "sctp header must fit skb->l4");
 struct sctp_rwnd_ops {
     const char *name;
     const char *doc;
+    const struct variant_key *keys;   /* optional (sim/variant.h) */
     void (*on_receive)(struct sctp_assoc *a, uint32_t len);   /* after rmem += charge */
     void (*on_release)(struct sctp_assoc *a, uint32_t len);   /* before rmem -= charge */
     bool (*reject)(const struct sctp_assoc *a, uint32_t datalen);
@@ -80,6 +81,7 @@ struct sctp_rwnd_ops {
 struct sctp_hb_ops {
     const char *name;
     const char *doc;
+    const struct variant_key *keys;   /* optional (sim/variant.h) */
     uint64_t (*timeout)(struct sctp_transport *t);           /* absolute expiry, jiffies */
     void (*on_data_sent)(struct sctp_transport *t, struct core *c);
 };

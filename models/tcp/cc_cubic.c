@@ -5,19 +5,47 @@
  * convergence; HyStart leaves slow start on an ACK train longer than half
  * the minimum delay or on a delay rise. Times in ms ("jiffies" at HZ 1000),
  * delay_min in ms << 3, as in 4.15.
+ *
+ * tcp_cubic's module parameters are its keys, tcp.cc.cubic.NAME, with the
+ * module's defaults: beta, bic_scale, fast_convergence, tcp_friendliness,
+ * initial_ssthresh, hystart, hystart_detect, hystart_low_window,
+ * hystart_ack_delta. What the module computes from them at load
+ * (beta_scale, cube_rtt_scale, cube_factor) is computed from the host's.
  */
 #include <math.h>
 #include "models/tcp/tcp.h"
 
 #define BETA_SCALE 1024
 #define BICTCP_HZ 10
-#define BETA 717
-#define BIC_SCALE 41
-#define HYSTART_LOW_WINDOW 16
-#define HYSTART_ACK_DELTA 2          /* ms */
 #define HYSTART_MIN_SAMPLES 8
 #define HYSTART_ACK_TRAIN 1
 #define HYSTART_DELAY 2
+
+enum { K_FAST_CONVERGENCE, K_BETA, K_INITIAL_SSTHRESH, K_BIC_SCALE, K_TCP_FRIENDLINESS, K_HYSTART, K_HYSTART_DETECT,
+       K_HYSTART_LOW_WINDOW, K_HYSTART_ACK_DELTA };
+static const struct variant_key cubic_keys[] = {
+    [K_FAST_CONVERGENCE] = { "fast_convergence", "1", 0, 1,
+                             "turn on/off fast convergence (tcp_cubic.fast_convergence; Linux 4.15 default 1)" },
+    [K_BETA] = { "beta", "717", 1, BETA_SCALE - 1,
+                 "multiplicative decrease factor x 1024: ssthresh = cwnd x beta / 1024 (tcp_cubic.beta; default 717)" },
+    [K_INITIAL_SSTHRESH] = { "initial_ssthresh", "0", 0, INT32_MAX,
+                             "initial slow start threshold in packets when hystart is off, 0: none "
+                             "(tcp_cubic.initial_ssthresh; default 0)" },
+    [K_BIC_SCALE] = { "bic_scale", "41", 1, 1023,
+                      "cubic scale C = bic_scale x 10 / 1024 (tcp_cubic.bic_scale; default 41, C = 0.4)" },
+    [K_TCP_FRIENDLINESS] = { "tcp_friendliness", "1", 0, 1,
+                             "turn on/off the Reno-friendly floor (tcp_cubic.tcp_friendliness; default 1)" },
+    [K_HYSTART] = { "hystart", "1", 0, 1, "turn on/off hybrid slow start (tcp_cubic.hystart; default 1)" },
+    [K_HYSTART_DETECT] = { "hystart_detect", "3", 0, 3,
+                           "hybrid slow start's signals: 1 ACK train, 2 delay, 3 both (tcp_cubic.hystart_detect; "
+                           "default 3)" },
+    [K_HYSTART_LOW_WINDOW] = { "hystart_low_window", "16", 0, INT32_MAX,
+                               "cwnd in packets below which hybrid slow start stays off "
+                               "(tcp_cubic.hystart_low_window; default 16)" },
+    [K_HYSTART_ACK_DELTA] = { "hystart_ack_delta", "2", 0, 1000,
+                              "ms between ACKs that still make a train (tcp_cubic.hystart_ack_delta; default 2)" },
+    { NULL, NULL, 0, 0, NULL },
+};
 
 struct cubic {
     uint32_t cnt, last_max_cwnd, last_cwnd, last_time, bic_origin_point, bic_K, delay_min, epoch_start;
@@ -31,8 +59,14 @@ _Static_assert(sizeof(struct cubic) <= sizeof(((struct tcp_sock *)0)->cc_priv), 
 static inline struct cubic *ca(struct tcp_sock *tp) { return (struct cubic *)tp->cc_priv; }
 static inline uint32_t jiffies(struct tcp_sock *tp) { return (uint32_t)(ctx_now() / PS_PER_MS) + 1; (void)tp; }
 
-static const uint32_t cube_rtt_scale = BIC_SCALE * 10;
-static const uint32_t beta_scale = 8 * (BETA_SCALE + BETA) / 3 / (BETA_SCALE - BETA);
+static inline uint32_t key(const struct tcp_sock *tp, int k) { return (uint32_t)tcp_cc_key(tp, k); }
+
+/* cubictcp_register's beta_scale, from the host's beta */
+static uint32_t beta_scale(const struct tcp_sock *tp)
+{
+    uint32_t beta = key(tp, K_BETA);
+    return 8 * (BETA_SCALE + beta) / 3 / (BETA_SCALE - beta);
+}
 
 /* bictcp_reset: everything, delay_min and the HyStart state included */
 static void reset(struct cubic *c)
@@ -52,18 +86,23 @@ static void hystart_reset(struct tcp_sock *tp)
 static void cubic_init(struct tcp_sock *tp)
 {
     reset(ca(tp));
-    hystart_reset(tp);
+    if (key(tp, K_HYSTART))
+        hystart_reset(tp);
+    if (!key(tp, K_HYSTART) && key(tp, K_INITIAL_SSTHRESH))
+        tp->snd_ssthresh = key(tp, K_INITIAL_SSTHRESH);
 }
 
-uint32_t tcp_cubic_k(uint32_t below)
+uint32_t tcp_cubic_k_scale(uint32_t below, uint32_t bic_scale)
 {
     /* cubic_root of cube_factor x below, K = cbrt((W_max - cwnd) / C) */
+    uint32_t cube_rtt_scale = bic_scale * 10;
     double cube_factor = (double)(1ULL << (10 + 3 * BICTCP_HZ)) / cube_rtt_scale;
     return (uint32_t)cbrt(cube_factor * below);
 }
 
-uint32_t tcp_cubic_target(uint32_t origin, uint32_t k, uint64_t t)
+uint32_t tcp_cubic_target_scale(uint32_t origin, uint32_t k, uint64_t t, uint32_t bic_scale)
 {
+    uint32_t cube_rtt_scale = bic_scale * 10;
     uint64_t offs = t < k ? k - t : t - k;
     uint32_t delta = (uint32_t)((cube_rtt_scale * offs * offs * offs) >> (10 + 3 * BICTCP_HZ));
     return t < k ? origin - delta : origin + delta;
@@ -87,14 +126,14 @@ static void update(struct tcp_sock *tp, struct cubic *c, uint32_t cwnd, uint32_t
             c->bic_K = 0;
             c->bic_origin_point = cwnd;
         } else {
-            c->bic_K = tcp_cubic_k(c->last_max_cwnd - cwnd);
+            c->bic_K = tcp_cubic_k_scale(c->last_max_cwnd - cwnd, key(tp, K_BIC_SCALE));
             c->bic_origin_point = c->last_max_cwnd;
         }
     }
     uint64_t t = (uint64_t)(int32_t)(now - c->epoch_start);
     t += c->delay_min >> 3;
     t = (t << BICTCP_HZ) / 1000;
-    uint32_t target = tcp_cubic_target(c->bic_origin_point, c->bic_K, t);
+    uint32_t target = tcp_cubic_target_scale(c->bic_origin_point, c->bic_K, t, key(tp, K_BIC_SCALE));
     if (target > cwnd)
         c->cnt = cwnd / (target - cwnd);
     else
@@ -102,8 +141,8 @@ static void update(struct tcp_sock *tp, struct cubic *c, uint32_t cwnd, uint32_t
     if (c->last_max_cwnd == 0 && c->cnt > 20)
         c->cnt = 20;
 friendliness:
-    {
-        uint32_t d = (cwnd * beta_scale) >> 3;
+    if (key(tp, K_TCP_FRIENDLINESS)) {
+        uint32_t d = (cwnd * beta_scale(tp)) >> 3;
         while (d && c->ack_cnt > d) {
             c->ack_cnt -= d;
             c->tcp_cwnd++;
@@ -122,7 +161,7 @@ static void cubic_cong_avoid(struct tcp_sock *tp, uint32_t acked)
 {
     struct cubic *c = ca(tp);
     if (tcp_in_slow_start(tp)) {
-        if (tp->snd_una > c->end_seq)
+        if (key(tp, K_HYSTART) && tp->snd_una > c->end_seq)
             hystart_reset(tp);
         acked = tcp_slow_start(tp, acked);
         if (!acked)
@@ -136,11 +175,12 @@ static uint32_t cubic_ssthresh(struct tcp_sock *tp)
 {
     struct cubic *c = ca(tp);
     c->epoch_start = 0;
-    if (tp->snd_cwnd < c->last_max_cwnd)
-        c->last_max_cwnd = (tp->snd_cwnd * (BETA_SCALE + BETA)) / (2 * BETA_SCALE);
+    uint32_t beta = key(tp, K_BETA);
+    if (tp->snd_cwnd < c->last_max_cwnd && key(tp, K_FAST_CONVERGENCE))
+        c->last_max_cwnd = (tp->snd_cwnd * (BETA_SCALE + beta)) / (2 * BETA_SCALE);
     else
         c->last_max_cwnd = tp->snd_cwnd;
-    uint32_t s = (uint32_t)(((uint64_t)tp->snd_cwnd * BETA) / BETA_SCALE);
+    uint32_t s = (uint32_t)(((uint64_t)tp->snd_cwnd * beta) / BETA_SCALE);
     return s > 2 ? s : 2;
 }
 
@@ -155,16 +195,19 @@ static void cubic_state(struct tcp_sock *tp, int st)
 static void hystart_update(struct tcp_sock *tp, uint32_t delay)
 {
     struct cubic *c = ca(tp);
-    if (c->found & (HYSTART_ACK_TRAIN | HYSTART_DELAY))
+    uint32_t detect = key(tp, K_HYSTART_DETECT);
+    if (c->found & detect)
         return;
     uint32_t now = jiffies(tp);
-    if ((int32_t)(now - c->last_ack) <= HYSTART_ACK_DELTA) {
+    if ((detect & HYSTART_ACK_TRAIN) && (int32_t)(now - c->last_ack) <= (int32_t)key(tp, K_HYSTART_ACK_DELTA)) {
         c->last_ack = now;
         if ((int32_t)(now - c->round_start) > (int32_t)(c->delay_min >> 4)) {
             c->found |= HYSTART_ACK_TRAIN;
             tp->snd_ssthresh = tp->snd_cwnd;
         }
     }
+    if (!(detect & HYSTART_DELAY))
+        return;
     if (c->sample_cnt < HYSTART_MIN_SAMPLES) {
         if (c->curr_rtt == 0 || c->curr_rtt > delay)
             c->curr_rtt = delay;
@@ -192,7 +235,7 @@ static void cubic_acked(struct tcp_sock *tp, uint32_t acked, int64_t rtt_us)
         delay = 1;
     if (!c->delay_min || c->delay_min > delay)
         c->delay_min = delay;
-    if (tcp_in_slow_start(tp) && tp->snd_cwnd >= HYSTART_LOW_WINDOW)
+    if (key(tp, K_HYSTART) && tcp_in_slow_start(tp) && tp->snd_cwnd >= key(tp, K_HYSTART_LOW_WINDOW))
         hystart_update(tp, delay);
 }
 
@@ -204,6 +247,7 @@ static uint32_t cubic_undo(struct tcp_sock *tp)
 const struct tcp_cc_ops tcp_cubic = {
     .name = "cubic",
     .doc = "CUBIC with HyStart (tcp_cubic.c, 4.15): the Linux default",
+    .keys = cubic_keys,
     .init = cubic_init,
     .ssthresh = cubic_ssthresh,
     .cong_avoid = cubic_cong_avoid,

@@ -74,8 +74,8 @@ static void attach(struct sim *s, struct host *h, int slot)
                                       "initial congestion window in segments (Linux's TCP_INIT_CWND 10)");
     th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off",
                              "the sender's qdisc is fq: CUBIC and Reno are paced as sch_fq paces them (BBR always is)");
-    th->cc = variant_choose(sec, "tcp.cc");
-    th->drs = variant_choose(sec, "tcp.drs");
+    th->cc = variant_choose_vals(sec, "tcp.cc", th->cc_vals);
+    th->drs = variant_choose_vals(sec, "tcp.drs", th->drs_vals);
     h->mod[slot] = th;
     h->proto[IPPROTO_TCP_] = tcp_rcv;
 }

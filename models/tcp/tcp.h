@@ -52,6 +52,8 @@ struct tcp_host {
     uint32_t init_cwnd;
     const struct tcp_cc_ops *cc;
     const struct tcp_drs_ops *drs;
+    int64_t cc_vals[VARIANT_MAX_KEYS];    /* the cc's own keys, cc->keys[i] (tcp_cc_key) */
+    int64_t drs_vals[VARIANT_MAX_KEYS];
     struct tcp_sock *conns;       /* every endpoint on the host (freed at detach) */
     /* endpoints by (local port, remote address, remote port), listeners
      * by (local port, 0, 0): chained, doubled at one per bucket */
@@ -82,6 +84,7 @@ enum tcp_ca_event { CA_EVENT_TX_START, CA_EVENT_CWND_RESTART, CA_EVENT_LOSS };
 struct tcp_cc_ops {
     const char *name;                                             /* required */
     const char *doc;                                              /* required */
+    const struct variant_key *keys;                               /* optional: its own keys (sim/variant.h) */
     void (*init)(struct tcp_sock *tp);                            /* optional */
     uint32_t (*ssthresh)(struct tcp_sock *tp);                    /* required */
     void (*cong_avoid)(struct tcp_sock *tp, uint32_t acked);      /* required, or: */
@@ -99,6 +102,7 @@ struct tcp_cc_ops {
 struct tcp_drs_ops {
     const char *name;
     const char *doc;
+    const struct variant_key *keys;   /* optional (sim/variant.h) */
     /* rcvwin = 2*copied + 16*advmss on entry; return the grown window */
     uint64_t (*grow)(uint64_t rcvwin, uint64_t copied, uint64_t space);
 };
@@ -373,13 +377,21 @@ void tcp_cong_avoid_ai(struct tcp_sock *tp, uint32_t w, uint32_t acked);
 uint32_t tcp_slow_start(struct tcp_sock *tp, uint32_t acked);
 bool tcp_is_cwnd_limited(const struct tcp_sock *tp);
 static inline bool tcp_in_slow_start(const struct tcp_sock *tp) { return tp->snd_cwnd < tp->snd_ssthresh; }
+/* The value of the cc's own key keys[i] on this socket's host. */
+static inline int64_t tcp_cc_key(const struct tcp_sock *tp, int i) { return tp->th->cc_vals[i]; }
 simtime_t tcp_min_rtt(const struct tcp_sock *tp);
 
 /* CUBIC's curve (cc_cubic.c), pure for the tests: K in 1/1024 s for a
  * window `below` packets under W_max, and the target window t/1024 s into
- * the epoch (delay_min/8 included) for origin point W_max. */
-uint32_t tcp_cubic_k(uint32_t below);
-uint32_t tcp_cubic_target(uint32_t origin, uint32_t k, uint64_t t);
+ * the epoch (delay_min/8 included) for origin point W_max; with
+ * tcp_cubic's bic_scale (C = bic_scale / 1024 x 10, 41 by default). */
+uint32_t tcp_cubic_k_scale(uint32_t below, uint32_t bic_scale);
+uint32_t tcp_cubic_target_scale(uint32_t origin, uint32_t k, uint64_t t, uint32_t bic_scale);
+static inline uint32_t tcp_cubic_k(uint32_t below) { return tcp_cubic_k_scale(below, 41); }
+static inline uint32_t tcp_cubic_target(uint32_t origin, uint32_t k, uint64_t t)
+{
+    return tcp_cubic_target_scale(origin, k, t, 41);
+}
 
 /* The registered variant of that name, or NULL (module.c). */
 const struct tcp_cc_ops *tcp_cc_find(const char *name);

@@ -130,6 +130,41 @@ bad nokey '#include "models/tcp/tcp.h"
 static uint64_t g(uint64_t w, uint64_t c, uint64_t s) { (void)c; (void)s; return w; }
 const struct tcp_drs_ops nokey_drs = { .name = "x", .doc = "y", .grow = g };
 VARIANT("tcp.nosuch", nokey_drs);' "variant of 'tcp.nosuch': no model family has that key"
+bad keyrange '#include "models/tcp/tcp.h"
+static uint64_t g(uint64_t w, uint64_t c, uint64_t s) { (void)c; (void)s; return w; }
+static const struct variant_key k[] = { { "gain", "9", 0, 4, "a gain" }, { NULL, NULL, 0, 0, NULL } };
+const struct tcp_drs_ops keyrange_drs = { .name = "kr", .doc = "y", .keys = k, .grow = g };
+VARIANT("tcp.drs", keyrange_drs);' "/bad_keyrange/keyrange.c: tcp.drs variant 'kr', key 'gain': its default is no whole number within its range"
+
+# A variant's own keys: tcp_cubic's module parameters
+cat > "$tmp/keys.ini" <<'INI'
+[sim]
+duration = 2s
+[host a]
+tcp.cc.cubic.beta = 819
+[link l]
+ends = a:eth0 b:eth0
+rate = 100mbit
+fwd.loss = 0.1%
+delay = 5ms
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+INI
+"$NETSIM" run "$tmp/keys.ini" -o "$tmp/keys.db" -q > /dev/null 2> "$tmp/keys.err"
+check "tcp.cc.cubic.beta = 819 runs, recorded as a parameter" \
+    test "$(sqlite3 "$tmp/keys.db" "select value from param where key = 'a.tcp.cc.cubic.beta'")" = 819
+"$NETSIM" run "$tmp/keys.ini" -o "$tmp/keys.db" -q --set a.tcp.cc.cubic.beta=717 > /dev/null 2>&1
+check "... and moves the result against the default 717 (more bytes: a smaller decrease)" \
+    test "$(sqlite3 "$tmp/keys.db" "select (select sum(bytes) from interval where run_id = 1) > (select sum(bytes) from interval where run_id = 2)")" = 1
+"$NETSIM" run "$tmp/keys.ini" --no-db -q --set a.tcp.cc.cubic.beta=1024 > /dev/null 2> "$tmp/keys.err"
+check "beta = 1024 refused with its range" grep -q "tcp.cc.cubic.beta: got '1024', expected 1 to 1023" "$tmp/keys.err"
+"$NETSIM" run "$tmp/keys.ini" --no-db -q --set a.tcp.cc=bbr > /dev/null 2> "$tmp/keys.err"
+check "a cubic key on a BBR host: a warning" \
+    grep -q "keys.ini:4: \[host a\] tcp.cc.cubic.beta: warning: changes nothing: tcp.cc.cubic.beta is cubic's; this host's tcp.cc is bbr" "$tmp/keys.err"
+"$NETSIM" keys host > "$tmp/keys.txt"
+check "netsim keys lists the variant's keys" grep -q "tcp.cc.cubic.hystart_detect = 3" "$tmp/keys.txt"
 
 # The documented list is the registered one
 tools/variants-doc "$NETSIM" > "$tmp/variants.md" 2>&1
