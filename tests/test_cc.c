@@ -217,6 +217,71 @@ static void test_cubic_keys(void **state)
     assert_int_equal(tcp_cubic_k_scale(1000, 41), tcp_cubic_k(1000));
 }
 
+/* ------------------------------------------------------------ Vegas */
+
+/* One Vegas round: n RTT samples of vrtt - 1 us, then the ACK that ends
+ * the round (snd_una past its right edge). */
+static void vegas_round(struct tcp_sock *tp, uint32_t vrtt, int n)
+{
+    for (int i = 0; i < n; i++)
+        tp->cc->pkts_acked(tp, 1, (int64_t)vrtt - 1);
+    tp->snd_una = tp->snd_nxt + 1;
+    tp->cc->cong_avoid(tp, 1);
+    tp->snd_nxt += 1000000;
+}
+
+/* tcp_vegas_cong_avoid's once-per-round rule: diff = cwnd x (minRTT -
+ * baseRTT) / baseRTT packets queued; below alpha +1, above beta -1,
+ * between them hold; in slow start above gamma, cwnd = the actual rate's
+ * window + 1; two samples or fewer in a round: Reno. */
+static void test_vegas_rounds(void **state)
+{
+    (void)state;
+    struct tcp_sock *tp = bare_sock("vegas", 1);
+    tp->snd_cwnd = 100;
+    tp->snd_ssthresh = 50;
+    tp->snd_nxt = 1000000;
+    tp->cc->init(tp);
+    /* two samples only: Reno's +1 per cwnd ACKs (one ACK here: none) */
+    vegas_round(tp, 10000, 2);
+    assert_int_equal(tp->snd_cwnd, 100);
+    /* baseRTT 10000 from now on; minRTT 11000: diff = 100 x 1000 / 10000
+     * = 10 > beta 4: 99, ssthresh min(50, 98) then tcp_current_ssthresh
+     * max(50, 49 + 24) = 73 */
+    vegas_round(tp, 11000, 3);
+    assert_int_equal(tp->snd_cwnd, 99);
+    assert_int_equal(tp->snd_ssthresh, 73);
+    /* minRTT 10100: diff 99 x 100 / 10000 = 0 < alpha 2: 100 */
+    vegas_round(tp, 10100, 3);
+    assert_int_equal(tp->snd_cwnd, 100);
+    /* minRTT 10300: diff 3, within [2, 4]: held */
+    vegas_round(tp, 10300, 5);
+    assert_int_equal(tp->snd_cwnd, 100);
+    /* the same round with alpha 4 (tcp.cc.vegas.alpha): 3 < 4, 101 */
+    set_key(tp, "alpha", 4);
+    vegas_round(tp, 10300, 5);
+    assert_int_equal(tp->snd_cwnd, 101);
+
+    /* slow start: diff 20 x 500 / 10000 = 1, not above gamma 1: slow
+     * start's +1 per ACK; then diff 21 x 1000 / 10000 = 2 > 1: cwnd =
+     * 21 x 10000 / 11000 + 1 = 20, ssthresh min(inf, 19) = 19 */
+    tp = bare_sock("vegas", 1);
+    tp->snd_cwnd = 20;
+    tp->snd_nxt = 1000000;
+    tp->cc->init(tp);
+    vegas_round(tp, 10000, 3);               /* baseRTT; diff 0: +1 */
+    assert_int_equal(tp->snd_cwnd, 21);
+    tp->snd_cwnd = 20;
+    vegas_round(tp, 10500, 3);
+    assert_int_equal(tp->snd_cwnd, 21);
+    vegas_round(tp, 11000, 3);
+    assert_int_equal(tp->snd_cwnd, 20);
+    assert_int_equal(tp->snd_ssthresh, 19);
+    /* a loss is Reno's: ssthresh cwnd / 2; undo back to prior_cwnd */
+    assert_int_equal(tp->cc->ssthresh(tp), 10);
+    ctx_clock = NULL;
+}
+
 /* ------------------------------------------------------------ BBR */
 
 #define MIN_RTT_US 10240
@@ -485,7 +550,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cubic_root),     cmocka_unit_test(test_cubic_curve),
-        cmocka_unit_test(test_cubic_epochs),   cmocka_unit_test(test_cubic_keys),   cmocka_unit_test(test_bbr_full_pipe),
+        cmocka_unit_test(test_cubic_epochs),   cmocka_unit_test(test_cubic_keys),
+        cmocka_unit_test(test_vegas_rounds),   cmocka_unit_test(test_bbr_full_pipe),
         cmocka_unit_test(test_bbr_tso_goal_is_one_gso_packet),
         cmocka_unit_test(test_bbr_max_filter), cmocka_unit_test(test_bbr_gain_cycle),
         cmocka_unit_test(test_bbr_phase_ends),

@@ -377,6 +377,19 @@ void tcp_cong_avoid_ai(struct tcp_sock *tp, uint32_t w, uint32_t acked);
 uint32_t tcp_slow_start(struct tcp_sock *tp, uint32_t acked);
 bool tcp_is_cwnd_limited(const struct tcp_sock *tp);
 static inline bool tcp_in_slow_start(const struct tcp_sock *tp) { return tp->snd_cwnd < tp->snd_ssthresh; }
+/* tcp_cong.c's Reno, as the kernel exports it to other modules (cc_reno.c) */
+void tcp_reno_cong_avoid(struct tcp_sock *tp, uint32_t acked);
+uint32_t tcp_reno_ssthresh(struct tcp_sock *tp);
+uint32_t tcp_reno_undo_cwnd(struct tcp_sock *tp);
+/* tcp_current_ssthresh: ssthresh, or in no window reduction at least
+ * 3/4 of cwnd */
+static inline uint32_t tcp_current_ssthresh(const struct tcp_sock *tp)
+{
+    if (tp->ca_state == TCP_CA_CWR || tp->ca_state == TCP_CA_Recovery)
+        return tp->snd_ssthresh;
+    uint32_t q = (tp->snd_cwnd >> 1) + (tp->snd_cwnd >> 2);
+    return tp->snd_ssthresh > q ? tp->snd_ssthresh : q;
+}
 /* The value of the cc's own key keys[i] on this socket's host. */
 static inline int64_t tcp_cc_key(const struct tcp_sock *tp, int i) { return tp->th->cc_vals[i]; }
 simtime_t tcp_min_rtt(const struct tcp_sock *tp);

@@ -57,10 +57,57 @@ r=$(q "$db" "select value from counter where name = 'flow.1.goodput_bps'")
 check "reno 1% loss 100 ms: 0.7 to 2.8 Mbit/s (Mathis 1.4; got $r)" between "$r" 7e5 2.8e6
 
 # --- bad input
-out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal --set receiver.tcp.cc=vegas 2>&1)
+out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal --set receiver.tcp.cc=westwood 2>&1)
 rc=$?
 check "unknown tcp.cc is exit 2" test "$rc" -eq 2
-check "unknown tcp.cc names the registered variants, the default first" grep -q "expected one of: cubic, bbr, reno" <<< "$out"
+check "unknown tcp.cc names the registered variants, the default first" grep -q "expected one of: cubic, bbr, reno, vegas" <<< "$out"
 out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal \
       --set "receiver.net.ipv4.tcp_rmem=4096 87380" 2>&1)
 check "tcp_rmem needs three sizes" grep -q "three sizes" <<< "$out"
+
+# --- Vegas holds alpha to beta packets in the bottleneck's queue. A ping
+# beside the flow sees the queue ahead of it: its RTT above the empty
+# path's (its first echo), in 1514-byte frames at 100 Mbit/s (121.12 us
+# each, netem's rate counting the Ethernet header as tc's does)
+cat > "$tmp/vegas.ini" <<'INI'
+[sim]
+duration = 30s
+interval = 1s
+[host s]
+tcp.cc = vegas
+[link up]
+ends = s:eth0 r:eth0
+[link wan]
+ends = r:eth1 d:eth0
+fwd.netem_rate = 100mbit
+fwd.limit = 1000
+delay = 1ms
+[flow 1]
+app = tcp_stream
+from = s
+to = d
+length = 30s
+trace_interval = 0
+[flow 2]
+app = ping
+from = s
+to = d
+interval = 10ms
+INI
+queued() {   # packets a ping found queued ahead of it after 10 s, on average
+    q "$1" "select (select avg(value) from series where name = 'flow.2.rtt_us' and t > 10)
+                   - (select value from series where name = 'flow.2.rtt_us' order by t limit 1)" |
+        awk '{ printf "%.2f", $1 / 121.12 }'
+}
+"$NETSIM" run "$tmp/vegas.ini" -q -o "$tmp/vegas.db" > /dev/null 2>&1
+n=$(queued "$tmp/vegas.db")
+check "vegas: the queue holds alpha 2 to beta 4 packets ($n)" between "$n" 2 4
+"$NETSIM" run "$tmp/vegas.ini" -q -o "$tmp/vegas68.db" --set s.tcp.cc.vegas.alpha=6 --set s.tcp.cc.vegas.beta=8 \
+    > /dev/null 2>&1
+n=$(queued "$tmp/vegas68.db")
+check "vegas with tcp.cc.vegas.alpha = 6, beta = 8: 6 to 8 packets ($n)" between "$n" 6 8
+r=$(q "$tmp/vegas.db" "select value from counter where name = 'flow.1.goodput_bps'")
+check "... and the link stays full: 94 to 96 Mbit/s of goodput ($r)" between "$r" 94e6 96e6
+"$NETSIM" run "$tmp/vegas.ini" -q -o "$tmp/cubic.db" --set s.tcp.cc=cubic > /dev/null 2>&1
+n=$(queued "$tmp/cubic.db")
+check "cubic on the same path fills the 1000-packet buffer instead (over 800: $n)" between "$n" 800 1000
