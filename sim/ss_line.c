@@ -7,6 +7,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "sim/sim.h"
+/* after the engine: <netinet/in.h> makes macros of the IP_PMTUDISC_ names
+ * that sim/sock.h declares */
+#include <arpa/inet.h>
 
 void ss_put(struct ss_line *l, const char *fmt, ...)
 {
@@ -33,4 +36,29 @@ void ss_u(struct ss_line *l, const char *name, uint64_t v)
         return;
     ss_put(l, " %s:%" PRIu64, name, v);
     ss_series(l, name, (double)v);
+}
+
+const char *ss_addr(char *buf, size_t n, uint32_t id, unsigned k, uint8_t family)
+{
+    uint8_t b[16] = { 0 };
+    uint32_t a = id + 1;
+    if (family == NET_IPV6) {
+        b[0] = 0xfd;
+        b[7] = (uint8_t)k;
+        b[14] = (uint8_t)(a >> 8);
+        b[15] = (uint8_t)a;
+        return inet_ntop(AF_INET6, b, buf, (socklen_t)n);
+    }
+    b[0] = 10;
+    b[1] = (uint8_t)k;
+    b[2] = (uint8_t)(a >> 8);
+    b[3] = (uint8_t)a;
+    return inet_ntop(AF_INET, b, buf, (socklen_t)n);
+}
+
+void ss_endpoint(char *buf, size_t n, uint32_t id, uint16_t port, uint8_t family)
+{
+    char a[INET6_ADDRSTRLEN];
+    ss_addr(a, sizeof a, id, 0, family);
+    snprintf(buf, n, family == NET_IPV6 ? "[%s]:%u" : "%s:%u", a, port);
 }

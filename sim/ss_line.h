@@ -27,5 +27,10 @@ void ss_series(struct ss_line *l, const char *name, double v);
 /* " NAME:VALUE" and its series, when VALUE is not 0 (ss's tcp_stats_print
  * rule). */
 void ss_u(struct ss_line *l, const char *name, uint64_t v);
+/* The address of host id on its port k, as the captures write it
+ * (sim/pcap.c): 10.K.H.H, or fd00:0:0:K::H for IPv6 (family NET_IPV6). */
+const char *ss_addr(char *buf, size_t n, uint32_t id, unsigned k, uint8_t family);
+/* ADDR:PORT of port 0's address, IPv6 in brackets as ss writes it. */
+void ss_endpoint(char *buf, size_t n, uint32_t id, uint16_t port, uint8_t family);
 
 #endif

@@ -19,34 +19,6 @@
 #include "sim/sim.h"
 #include "sim/ss_line.h"
 
-/* The address of host id on path k, as the captures write it (sim/pcap.c):
- * 10.K.H.H, or fd00:0:0:K::H for IPv6. */
-static const char *addr(char *buf, size_t n, uint32_t id, unsigned k, uint8_t family)
-{
-    uint8_t b[16] = { 0 };
-    uint32_t a = id + 1;
-    if (family == NET_IPV6) {
-        b[0] = 0xfd;
-        b[7] = (uint8_t)k;
-        b[14] = (uint8_t)(a >> 8);
-        b[15] = (uint8_t)a;
-        return inet_ntop(AF_INET6, b, buf, (socklen_t)n);
-    }
-    b[0] = 10;
-    b[1] = (uint8_t)k;
-    b[2] = (uint8_t)(a >> 8);
-    b[3] = (uint8_t)a;
-    return inet_ntop(AF_INET, b, buf, (socklen_t)n);
-}
-
-/* addr:port, IPv6 in brackets as ss writes it */
-static void endpoint(char *buf, size_t n, uint32_t id, uint16_t port, uint8_t family)
-{
-    char a[INET6_ADDRSTRLEN];
-    addr(a, sizeof a, id, 0, family);
-    snprintf(buf, n, family == NET_IPV6 ? "[%s]:%u" : "%s:%u", a, port);
-}
-
 /* The verification tag packets to (id, port) carry, as the captures write
  * it (sctp_pcap.c): the model exchanges no INIT, so there is no other. */
 static uint32_t vtag(uint32_t id, uint16_t port) { return sim_hash64((uint64_t)id << 16 | port) | 1; }
@@ -63,7 +35,7 @@ static void paths(struct ss_line *l, const struct sctp_assoc *a)
         const struct sctp_transport *t = &a->tp[k];
         /* jiffies at HZ 1000 are the milliseconds sctp_paddrinfo reports */
         ss_put(l, " paddr:(%s,%s,cwnd:%u,ssthresh:%u,srtt:%" PRIu64 ",rto:%" PRIu64 ",mtu:%u,error:%u,flight:%u)",
-            addr(b, sizeof b, a->peer_addr, t->idx, a->family), tstate_name[t->tstate & 3], t->cwnd, t->ssthresh,
+            ss_addr(b, sizeof b, a->peer_addr, t->idx, a->family), tstate_name[t->tstate & 3], t->cwnd, t->ssthresh,
             t->srtt, t->rto, a->pmtu, t->error_count, t->flight);
 #define P(field, v)                                            \
     do {                                                       \
@@ -85,8 +57,8 @@ void sctp_ss_sample(struct sctp_assoc *a, struct sim *s, const char *prefix)
 {
     struct ss_line l = { .s = s, .prefix = prefix };
     char local[64], peer[64], b[INET6_ADDRSTRLEN];
-    endpoint(local, sizeof local, a->host->id, a->sk.port, a->family);
-    endpoint(peer, sizeof peer, a->peer_addr, a->peer_port, a->family);
+    ss_endpoint(local, sizeof local, a->host->id, a->sk.port, a->family);
+    ss_endpoint(peer, sizeof peer, a->peer_addr, a->peer_port, a->family);
     /* sctp_diag: Recv-Q is the association's rmem_alloc, Send-Q its
      * sndbuf_used (sk_wmem_alloc here, sndbuf_policy 0) */
     int n = sim_ss_state_line(l.text, sizeof l.text, "ESTAB", a->rmem, a->wmem_alloc, local, peer);
@@ -101,12 +73,12 @@ void sctp_ss_sample(struct sctp_assoc *a, struct sim *s, const char *prefix)
     ss_series(&l, "skmem_tb", a->sk.sndbuf);
     ss_series(&l, "skmem_w", a->wmem_queued);
     ss_series(&l, "skmem_bl", (double)a->backlog_len);
-    ss_put(&l, " locals:%s", addr(b, sizeof b, a->host->id, 0, a->family));
+    ss_put(&l, " locals:%s", ss_addr(b, sizeof b, a->host->id, 0, a->family));
     for (unsigned k = 1; k < a->npaths; k++)
-        ss_put(&l, ",%s", addr(b, sizeof b, a->host->id, a->tp[k].idx, a->family));
-    ss_put(&l, " peers:%s", addr(b, sizeof b, a->peer_addr, 0, a->family));
+        ss_put(&l, ",%s", ss_addr(b, sizeof b, a->host->id, a->tp[k].idx, a->family));
+    ss_put(&l, " peers:%s", ss_addr(b, sizeof b, a->peer_addr, 0, a->family));
     for (unsigned k = 1; k < a->npaths; k++)
-        ss_put(&l, ",%s", addr(b, sizeof b, a->peer_addr, a->tp[k].idx, a->family));
+        ss_put(&l, ",%s", ss_addr(b, sizeof b, a->peer_addr, a->tp[k].idx, a->family));
     ss_put(&l, " tag:%x state:ESTAB", vtag(a->host->id, a->sk.port));
     ss_u(&l, "rwnd", a->rwnd);
     /* sctp_tsnmap_pending: the TSNs missing between the cumulative ack and the highest seen */

@@ -155,14 +155,14 @@ static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uin
         if (!(flags & TH_SYN))
             opt += TCPOLEN_TS_ALIGNED;
     }
-    skb->family = NET_IPV4;
+    skb->family = tp->sk.family;
     skb->proto = IPPROTO_TCP_;
     skb->daddr = tp->daddr;
     skb->sport = tp->sk.port;
     skb->dport = tp->dport;
     skb->payload = len;
     skb->flow = tp->flow ? (uint32_t)tp->flow->id : 0;
-    skb->ip_len = IPV4_HDR_LEN + TCP_HDR_LEN + opt + len;
+    skb->ip_len = ip_hdr_len(skb->family) + TCP_HDR_LEN + opt + len;
     skb->truesize = skb_truesize_for(skb->ip_len + 16);
     skb->tx_desc = 2;
     tp->st.segs_out++;

@@ -238,7 +238,7 @@ static void setup_mss(struct tcp_sock *tp)
 {
     struct nic *n = route_next(tp->h, tp->daddr);
     uint32_t mtu = n ? n->tx_link->mtu : 1500;
-    tp->advmss = mtu - IPV4_HDR_LEN - TCP_HDR_LEN;
+    tp->advmss = mtu - ip_hdr_len(tp->sk.family) - TCP_HDR_LEN;
     tcp_seg_free_all(tp);        /* blocks come with the first segment sent (tcp_seg_reserve) */
     tp->nblk = 1;
     tp->blk = xcalloc(1, sizeof *tp->blk);
@@ -348,6 +348,7 @@ static void negotiate(struct tcp_sock *tp, const struct tcp_hdr *th)
 static void conn_request(struct tcp_sock *l, struct skb *skb, const struct tcp_hdr *th, struct core *c)
 {
     struct tcp_sock *tp = tcp_sock_new(l->h, 0);
+    tp->sk.family = skb->family;        /* the SYN's: what accept() returns */
     tp->sk.port = l->sk.port;
     tp->daddr = skb->saddr;
     tp->dport = skb->sport;

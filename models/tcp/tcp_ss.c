@@ -83,9 +83,14 @@ void tcp_ss(struct tcp_sock *tp, const char *prefix)
     if (tp->state != TCP_ESTABLISHED)
         return;
     struct ss_line l = { .s = tp->sim, .ctx = tp, .prefix = prefix };
-    char local[48], peer[48], a[20];
-    snprintf(local, sizeof local, "%s:%u", host_addr_str(tp->h->id, a), tp->sk.port);
-    snprintf(peer, sizeof peer, "%s:%u", host_addr_str(tp->daddr, a), tp->dport);
+    char local[64], peer[64], a[20];
+    if (tp->sk.family == NET_IPV6) {
+        ss_endpoint(local, sizeof local, tp->h->id, tp->sk.port, NET_IPV6);
+        ss_endpoint(peer, sizeof peer, tp->daddr, tp->dport, NET_IPV6);
+    } else {
+        snprintf(local, sizeof local, "%s:%u", host_addr_str(tp->h->id, a), tp->sk.port);
+        snprintf(peer, sizeof peer, "%s:%u", host_addr_str(tp->daddr, a), tp->dport);
+    }
     /* the source is unlimited until it stops: what it wrote is what was sent */
     uint64_t written = tp->write_seq > tp->snd_nxt ? tp->write_seq : tp->snd_nxt;
     uint64_t recv_q = tp->rcv_nxt - tp->copied_seq, send_q = written - tp->snd_una;
@@ -101,7 +106,7 @@ void tcp_ss(struct tcp_sock *tp, const char *prefix)
         ss_put(&l, " wscale:%u,%u", tp->snd_wscale, tp->rcv_wscale);
     timing(&l);
     ss_u(&l, "mss", tp->mss);
-    ss_u(&l, "pmtu", ip_path_mtu(tp->h, tp->daddr, NET_IPV4));
+    ss_u(&l, "pmtu", ip_path_mtu(tp->h, tp->daddr, tp->sk.family));
     ss_u(&l, "rcvmss", tp->rcv_mss);
     ss_u(&l, "advmss", tp->advmss);
     ss_u(&l, "cwnd", tp->snd_cwnd);

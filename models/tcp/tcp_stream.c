@@ -156,6 +156,14 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
     if (a->ss_iv && a->ss_iv < PS_PER_US)
         cfg_error(sec, "ss_interval", "at least 1us, or 0 for none");
     a->drs_log = cfg_str(sec, "drs_log", "", "path of a log of every receive-buffer autotuning call (empty: none)");
+    static const char *const fams[] = { "inet", "inet6", NULL };
+    uint8_t family = cfg_choice(sec, "family", "inet", fams,
+                                "address family of both sockets: inet (IPv4) or inet6 (IPv6; a 20-byte larger "
+                                "header, MSS = MTU - 60)") ? NET_IPV6 : NET_IPV4;
+    uint32_t path = f->from != f->to ? ip_route_min_mtu(f->from, f->to->id) : 0;
+    if (family == NET_IPV6 && path && path < IPV6_MIN_MTU)
+        cfg_error(sec, "family", "inet6 needs every link on the route to carry %u bytes (RFC 8200); the "
+                  "smallest MTU on it is %u", IPV6_MIN_MTU, path);
     if (f->from == f->to)
         cfg_error(sec, "to", "a TCP flow needs two hosts");
     if (cfg_errors(s->cfg))
@@ -166,6 +174,7 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
         cfg_error(sec, "app", "TCP is not attached to these hosts");
         return;
     }
+    a->lis->sk.family = a->cli->sk.family = family;
     a->lis->app = a;
     a->lis->flow = f;
     tcp_listen(a->lis, on_accept);

@@ -132,6 +132,13 @@ sed 's/^\[host sender\]$/&\npcap = eth7/' "$tmp/tcp.ini" > "$tmp/bad.ini"
 check "a pcap key naming no port is an error at file:line" \
     test $? -eq 2 -a "$(grep -c "bad.ini:[0-9]*: .*pcap.*no port 'eth7'" "$tmp/x.err")" -eq 1
 
+# ---- the same TCP run over IPv6: tshark reads every capture clean
+"$NETSIM" run "$tmp/tcp.ini" --no-db --json --pcap "$tmp/tcp6" --pcap-snaplen 1600 --set 1.family=inet6 \
+    > "$tmp/tcp6.json" 2> /dev/null
+clean_captures tcp6 "$tmp/tcp6" "$tmp/tcp6.json"
+check "tcp6: the SYNs carry MSS 1440 (1500 - 40 - 20)" \
+    test "$(rows "$tmp/tcp6/sender-eth0.pcap" "\$$C_SYN == 1 && \$$C_MSS == 1440 && \$$C_PROTO ~ /ipv6:tcp/")" -eq 2
+
 # ---- UDP, 65507-byte datagrams in 45 fragments each, at 500 Mbit/s
 cat > "$tmp/udp.ini" <<'INI'
 [sim]
