@@ -162,6 +162,7 @@ int sweep_prepare_output(struct sweep_ctx *x, bool resume, int *kept)
         rc = 2;
     }
     sqlite3_finalize(st);
+    st = NULL;                                /* out: finalizes it again */
     if (rc)
         goto out;
 

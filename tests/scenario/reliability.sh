@@ -67,6 +67,17 @@ check "schema version 99 refused as such, with --resume too" \
     test $? -eq 2 -a "$(grep -c "results schema version 99, this netsim writes version 2" "$tmp/err")" -eq 1
 run sweep "$tmp/two.ini" -o "$tmp/j1.db" --resume -q
 check "--resume of this sweep's complete database: nothing to do, exit 0" test $? -eq 0
+# the scenario edited: the database holds complete runs of its earlier version
+cp "$tmp/j1.db" "$tmp/old.db"
+before=$(q "$tmp/old.db" 'select id, scenario_hash, status from run')
+printf '; edited\n' >> "$tmp/two.ini"
+for resume in "" --resume; do
+    run sweep "$tmp/two.ini" -o "$tmp/old.db" $resume -q
+    check "a database of the scenario's earlier version${resume:+ with $resume}: exit 2, not a crash" test $? -eq 2
+    check "... saying so" grep -q "old.db holds complete runs of another version of two" "$tmp/err"
+    check "... and left as it was" test "$(q "$tmp/old.db" 'select id, scenario_hash, status from run')" = "$before"
+done
+sed -i '$d' "$tmp/two.ini"
 
 # --- 3. a scenario read from a pipe: read once, hashed as read, named 'pipe'
 tiny > "$tmp/p.ini"
