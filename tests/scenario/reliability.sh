@@ -78,6 +78,16 @@ for resume in "" --resume; do
     check "... and left as it was" test "$(q "$tmp/old.db" 'select id, scenario_hash, status from run')" = "$before"
 done
 sed -i '$d' "$tmp/two.ini"
+# what a killed sweep of another scenario, of the very same bytes, left
+# beside the database (as faults.sh fakes one): not this sweep's run 1
+cp "$tmp/two.ini" "$tmp/twin.ini"
+run sweep "$tmp/twin.ini" --only 1 -o "$tmp/twin1.db" -q
+cp "$tmp/twin1.db" "$tmp/tw.db.run1.AbC123.tmp"
+run sweep "$tmp/two.ini" -o "$tmp/tw.db" --resume -q
+check "--resume leaves another scenario's finished run beside it alone: exit 0" test $? -eq 0
+check "... every run in it is this scenario's, run 1 too" \
+    test "$(q "$tmp/tw.db" "select group_concat(id || ' ' || scenario || ' ' || status, ', ') from run")" = \
+    "1 two complete, 2 two complete"
 
 # --- 3. a scenario read from a pipe: read once, hashed as read, named 'pipe'
 tiny > "$tmp/p.ini"
