@@ -130,6 +130,15 @@ if [ -w /dev/full ]; then
     check "-o /dev/full refused as a device" grep -q "/dev/full: not a regular file (a device)" "$tmp/err"
     check "... no journal beside it" test ! -e /dev/full-journal
 fi
+# a FIFO where a database is read: refused at once, not waited on for a writer
+mkfifo "$tmp/dbfifo"
+for cmd in "report $tmp/dbfifo" "merge $tmp/m.db $tmp/dbfifo" "merge $tmp/dbfifo $tmp/file.db"; do
+    # shellcheck disable=SC2086
+    timeout -k 2 10 "$NETSIM" $cmd > /dev/null 2> "$tmp/err"
+    rc=$?
+    check "netsim ${cmd//$tmp\//} with a FIFO: exit 1, no hang" test $rc -eq 1
+    check "... naming it" grep -q "dbfifo: not a regular file (a pipe)" "$tmp/err"
+done
 "$NETSIM" run "$tmp/p.ini" --no-db >&- 2> "$tmp/err"
 check "run with stdout closed: exit 1" test $? -eq 1
 "$NETSIM" keys >&- 2> "$tmp/err"
