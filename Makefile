@@ -3,7 +3,8 @@
 # bundled scenario; `make deps` installs the Debian packages it needs
 # (`make run` and `make test` do so only for what is missing);
 # `make fuzz` builds the libFuzzer harnesses (clang), `make fuzz-smoke`
-# runs each for FUZZ_TIME seconds; `make install PREFIX=/usr/local
+# runs each for FUZZ_TIME seconds; `make fuzz-cli` fuzzes the command line
+# and its files for FUZZ_TIME seconds (python3 only); `make install PREFIX=/usr/local
 # DESTDIR=` installs netsim, netsim-plot, the man pages, the bash
 # completion and the bundled scenarios, `make uninstall` removes them;
 # `make figures` redraws docs/figures/.
@@ -82,7 +83,7 @@ NEED_PC  := gsl:libgsl-dev sqlite3:libsqlite3-dev inih:libinih-dev cmocka:libcmo
 NEED_CMD := pkg-config:pkg-config sqlite3:sqlite3 gnuplot:gnuplot-nox perl:perl prove:perl parallel:parallel \
 	    mandoc:mandoc python3:python3
 
-.PHONY: all deps need-deps run test unit check-asan bench plots figures clean fuzz fuzz-bin fuzz-smoke install uninstall FORCE
+.PHONY: all deps need-deps run test unit check-asan bench plots figures clean fuzz fuzz-bin fuzz-smoke fuzz-cli install uninstall FORCE
 all: $(NETSIM)
 
 ifeq ($(PGO),1)
@@ -228,6 +229,20 @@ $(BUILD)/fuzz_run: FUZZ_LDFLAGS = -Wl,--wrap=evq_push
 # every regression input, then each harness for FUZZ_TIME seconds
 fuzz-smoke: fuzz
 	tests/fuzz/fuzz.sh build-fuzz $(FUZZ_TIME) $(FUZZ_NAMES)
+
+# The command line and its files, where libFuzzer does not reach: random
+# runs, sweeps (-j 1|2, --resume, --only, --shard), merges, reports, kills
+# a few ms in, two commands on one database, /dev/full and a closed
+# stdout, over tiny scenarios edited between steps (tests/fuzz/cli_fuzz.py,
+# python3 alone). After every step the databases are checked: nothing
+# complete lost or changed, every run one that was asked for under its
+# file's hash, -j 1 = -j 2 = shards merged, exit 0 only when all was
+# written, no crash or hang. The regressions in tests/fuzz/regressions/cli
+# run first. CLI_FUZZ_NETSIM=./netsim-asan fuzzes the sanitizer build
+# (make check-asan's); CLI_FUZZ_ARGS=--seed N repeats a run.
+CLI_FUZZ_NETSIM ?= ./$(NETSIM)
+fuzz-cli: all
+	tests/fuzz/cli_fuzz.py --seconds $(FUZZ_TIME) --netsim $(CLI_FUZZ_NETSIM) $(CLI_FUZZ_ARGS)
 
 plots: all
 	tools/run-bundled.sh ./$(NETSIM)

@@ -113,8 +113,14 @@ static sqlite3 *open_results(const char *path)
     sqlite3_stmt *st = NULL;
     int64_t version = -1;
 
+    const char *what = rec_not_a_file(path);
+
     if (access(path, R_OK) != 0) {
         fprintf(stderr, "netsim merge: %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    if (what) {
+        fprintf(stderr, "netsim merge: %s: not a regular file (%s): a results database is a file\n", path, what);
         return NULL;
     }
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {

@@ -238,7 +238,7 @@ int orphan_read_run(const char *path, int64_t id, struct orphan_run *out, char *
         return rc;
     }
     rc = -1;
-    if (sqlite3_prepare_v2(db, "SELECT status, variant_label, scenario_hash, seed, rep FROM run WHERE id = ?1", -1,
+    if (sqlite3_prepare_v2(db, "SELECT status, variant_label, scenario_hash, seed, rep, scenario FROM run WHERE id = ?1", -1,
                            &st, NULL) == SQLITE_OK) {
         sqlite3_bind_int64(st, 1, id);
         int s = sqlite3_step(st);
@@ -248,6 +248,7 @@ int orphan_read_run(const char *path, int64_t id, struct orphan_run *out, char *
             copy_text(out->hash, sizeof out->hash, sqlite3_column_text(st, 2));
             out->seed = (uint64_t)sqlite3_column_int64(st, 3);
             out->rep = sqlite3_column_int(st, 4);
+            copy_text(out->scenario, sizeof out->scenario, sqlite3_column_text(st, 5));
             rc = 1;
         } else if (s == SQLITE_DONE) {
             rc = 0;

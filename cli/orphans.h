@@ -63,6 +63,7 @@ void orphans_free(struct orphan *list, int n);
 
 /* The row of run id in a side file: its columns as in record.h. */
 struct orphan_run {
+    char scenario[512];
     char status[16];
     char label[512];
     char hash[32];

@@ -266,6 +266,11 @@ int rdb_load(struct rdb *d, const char *path, const struct metric_use *u)
         fprintf(stderr, "%s: %s: cannot open: %s\n", report_prog, path, strerror(errno));
         return 1;
     }
+    const char *what = rec_not_a_file(path);
+    if (what) {
+        fprintf(stderr, "%s: %s: not a regular file (%s): a results database is a file\n", report_prog, path, what);
+        return 1;
+    }
     if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         fprintf(stderr, "%s: %s: cannot open: %s\n", report_prog, path,
                 d->db ? sqlite3_errmsg(d->db) : "out of memory");

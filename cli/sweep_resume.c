@@ -162,6 +162,7 @@ int sweep_prepare_output(struct sweep_ctx *x, bool resume, int *kept)
         rc = 2;
     }
     sqlite3_finalize(st);
+    st = NULL;                                /* out: finalizes it again */
     if (rc)
         goto out;
 
@@ -244,8 +245,9 @@ out:
 /*
  * The temporary databases an earlier sweep of OUT left when its parent was
  * killed (orphans.h; its workers died with it). A selected run that one
- * holds complete, with this sweep's label, seed, replication, version and
- * parameters, is copied into OUT with --resume, as that parent would have,
+ * holds complete, with this sweep's scenario name (a copy of the file under
+ * another name has the same version), label, seed, replication, version
+ * and parameters, is copied into OUT with --resume, as that parent would have,
  * and kept (unselected); without --resume it counts as present in OUT
  * (exit 2, as in sweep_prepare_output). Everything else they hold is removed:
  * those runs run again, or OUT holds them complete already. Runs outside
@@ -267,7 +269,7 @@ int sweep_take_leftovers(struct sweep_ctx *x, const char *wanted, bool resume, i
         if (o->run < 1 || o->run > x->nruns || !wanted[o->run])
             continue;
         bool same = x->selected[o->run] && orphan_read_run(o->path, o->run, &r, why, sizeof why) > 0 && !strcmp(r.status, "complete") &&
-                    !strcmp(r.hash, x->hash) && !strcmp(r.label, sweep_label(x->sw, o->run)) &&
+                    !strcmp(r.scenario, x->stem) && !strcmp(r.hash, x->hash) && !strcmp(r.label, sweep_label(x->sw, o->run)) &&
                     r.seed == sweep_seed(x->sw, o->run) && r.rep == sweep_rep(x->sw, o->run) &&
                     sqlite3_open_v2(o->path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
                     same_params(x, db, o->run, why, sizeof why);

@@ -68,6 +68,12 @@ struct rec_run_info {
  * path to *err (malloc'ed, the caller frees it) on failure. */
 struct rec *rec_open(const char *path, char **err);
 
+/* What an existing path is when it is no regular file, and so no results
+ * database ("a directory", "a pipe", "a device"); NULL for a regular file
+ * or none. A reader checks before SQLite opens it: opened for reading, a
+ * FIFO waits for a writer that never comes. */
+const char *rec_not_a_file(const char *path);
+
 /* The same for a file that only ever holds one run, on its way into
  * another database (a sweep worker's output): created
  * without the indexes, which serve files of many runs and were half the

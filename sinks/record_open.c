@@ -206,15 +206,23 @@ fail:
     return NULL;
 }
 
+const char *rec_not_a_file(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || S_ISREG(sb.st_mode))
+        return NULL;
+    return S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ? "a pipe" : "a device";
+}
+
 static struct rec *open_file(const char *path, unsigned flags, char **err)
 {
     struct stat sb;
     bool existed = stat(path, &sb) == 0;
+    const char *what = rec_not_a_file(path);
     /* A device or a directory is no results file, and SQLite would make
      * its journal beside it (/dev/full-journal): refused before any. */
-    if (existed && !S_ISREG(sb.st_mode)) {
-        *err = rec_open_err(path, "not a regular file (%s): a results database is a file",
-                            S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ? "a pipe" : "a device");
+    if (what) {
+        *err = rec_open_err(path, "not a regular file (%s): a results database is a file", what);
         return NULL;
     }
     /* empty: a new results file, or the one a sweep made for its worker */

@@ -13,6 +13,9 @@
 #
 #   tests/fuzz/fuzz.sh BUILD SECONDS NAME...      e.g. build-fuzz 60 load run units netem
 # Extra libFuzzer options go in FUZZ_ARGS (e.g. FUZZ_ARGS=-seed=1).
+# The command line and its files have a fuzzer of their own, which needs no
+# clang: tests/fuzz/cli_fuzz.py (`make fuzz-cli`; its header says what it
+# checks), with its regressions in tests/fuzz/regressions/cli.
 set -u
 cd "$(dirname "$0")/../.."
 [ $# -ge 3 ] || { echo "usage: tests/fuzz/fuzz.sh BUILD SECONDS NAME..." >&2; exit 2; }

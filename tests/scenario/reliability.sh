@@ -67,6 +67,27 @@ check "schema version 99 refused as such, with --resume too" \
     test $? -eq 2 -a "$(grep -c "results schema version 99, this netsim writes version 2" "$tmp/err")" -eq 1
 run sweep "$tmp/two.ini" -o "$tmp/j1.db" --resume -q
 check "--resume of this sweep's complete database: nothing to do, exit 0" test $? -eq 0
+# the scenario edited: the database holds complete runs of its earlier version
+cp "$tmp/j1.db" "$tmp/old.db"
+before=$(q "$tmp/old.db" 'select id, scenario_hash, status from run')
+printf '; edited\n' >> "$tmp/two.ini"
+for resume in "" --resume; do
+    run sweep "$tmp/two.ini" -o "$tmp/old.db" $resume -q
+    check "a database of the scenario's earlier version${resume:+ with $resume}: exit 2, not a crash" test $? -eq 2
+    check "... saying so" grep -q "old.db holds complete runs of another version of two" "$tmp/err"
+    check "... and left as it was" test "$(q "$tmp/old.db" 'select id, scenario_hash, status from run')" = "$before"
+done
+sed -i '$d' "$tmp/two.ini"
+# what a killed sweep of another scenario, of the very same bytes, left
+# beside the database (as faults.sh fakes one): not this sweep's run 1
+cp "$tmp/two.ini" "$tmp/twin.ini"
+run sweep "$tmp/twin.ini" --only 1 -o "$tmp/twin1.db" -q
+cp "$tmp/twin1.db" "$tmp/tw.db.run1.AbC123.tmp"
+run sweep "$tmp/two.ini" -o "$tmp/tw.db" --resume -q
+check "--resume leaves another scenario's finished run beside it alone: exit 0" test $? -eq 0
+check "... every run in it is this scenario's, run 1 too" \
+    test "$(q "$tmp/tw.db" "select group_concat(id || ' ' || scenario || ' ' || status, ', ') from run")" = \
+    "1 two complete, 2 two complete"
 
 # --- 3. a scenario read from a pipe: read once, hashed as read, named 'pipe'
 tiny > "$tmp/p.ini"
@@ -126,6 +147,15 @@ if [ -w /dev/full ]; then
     "$NETSIM" run "$tmp/ss.ini" --no-db -q --ss /dev/full > /dev/null 2> "$tmp/err"
     check "--ss /dev/full: exit 1, and the device is left alone" test $? -eq 1 -a -c /dev/full
 fi
+# a FIFO where a database is read: refused at once, not waited on for a writer
+mkfifo "$tmp/dbfifo"
+for cmd in "report $tmp/dbfifo" "merge $tmp/m.db $tmp/dbfifo" "merge $tmp/dbfifo $tmp/file.db"; do
+    # shellcheck disable=SC2086
+    timeout -k 2 10 "$NETSIM" $cmd > /dev/null 2> "$tmp/err"
+    rc=$?
+    check "netsim ${cmd//$tmp\//} with a FIFO: exit 1, no hang" test $rc -eq 1
+    check "... naming it" grep -q "dbfifo: not a regular file (a pipe)" "$tmp/err"
+done
 "$NETSIM" run "$tmp/p.ini" --no-db >&- 2> "$tmp/err"
 check "run with stdout closed: exit 1" test $? -eq 1
 "$NETSIM" keys >&- 2> "$tmp/err"
