@@ -175,10 +175,21 @@ class Rules:
     def attempt(self, db, scenario, hsh, runs):
         self.attempts.setdefault(db, {}).setdefault((scenario, hsh), set()).update(runs)
 
-    def after_step(self, before, after, bad, written, merges):
+    def after_step(self, before, after, bad, written, merges, own):
         """The rules every step keeps. written: the databases the step's
-        commands could write; merges: {out: [input names]}."""
+        commands could write; merges: {out: [input names]}; own: {db: the
+        runs (idents) a sweep of this step may run again there}."""
         errs = ["%s: %s" % (db, why) for db, why in sorted(bad.items())]
+        # a sweep's --resume deletes and runs again its own unfinished runs;
+        # nothing else removes or rewrites a run, complete or not
+        for db, runs in sorted(before.items()):
+            for rid, old in sorted(runs.items()):
+                new = (after.get(db) or {}).get(rid)
+                if old.col("status") != "complete" and (new is None or not new.same(old)) and \
+                        old.ident() not in own.get(db, ()):
+                    errs.append("%s: %s run %s, which no sweep of this step owns, was %s:\n    was %s%s"
+                                % (db, old.col("status"), rid, "deleted" if new is None else "replaced",
+                                   old.describe(), "" if new is None else "\n    now " + new.describe()))
         for (db, rid), old in sorted(self.complete.items()):
             new = after.get(db, {}).get(rid)
             if new is None:

@@ -206,7 +206,11 @@ class Session:
             after, bad = C.snapshot(self.work)
             written = set(db for c in op.cmds() for db in c.writes())
             merges = {c.db: c.inputs for c in op.cmds() if c.kind == "merge"}
-            errs += self.rules.after_step(before, after, bad, written, merges)
+            own = {}
+            for c in op.cmds():
+                if c.kind in ("sweep", "job") and c.db:
+                    own.setdefault(c.db, set()).update(ident for _, ident in c.wanted)
+            errs += self.rules.after_step(before, after, bad, written, merges, own)
             errs += op.final_check(self)
             if errs:
                 raise Violation("\n".join(errs))

@@ -160,7 +160,7 @@ class Op:
     def __init__(self, desc):
         self.desc = desc
         self.setup = []                  # the fuzzer's shell lines, before the commands
-        self.batches = []                # [([Cmd], concurrent)], or a generator of them
+        self.batches = []                # [([Cmd], concurrent)], in order
         self.compare = []                # databases that must dump alike (rule 3)
 
     def cmds(self):
@@ -389,7 +389,12 @@ class Ops:
 
     def op_edit(self):
         sc = self.rng.choice(self.scens)
-        what = sc.edit(self.rng)
+        if self.rng.random() < 0.15:
+            other = self.rng.choice([x for x in self.scens if x is not sc])
+            sc.copy(other)
+            what = "a copy of %s" % other.file
+        else:
+            what = sc.edit(self.rng)
         op = Op("edit %s (%s)" % (sc.file, what))
         op.setup = [write_line(sc.file, sc.text())]
         return op

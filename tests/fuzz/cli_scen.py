@@ -68,6 +68,13 @@ class Scenario:
             self.generate(rng)
         return what
 
+    def copy(self, other):
+        """Becomes a copy of other's file, byte for byte: the same version
+        (scenario_hash) under another name."""
+        for k, v in vars(other).items():
+            if k not in ("file", "stem"):
+                setattr(self, k, list(v) if isinstance(v, list) else v)
+
     def axis_keys(self):
         """{key: the axis's values} of the keys that are axes."""
         return {k: v for k, v in (("rate", self.rate), ("delay", self.delay)) if isinstance(v, list)}
@@ -92,7 +99,7 @@ class Scenario:
     def text(self):
         def axis(v, head="", tail=""):
             return "${%s%s%s}" % (head, ", ".join(v), tail) if isinstance(v, list) else v
-        lines = ["; cli_fuzz scenario %s" % self.stem, "[sim]", "duration = %s" % self.duration,
+        lines = ["; cli_fuzz scenario", "[sim]", "duration = %s" % self.duration,
                  "interval = 0.01s"]
         if self.seed is not None:
             lines.append("seed = %d" % self.seed)
