@@ -223,8 +223,9 @@ static void test_cubic_keys(void **state)
  * the round (snd_una past its right edge). */
 static void vegas_round(struct tcp_sock *tp, uint32_t vrtt, int n)
 {
+    struct tcp_ack_sample sample = { 1, (int32_t)vrtt - 1, 0 };
     for (int i = 0; i < n; i++)
-        tp->cc->pkts_acked(tp, 1, (int64_t)vrtt - 1);
+        tp->cc->pkts_acked(tp, &sample);
     tp->snd_una = tp->snd_nxt + 1;
     tp->cc->cong_avoid(tp, 1);
     tp->snd_nxt += 1000000;

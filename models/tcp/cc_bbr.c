@@ -394,6 +394,20 @@ static void bbr_trace(struct tcp_sock *tp, const char *prefix)
 
 static void bbr_cong_avoid(struct tcp_sock *tp, uint32_t acked) { (void)tp; (void)acked; }
 
+/* bbr_tso_segs_goal: what bbr_set_tso_segs_goal last chose */
+static uint32_t bbr_tso_segs_goal(struct tcp_sock *tp) { return B(tp)->tso_goal; }
+
+/* bbr_get_info: ss -i's bbr:(bw:...,mrtt:...,pacing_gain:...,cwnd_gain:...) */
+static void bbr_get_info(struct tcp_sock *tp, struct tcp_cc_info *info)
+{
+    const struct bbr *b = B(tp);
+    info->kind = TCP_CC_INFO_BBR;
+    info->u.bbr.bw_bytes_per_s = max_bw(tp) * tp->mss * 1000000 >> BW_SCALE;
+    info->u.bbr.min_rtt_us = b->min_rtt_us;
+    info->u.bbr.pacing_gain = b->pacing_gain;
+    info->u.bbr.cwnd_gain = b->cwnd_gain;
+}
+
 const struct tcp_cc_ops tcp_bbr = {
     .name = "bbr",
     .doc = "BBR v1 (tcp_bbr.c, 4.15): paced at gain x max_bw, inflight <= 2 BDP; no lt_bw policer mode",
@@ -403,6 +417,8 @@ const struct tcp_cc_ops tcp_bbr = {
     .cong_control = bbr_main,
     .undo_cwnd = bbr_undo,
     .set_state = bbr_set_state,
+    .tso_segs_goal = bbr_tso_segs_goal,
+    .get_info = bbr_get_info,
     .trace = bbr_trace,
 };
 VARIANT("tcp.cc", tcp_bbr);

@@ -222,10 +222,10 @@ static void hystart_update(struct tcp_sock *tp, uint32_t delay)
     }
 }
 
-static void cubic_acked(struct tcp_sock *tp, uint32_t acked, int64_t rtt_us)
+static void cubic_acked(struct tcp_sock *tp, const struct tcp_ack_sample *sample)
 {
     struct cubic *c = ca(tp);
-    (void)acked;
+    int64_t rtt_us = sample->rtt_us;
     if (rtt_us < 0)
         return;
     if (c->epoch_start && (int32_t)(jiffies(tp) - c->epoch_start) < 1000)

@@ -56,13 +56,12 @@ static void vegas_init(struct tcp_sock *tp)
     vegas_enable(tp);
 }
 
-static void vegas_pkts_acked(struct tcp_sock *tp, uint32_t acked, int64_t rtt_us)
+static void vegas_pkts_acked(struct tcp_sock *tp, const struct tcp_ack_sample *sample)
 {
     struct vegas *v = ca(tp);
-    (void)acked;
-    if (rtt_us < 0)
+    if (sample->rtt_us < 0)
         return;
-    uint32_t vrtt = (uint32_t)rtt_us + 1;
+    uint32_t vrtt = (uint32_t)sample->rtt_us + 1;
     if (vrtt < v->base_rtt)
         v->base_rtt = vrtt;
     if (vrtt < v->min_rtt)
@@ -143,6 +142,17 @@ static void vegas_trace(struct tcp_sock *tp, const char *prefix)
     sim_series(tp->sim, name, v->base_rtt - 1);
 }
 
+/* tcp_vegas_get_info: ss -i computes its "send" rate from baseRTT */
+static void vegas_get_info(struct tcp_sock *tp, struct tcp_cc_info *info)
+{
+    const struct vegas *v = ca(tp);
+    info->kind = TCP_CC_INFO_VEGAS;
+    info->u.vegas.enabled = v->doing_vegas_now;
+    info->u.vegas.rttcnt = v->cnt_rtt;
+    info->u.vegas.rtt_us = v->base_rtt;
+    info->u.vegas.minrtt_us = v->min_rtt;
+}
+
 const struct tcp_cc_ops tcp_vegas = {
     .name = "vegas",
     .doc = "Vegas (tcp_vegas.c, 4.15): delay-based, alpha to beta packets queued",
@@ -154,6 +164,7 @@ const struct tcp_cc_ops tcp_vegas = {
     .set_state = vegas_state,
     .cwnd_event = vegas_cwnd_event,
     .pkts_acked = vegas_pkts_acked,
+    .get_info = vegas_get_info,
     .trace = vegas_trace,
 };
 VARIANT("tcp.cc", tcp_vegas);

@@ -108,7 +108,8 @@ const struct tcp_drs_ops *tcp_drs_find(const char *name)
 static const char *cc_missing(const void *ops)
 {
     const struct tcp_cc_ops *o = ops;
-    return !o->ssthresh ? "ssthresh" : !o->cong_avoid && !o->cong_control ? "cong_avoid or cong_control" : NULL;
+    return !o->ssthresh ? "ssthresh" : !o->undo_cwnd ? "undo_cwnd"
+         : !o->cong_avoid && !o->cong_control ? "cong_avoid or cong_control" : NULL;
 }
 
 static const char *drs_missing(const void *ops)

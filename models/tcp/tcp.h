@@ -34,6 +34,9 @@ struct cfg_section;
 #define TCP_MAX_QUICKACKS  16
 #define TCP_MAX_WSCALE     14
 #define TCP_SKB_OVERHEAD   576                  /* SKB_TRUESIZE(0): sk_buff 256 + shinfo 320 (x86-64) */
+#define TCP_GSO_MAX_SIZE   65536                /* the port's gso_max_size (GSO_MAX_SIZE) */
+#define TCP_MIN_TSO_SEGS   2                    /* net.ipv4.tcp_min_tso_segs */
+#define TCP_SHINFO_SIZE    320                  /* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) */
 #define MAX_TCP_HEADER     320
 #define TCP_MAX_SKB_FRAGS  17                   /* MAX_SKB_FRAGS: coalescing limit per skb */
 #define TCP_HDR_LEN        20
@@ -76,24 +79,63 @@ struct tcp_rate_sample {
 /* ssthresh before the first loss: the kernel's TCP_INFINITE_SSTHRESH */
 #define TCP_INFINITE_SSTHRESH 0x7fffffffu
 enum tcp_ca_state { TCP_CA_Open, TCP_CA_Disorder, TCP_CA_CWR, TCP_CA_Recovery, TCP_CA_Loss };
-enum tcp_ca_event { CA_EVENT_TX_START, CA_EVENT_CWND_RESTART, CA_EVENT_LOSS };
+/* cwnd_event's events, 4.15's enum tcp_ca_event in its order. ECN_NO_CE
+ * and ECN_IS_CE are never raised: nothing marks CE yet. */
+enum tcp_ca_event {
+    CA_EVENT_TX_START,            /* first transmission with nothing in flight */
+    CA_EVENT_CWND_RESTART,        /* congestion window restart after idle */
+    CA_EVENT_COMPLETE_CWR,        /* end of a window reduction (Recovery or CWR left) */
+    CA_EVENT_LOSS,                /* retransmission timeout */
+    CA_EVENT_ECN_NO_CE,
+    CA_EVENT_ECN_IS_CE,
+    CA_EVENT_DELAYED_ACK,         /* the receiver armed its delayed-ACK timer */
+    CA_EVENT_NON_DELAYED_ACK,     /* the receiver sent an ACK at once */
+};
+/* in_ack_event's flags (tcp_ca_ack_event_flags) */
+enum { CA_ACK_SLOWPATH = 1, CA_ACK_WIN_UPDATE = 2, CA_ACK_ECE = 4 };
 
-/* A tcp.cc variant (sim/variant.h: register it with VARIANT("tcp.cc", ops)).
- * As tcp_register_congestion_control requires: ssthresh, and cong_avoid
- * or cong_control; the rest optional (NULL: not called). */
+/* pkts_acked's sample (struct ack_sample): packets cumulatively ACKed by
+ * this ACK, the rate sample's RTT (-1: none), and the bytes that were in
+ * flight when the newest of them never retransmitted was sent (end_seq -
+ * snd_una then, tx.in_flight) */
+struct tcp_ack_sample {
+    uint32_t pkts_acked;
+    int32_t rtt_us;
+    uint32_t in_flight;
+};
+
+/* get_info's answer (union tcp_cc_info): what ss -i prints of the cc */
+enum { TCP_CC_INFO_NONE, TCP_CC_INFO_VEGAS, TCP_CC_INFO_BBR };
+struct tcp_cc_info {
+    int kind;
+    union {
+        struct { uint32_t enabled, rttcnt, rtt_us, minrtt_us; } vegas;                  /* tcpvegas_info */
+        struct { uint64_t bw_bytes_per_s; uint32_t min_rtt_us, pacing_gain, cwnd_gain; } bbr; /* tcp_bbr_info */
+    } u;
+};
+
+/* A tcp.cc variant (sim/variant.h: register it with VARIANT("tcp.cc", ops)):
+ * Linux 4.15's struct tcp_congestion_ops. As tcp_register_congestion_control
+ * requires: ssthresh, undo_cwnd, and cong_avoid or cong_control; the rest
+ * optional (NULL: not called). Where each is called: docs/models/tcp.md. */
 struct tcp_cc_ops {
     const char *name;                                             /* required */
     const char *doc;                                              /* required */
     const struct variant_key *keys;                               /* optional: its own keys (sim/variant.h) */
     void (*init)(struct tcp_sock *tp);                            /* optional */
+    void (*release)(struct tcp_sock *tp);                         /* optional */
     uint32_t (*ssthresh)(struct tcp_sock *tp);                    /* required */
     void (*cong_avoid)(struct tcp_sock *tp, uint32_t acked);      /* required, or: */
     void (*cong_control)(struct tcp_sock *tp, const struct tcp_rate_sample *rs);
-    uint32_t (*undo_cwnd)(struct tcp_sock *tp);                   /* optional, unused */
     void (*set_state)(struct tcp_sock *tp, int new_state);        /* optional */
     void (*cwnd_event)(struct tcp_sock *tp, int ev);              /* optional */
-    void (*pkts_acked)(struct tcp_sock *tp, uint32_t acked, int64_t rtt_us); /* optional */
-    /* series to record every 10 ms */
+    void (*in_ack_event)(struct tcp_sock *tp, uint32_t flags);    /* optional */
+    uint32_t (*undo_cwnd)(struct tcp_sock *tp);                   /* required */
+    void (*pkts_acked)(struct tcp_sock *tp, const struct tcp_ack_sample *sample); /* optional */
+    uint32_t (*tso_segs_goal)(struct tcp_sock *tp);               /* optional */
+    uint32_t (*sndbuf_expand)(struct tcp_sock *tp);               /* optional */
+    void (*get_info)(struct tcp_sock *tp, struct tcp_cc_info *info); /* optional */
+    /* not Linux's: series to record every trace_interval */
     void (*trace)(struct tcp_sock *tp, const char *prefix);       /* optional */
 };
 
@@ -122,7 +164,9 @@ struct tcp_seg {
      * (a window is far below 2^31 segments; seg_prev, seg_next, seg_link). */
     uint32_t delivered_lo;
     int32_t dprev, dnext;         /* 0: none; TCP_SEG_UNLINKED (dprev): not on the list */
-    uint8_t flags;
+    /* the padding's 24 bits: segments from snd_una to this one's end when
+     * last sent (tx.in_flight in packets: below 2^24 in any window) */
+    uint32_t flags : 8, una_dist : 24;
 };
 #define TCP_SEG_UNLINKED INT32_MIN
 _Static_assert(sizeof(struct tcp_seg) == 40, "struct tcp_seg: 40 bytes");
@@ -266,6 +310,7 @@ struct tcp_sock {
     uint64_t tlp_high_seq;
     /* CC private state */
     const struct tcp_cc_ops *cc;
+    bool cc_inited;               /* init called: release is due */
     uint64_t cc_priv[40];
 
     /* ---- receiver ---- */
@@ -363,6 +408,13 @@ void tcp_ss(struct tcp_sock *tp, const char *prefix);
 void tcp_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix);
 /* Receiver window init after the handshake (tcp_init_buffer_space). */
 void tcp_init_buffer_space(struct tcp_sock *tp);
+/* Send buffer at the handshake (tcp_sndbuf_expand, tcp_sock.c). */
+void tcp_sndbuf_expand(struct tcp_sock *tp);
+/* Segments per skb tcp_write_xmit would build (tcp_tso_segs): the cc's
+ * tso_segs_goal, else tcp_tso_autosize with tcp_min_tso_segs (2). */
+uint32_t tcp_tso_segs(struct tcp_sock *tp);
+/* sk_pacing_rate, bytes/s, whether or not the socket paces (tcp_ack.c) */
+uint64_t tcp_sk_pacing_rate(const struct tcp_sock *tp);
 /* DRS (tcp_rcv_space_adjust), the core part; variant step via tp->drs. */
 void tcp_rcv_space_adjust(struct tcp_sock *tp, simtime_t now);
 /* Pure function of the DRS step: new rcvbuf for (copied, space) or 0 when
@@ -405,6 +457,13 @@ static inline uint32_t tcp_cubic_target(uint32_t origin, uint32_t k, uint64_t t)
 {
     return tcp_cubic_target_scale(origin, k, t, 41);
 }
+
+/* Westwood+'s BWE x RTTmin in packets, at least 2 (cc_westwood.c) */
+uint32_t tcp_westwood_bw_rttmin(const struct tcp_sock *tp);
+/* HighSpeed TCP's table (cc_highspeed.c): RFC 3649's windows, b(w) x 256 */
+#define TCP_HSTCP_ROWS 72
+struct tcp_hstcp_row { uint32_t cwnd, md; };
+extern const struct tcp_hstcp_row tcp_hstcp_table[TCP_HSTCP_ROWS];
 
 /* The registered variant of that name, or NULL (module.c). */
 const struct tcp_cc_ops *tcp_cc_find(const char *name);

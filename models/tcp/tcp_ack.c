@@ -29,6 +29,7 @@ struct ack_ctx {
     struct tcp_rate_sample *rs;
     uint64_t p_delivered;                /* rate: stamp of the newest delivered */
     bool have_p;
+    uint32_t last_in_flight;             /* tx.in_flight of the newest cumulatively ACKed original */
 };
 
 simtime_t tcp_min_rtt(const struct tcp_sock *tp) { return tp->min_rtt; }
@@ -135,6 +136,7 @@ static void seg_delivered(struct tcp_sock *tp, uint64_t idx, struct tcp_seg *s, 
                 a->first_ackt = s->tx_time;
             if (s->tx_time > a->last_ackt)
                 a->last_ackt = s->tx_time;
+            a->last_in_flight = (s->una_dist + 1) * tp->mss;   /* the loop runs in sequence order */
         }
     }
     /* tcp_rack_advance */
@@ -291,6 +293,34 @@ static void enter_recovery(struct tcp_sock *tp)
     set_ca_state(tp, TCP_CA_Recovery);
 }
 
+/* tcp_end_cwnd_reduction: Recovery over, cwnd down to ssthresh, and the
+ * cc told; a cc that sets cwnd itself (cong_control) is not. */
+static void end_cwnd_reduction(struct tcp_sock *tp)
+{
+    if (tp->cc->cong_control)
+        return;
+    if (tp->snd_ssthresh < TCP_INFINITE_SSTHRESH)
+        tp->snd_cwnd = tp->snd_ssthresh;
+    if (tp->cc->cwnd_event)
+        tp->cc->cwnd_event(tp, CA_EVENT_COMPLETE_CWR);
+}
+
+/* in_ack_event's flags, as tcp_ack finds them: header prediction
+ * (tcp_rcv_established's fast path) takes an ACK that moves snd_una with
+ * no SACK block, no ECE and the window it predicted (the last one
+ * advertised, snd_wnd >> snd_wscale); every other ACK is the slow path,
+ * where the window counts as updated when snd_una moves or it grows
+ * (tcp_may_update_window for an ACK that carries no data). */
+static uint32_t ack_event_flags(const struct tcp_sock *tp, const struct tcp_hdr *th, uint64_t prior_una,
+                                uint64_t prior_wnd)
+{
+    bool forward = tp->snd_una > prior_una;
+    uint64_t nwin = (uint64_t)th->win << tp->snd_wscale;
+    if (forward && !th->nsack && th->win == (prior_wnd >> tp->snd_wscale))
+        return CA_ACK_WIN_UPDATE;
+    return CA_ACK_SLOWPATH | (forward || nwin > prior_wnd ? CA_ACK_WIN_UPDATE : 0);
+}
+
 /* PRR (tcp_cwnd_reduction, RFC 6937) */
 static void cwnd_reduction(struct tcp_sock *tp, struct ack_ctx *a)
 {
@@ -391,6 +421,7 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
     uint64_t ack = th->ack;
     if (ack > tp->snd_nxt || ack < tp->snd_una)
         return;
+    uint64_t wnd_before = tp->snd_wnd;
     tp->snd_wnd = (uint64_t)th->win << tp->snd_wscale;
     if (tp->ts_ok)
         tp->ts_recent = th->tsval;
@@ -401,6 +432,7 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
     struct ack_ctx a = { .now = now, .rs = &rs };
     uint32_t prior_in_flight = tcp_in_flight(tp);
     uint32_t prior_lost = tp->lost_out;
+    uint64_t prior_snd_una = tp->snd_una;
     rs.prior_in_flight = prior_in_flight;
 
     if (th->nsack && tp->th->sack)
@@ -420,6 +452,7 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         tp->packets_out--;
     }
     bool forward = new_una_idx > tp->una_idx;
+    uint32_t pkts_acked = (uint32_t)(new_una_idx - tp->una_idx);
     tcp_seg_release(tp, tp->una_idx, new_una_idx);
     tp->una_idx = new_una_idx;
     tp->snd_una = ack;
@@ -434,6 +467,8 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         tp->all_acked_at = now;
     if (tp->tlp_pending && tp->snd_una >= tp->tlp_high_seq)
         tp->tlp_pending = false;
+    if (tp->cc->in_ack_event)
+        tp->cc->in_ack_event(tp, ack_event_flags(tp, th, prior_snd_una, wnd_before));
 
     /* RTT (tcp_ack_update_rtt): srtt from the oldest newly ACKed
      * never-retransmitted segment, else the oldest newly SACKed; the rate
@@ -453,16 +488,19 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         rtt_estimator(tp, seq_rtt);
         tp->rto_backoff = 0;
     }
-    if (tp->cc->pkts_acked && a.acked_sacked)
-        tp->cc->pkts_acked(tp, a.acked_sacked, rs.rtt_us);
+    if (tp->cc->pkts_acked) {
+        struct tcp_ack_sample sample = { pkts_acked, (int32_t)rs.rtt_us, a.last_in_flight };
+        tp->cc->pkts_acked(tp, &sample);
+    }
 
     /* tcp_fastretrans_alert: Recovery / Loss end when the ACK passes
      * high_seq; then this ACK's losses are marked, and a loss re-enters
      * Recovery within the same ACK (the CC sees the state after both) */
     if (tp->ca_state >= TCP_CA_Recovery && tp->snd_una >= tp->high_seq) {
-        if (tp->ca_state == TCP_CA_Recovery && !tp->cc->cong_control && tp->snd_ssthresh < TCP_INFINITE_SSTHRESH)
-            tp->snd_cwnd = tp->snd_ssthresh;          /* tcp_end_cwnd_reduction */
+        bool recovery = tp->ca_state == TCP_CA_Recovery;
         set_ca_state(tp, TCP_CA_Open);
+        if (recovery)
+            end_cwnd_reduction(tp);
     }
     if (tp->th->rack)
         rack_detect_loss(tp, now, &a);

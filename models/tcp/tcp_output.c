@@ -171,6 +171,8 @@ static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uin
 
 void tcp_send_ack(struct tcp_sock *tp, struct core *c)
 {
+    if (tp->cc->cwnd_event)
+        tp->cc->cwnd_event(tp, CA_EVENT_NON_DELAYED_ACK);
     tcp_transmit(tp, c, TH_ACK, tp->snd_nxt, 0);
 }
 
@@ -183,6 +185,8 @@ void tcp_send_syn(struct tcp_sock *tp, struct core *c, bool ack)
 void tcp_send_delayed_ack(struct tcp_sock *tp, struct core *c)
 {
     simtime_t now = core_now(c);
+    if (tp->cc->cwnd_event)
+        tp->cc->cwnd_event(tp, CA_EVENT_DELAYED_ACK);
     simtime_t ato = tp->ato;
     if (ato > TCP_DELACK_MIN) {
         simtime_t max_ato = TCP_DELACK_MAX;
@@ -376,6 +380,8 @@ static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct co
     else
         s->flags &= (uint8_t)~SEG_APP_LIMITED;
     s->tx_time = now;
+    uint64_t dist = idx - tp->una_idx;
+    s->una_dist = dist < 0xffffff ? (uint32_t)dist : 0xffffff;
     ts_append(tp, idx);
     SCOREBOARD_OK(tp);
     if (tp->ca_state >= TCP_CA_CWR)
@@ -469,4 +475,29 @@ void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c)
     tp->tlp_pending = true;
     tp->tlp_high_seq = tp->snd_nxt;
     tcp_rearm_rto(tp, now);
+}
+
+/* sk_pacing_rate as the kernel keeps it on every ACK (tcp_update_pacing_rate),
+ * paced or not: the model stores it only where something paces */
+uint64_t tcp_sk_pacing_rate(const struct tcp_sock *tp)
+{
+    if (tp->pacing_rate || !tp->srtt)
+        return tp->pacing_rate;
+    uint64_t rate = (uint64_t)tp->mss * tp->snd_cwnd * PS_PER_S / (uint64_t)tp->srtt;
+    return tp->snd_cwnd < tp->snd_ssthresh / 2 ? rate * 2 : rate * 12 / 10;
+}
+
+/* tcp_tso_segs -> tcp_tso_autosize (4.15): a millisecond of the pacing
+ * rate (rate >> 10), at most a GSO packet less one byte and
+ * MAX_TCP_HEADER, at least tcp_min_tso_segs; or what the cc asks for. */
+uint32_t tcp_tso_segs(struct tcp_sock *tp)
+{
+    uint32_t goal = tp->cc->tso_segs_goal ? tp->cc->tso_segs_goal(tp) : 0;
+    if (goal)
+        return goal;
+    uint64_t bytes = tcp_sk_pacing_rate(tp) >> 10;
+    if (bytes > TCP_GSO_MAX_SIZE - 1 - MAX_TCP_HEADER)
+        bytes = TCP_GSO_MAX_SIZE - 1 - MAX_TCP_HEADER;
+    uint64_t segs = bytes / tp->mss;
+    return segs > TCP_MIN_TSO_SEGS ? (uint32_t)segs : TCP_MIN_TSO_SEGS;
 }

@@ -158,6 +158,8 @@ void tcp_sock_free(struct tcp_sock *tp)
 {
     /* receive memory is the truesize of the records queued, in order or not */
     assert(tp->rmem_alloc == tcp_queued_truesize(tp));
+    if (tp->cc_inited && tp->cc->release)       /* tcp_cleanup_congestion_control */
+        tp->cc->release(tp);
     tcp_seg_free_all(tp);
     tcp_rskb_vec_free(&tp->rq);
     tcp_rskb_vec_free(&tp->ofo);
@@ -286,6 +288,28 @@ void tcp_init_buffer_space(struct tcp_sock *tp)
         tp->rcv_ssthresh = tp->window_clamp;
 }
 
+/* tcp_sndbuf_expand, as tcp_init_buffer_space calls it: room for twice
+ * (or the cc's sndbuf_expand times) the larger of the initial window and
+ * cwnd, each segment a power-of-two head (MSS + MAX_TCP_HEADER +
+ * skb_shared_info) plus its sk_buff: 87040 bytes for MSS 1460. Linux
+ * grows it again on ACKs that free room for a writer that blocked; the
+ * model's writer never blocks (it sends what cwnd allows), so the size
+ * it starts with is the one ss shows. */
+void tcp_sndbuf_expand(struct tcp_sock *tp)
+{
+    uint32_t mss = tp->mss + (tp->ts_ok ? TCPOLEN_TS_ALIGNED : 0);   /* rx_opt.mss_clamp */
+    uint32_t per_mss = 1;
+    while (per_mss < mss + MAX_TCP_HEADER + TCP_SHINFO_SIZE)
+        per_mss <<= 1;                                               /* roundup_pow_of_two */
+    per_mss += TCP_SKB_OVERHEAD - TCP_SHINFO_SIZE;                   /* + sizeof(struct sk_buff), aligned */
+    uint64_t nr_segs = tp->snd_cwnd > TCP_INIT_CWND ? tp->snd_cwnd : TCP_INIT_CWND;
+    if (nr_segs < tp->reordering + 1ULL)
+        nr_segs = tp->reordering + 1ULL;
+    uint64_t sndmem = (tp->cc->sndbuf_expand ? tp->cc->sndbuf_expand(tp) : 2) * nr_segs * per_mss;
+    if (tp->sk.sndbuf < sndmem)
+        tp->sk.sndbuf = (uint32_t)(sndmem < tp->th->wmem[2] ? sndmem : tp->th->wmem[2]);
+}
+
 static void established(struct tcp_sock *tp)
 {
     tp->state = TCP_ESTABLISHED;
@@ -296,8 +320,10 @@ static void established(struct tcp_sock *tp)
     tp->snd_cwnd_clamp = 0xffffffu;
     tp->pacing = tp->cc->cong_control != NULL || tp->th->pacing_fq;
     tcp_init_buffer_space(tp);
+    tcp_sndbuf_expand(tp);
     if (tp->cc->init)
         tp->cc->init(tp);
+    tp->cc_inited = true;
     if (tp->on_connect)
         tp->on_connect(tp);
 }

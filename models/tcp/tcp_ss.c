@@ -17,22 +17,33 @@
 #include "sim/ss_line.h"
 
 /* sprint_bw: bits per second with ss's suffixes */
+static void sprint_bw(char *b, size_t n, double bps)
+{
+    if (bps >= 1e12)
+        snprintf(b, n, "%.3gT", bps / 1e12);
+    else if (bps >= 1e9)
+        snprintf(b, n, "%.3gG", bps / 1e9);
+    else if (bps >= 1e6)
+        snprintf(b, n, "%.3gM", bps / 1e6);
+    else if (bps >= 1e3)
+        snprintf(b, n, "%.3gk", bps / 1e3);
+    else
+        snprintf(b, n, "%g", bps);
+}
+
+static void bw_text(struct ss_line *l, double bps)
+{
+    char b[32];
+    sprint_bw(b, sizeof b, bps);
+    ss_put(l, "%sbps", b);
+}
+
 static void bw(struct ss_line *l, const char *name, double bps)
 {
     if (bps <= 0)
         return;
-    char b[32];
-    if (bps >= 1e12)
-        snprintf(b, sizeof b, "%.3gT", bps / 1e12);
-    else if (bps >= 1e9)
-        snprintf(b, sizeof b, "%.3gG", bps / 1e9);
-    else if (bps >= 1e6)
-        snprintf(b, sizeof b, "%.3gM", bps / 1e6);
-    else if (bps >= 1e3)
-        snprintf(b, sizeof b, "%.3gk", bps / 1e3);
-    else
-        snprintf(b, sizeof b, "%g", bps);
-    ss_put(l, " %s %sbps", name, b);
+    ss_put(l, " %s ", name);
+    bw_text(l, bps);
     char key[48];
     snprintf(key, sizeof key, "%s_bps", name);
     ss_series(l, key, bps);
@@ -121,18 +132,29 @@ void tcp_ss(struct tcp_sock *tp, const char *prefix)
     ss_u(&l, "segs_in", tp->segs_in);
     ss_u(&l, "data_segs_out", tp->st.data_segs_out);
     ss_u(&l, "data_segs_in", tp->data_segs_in);
-    /* ss's own figure: cwnd * mss * 8 / srtt */
-    if (tp->srtt && tp->mss && tp->snd_cwnd)
-        bw(&l, "send", (double)tp->snd_cwnd * tp->mss * 8e6 / time_to_us(tp->srtt));
-    /* the kernel sets sk_pacing_rate on every ACK, fq or not
-     * (tcp_update_pacing_rate); the model only when something paces, so
-     * otherwise the same formula on the current cwnd and srtt */
-    uint64_t pacing = tp->pacing_rate;
-    if (!pacing && tp->srtt) {
-        pacing = (uint64_t)tp->mss * tp->snd_cwnd * PS_PER_S / (uint64_t)tp->srtt;
-        pacing = tp->snd_cwnd < tp->snd_ssthresh / 2 ? pacing * 2 : pacing * 12 / 10;
+    /* the cc's get_info (inet_diag): ss prints BBR's, and takes Vegas's
+     * (and Westwood's) RTT for its "send" figure */
+    struct tcp_cc_info info = { .kind = TCP_CC_INFO_NONE };
+    if (tp->cc->get_info)
+        tp->cc->get_info(tp, &info);
+    if (info.kind == TCP_CC_INFO_BBR) {
+        ss_put(&l, " bbr:(bw:");
+        bw_text(&l, (double)info.u.bbr.bw_bytes_per_s * 8);
+        ss_put(&l, ",mrtt:%g", (double)info.u.bbr.min_rtt_us / 1000.0);
+        if (info.u.bbr.pacing_gain)
+            ss_put(&l, ",pacing_gain:%g", (double)info.u.bbr.pacing_gain / 256.0);
+        if (info.u.bbr.cwnd_gain)
+            ss_put(&l, ",cwnd_gain:%g", (double)info.u.bbr.cwnd_gain / 256.0);
+        ss_put(&l, ")");
     }
-    bw(&l, "pacing_rate", (double)pacing * 8);
+    /* ss's own figure: cwnd * mss * 8 / rtt */
+    double rtt_us = time_to_us(tp->srtt);
+    if (info.kind == TCP_CC_INFO_VEGAS && info.u.vegas.enabled && info.u.vegas.rtt_us &&
+        info.u.vegas.rtt_us != 0x7fffffff)
+        rtt_us = info.u.vegas.rtt_us;
+    if (rtt_us > 0 && tp->mss && tp->snd_cwnd)
+        bw(&l, "send", (double)tp->snd_cwnd * tp->mss * 8e6 / rtt_us);
+    bw(&l, "pacing_rate", (double)tcp_sk_pacing_rate(tp) * 8);
     /* tcp_compute_delivery_rate: the sample tcp_rate_gen kept */
     if (tp->rate_interval_us)
         bw(&l, "delivery_rate", (double)tp->rate_delivered * tp->mss * 8e6 / (double)tp->rate_interval_us);

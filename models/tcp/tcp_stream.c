@@ -252,7 +252,7 @@ static void info(const struct flow *f, struct flow_info *o)
     o->blksize = (uint32_t)a->send_size;
     o->mss = tp->mss;
     o->congestion = tp->cc->name;
-    o->sndbuf = tp->sk.sndbuf;
+    o->sndbuf = (uint32_t)tp->th->wmem[1];          /* iperf3 reads SO_SNDBUF before connect() */
     o->rcvbuf = a->srv ? a->srv->sk.rcvbuf : a->lis->sk.rcvbuf;
     o->bytes_sent = w > 1 ? w - 1 : 0;                 /* the SYN takes sequence number 0 */
     o->retransmits = tp->st.retrans;

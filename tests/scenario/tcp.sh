@@ -57,10 +57,10 @@ r=$(q "$db" "select value from counter where name = 'flow.1.goodput_bps'")
 check "reno 1% loss 100 ms: 0.7 to 2.8 Mbit/s (Mathis 1.4; got $r)" between "$r" 7e5 2.8e6
 
 # --- bad input
-out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal --set receiver.tcp.cc=westwood 2>&1)
+out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal --set receiver.tcp.cc=nosuch 2>&1)
 rc=$?
 check "unknown tcp.cc is exit 2" test "$rc" -eq 2
-check "unknown tcp.cc names the registered variants, the default first" grep -q "expected one of: cubic, bbr, reno, vegas" <<< "$out"
+check "unknown tcp.cc names the registered variants, the default first" grep -q "expected one of: cubic, bbr, highspeed, reno, vegas, westwood" <<< "$out"
 out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal \
       --set "receiver.net.ipv4.tcp_rmem=4096 87380" 2>&1)
 check "tcp_rmem needs three sizes" grep -q "three sizes" <<< "$out"
@@ -143,3 +143,64 @@ check "inet6: ss shows IPv6 addresses, mss 1428 and advmss 1440" \
 check "... with mss:1428 and advmss:1440" grep -q 'mss:1428 pmtu:1500 .*advmss:1440' "$tmp/v6.ss"
 out=$("$NETSIM" run "$tmp/v6.ini" --no-db --set l.mtu=1200 2>&1)
 check "inet6 over a 1200-byte link is refused with the RFC's 1280" grep -q 'family.*inet6 needs every link on the route to carry 1280 bytes' <<< "$out"
+
+# --- HighSpeed TCP (RFC 3649): a loss at window W leaves W - W x b(W),
+# b from the table's row for W (at 663 < W <= 851: 86/256, one third,
+# where Reno halves). A 100 Mbit/s path of 20 ms whose netem holds 400
+# packets: slow start ends at about 3 s, congestion avoidance then loses
+# near 720 packets.
+cat > "$tmp/hs.ini" <<'INI'
+[sim]
+duration = 12s
+[host a]
+tcp.cc = highspeed
+[host b]
+[link l]
+ends = a b
+rate = 100mbit
+delay = 10ms
+fwd.limit = 400
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+length = 12s
+ss_interval = 10ms
+INI
+"$NETSIM" run "$tmp/hs.ini" -q -o "$tmp/hs.db" --ss "$tmp/hs.ss" > /dev/null 2>&1
+hs=$(python3 - "$tmp/hs.db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+ss = db.execute("select t, value from series where name = 'flow.1.snd.ss.ssthresh' and t > 3.5 order by t").fetchall()
+t, s = next((t, s) for (t0, s0), (t, s) in zip(ss, ss[1:]) if s != s0)
+w = db.execute("select max(value) from series where name = 'flow.1.snd.cwnd' and t > ? and t <= ?", (t - 0.3, t)).fetchone()[0]
+print(int(w), int(s), int(w) - (int(w) * 86 >> 8))
+PY
+)
+read -r w s want <<< "$hs"
+check "highspeed: a loss at cwnd $w (663 < W <= 851) leaves ssthresh $s = W - (W x 86 >> 8) = $want (+-2)" \
+    between "$s" $((want - 2)) $((want + 2))
+check "... a cut of a third, not Reno's half (ssthresh/W between 0.65 and 0.68)" \
+    between "$(awk -v s="$s" -v w="$w" 'BEGIN { print s / w }')" 0.65 0.68
+
+# --- Westwood+: after a loss, cwnd = ssthresh = its bandwidth estimate x
+# RTTmin, so random (non-congestive) loss costs it far less than Reno's
+# halving. 1 Gbit/s, 2 ms, 0.5 % random loss: more than twice Reno's goodput.
+ww() {   # ww CC: goodput, bit/s
+    "$NETSIM" run "$tmp/v6.ini" -q -o "$tmp/ww_$1.db" --set 1.family=inet --set a.tcp.cc="$1" \
+        --set l.fwd.loss=0.5% --set 1.ss_interval=0 > /dev/null 2>&1
+    q "$tmp/ww_$1.db" "select value from counter where name = 'flow.1.goodput_bps'"
+}
+gw=$(ww westwood)
+gr=$(ww reno)
+check "westwood: under 0.5 % random loss more than twice Reno's goodput ($gw against $gr bit/s)" \
+    gt "$gw" "$(awk -v r="$gr" 'BEGIN { print 2 * r }')"
+bwe=$(q "$tmp/ww_westwood.db" "select avg(value) from series where name = 'flow.1.snd.westwood_bwe_bps' and t >= 0.5")
+check "westwood: its bandwidth estimate follows what it delivers (0.7 to 1.4 x goodput: $bwe)" \
+    between "$(awk -v b="$bwe" -v g="$gw" 'BEGIN { print b / g }')" 0.7 1.4
+
+# --- the cc's get_info in ss -i, and the send buffer of the handshake
+"$NETSIM" run "$tmp/v6.ini" -q --no-db --ss "$tmp/bbr.ss" --set a.tcp.cc=bbr > /dev/null 2>&1
+check "ss: BBR's get_info as iproute2 prints it (bbr:(bw:...,mrtt:...,pacing_gain:...,cwnd_gain:...))" \
+    grep -qE ' data_segs_out:[0-9]+ bbr:\(bw:[0-9.]+[kMG]bps,mrtt:[0-9.]+,pacing_gain:[0-9.]+,cwnd_gain:[0-9.]+\) send ' "$tmp/bbr.ss"
+check "ss: tb87040, tcp_sndbuf_expand at the handshake (2 x 10 x 4352)" grep -q 'skmem:(r[0-9]*,rb[0-9]*,t0,tb87040,' "$tmp/v6.ss"

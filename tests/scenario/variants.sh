@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A variant is one file (sim/variant.h): variants kept out of the tree
 # build in through EXTRA_MODELS (tests/extra_models: a tcp.drs, an
-# ipfrag.evictor and an sctp.rwnd) and do what their code says; a file
+# ipfrag.evictor, an sctp.rwnd and a tcp.cc with keys) and do what their code says; a file
 # dropped into models/FAMILY/ is all an in-tree variant takes; a copied
 # variant is caught, naming both files; a variant that breaks the contract
 # (a duplicate name, a required member missing) stops netsim with a
@@ -63,6 +63,39 @@ check "sctp.rwnd = new-copy runs" test $rc -eq 0
 check "new-copy gives new's interval rows" test "$(q "$tmp/s1.db" "select count(*) from interval")" -gt 0 \
     -a "$(rows "$tmp/s1.db")" = "$(rows "$tmp/s2.db")"
 check "... which are not old's" test "$(rows "$tmp/s1.db")" != "$(rows "$tmp/s3.db")"
+
+# tcp.cc = scalable (docs/adding-a-variant.md's worked example): a loss
+# costs cwnd >> md_scale, so under random loss md_scale 3 (1/8) keeps a
+# larger window than md_scale 1 (a half, Reno's cut)
+cat > "$tmp/sc.ini" <<'INI'
+[sim]
+duration = 2s
+[host a]
+tcp.cc = scalable
+[host b]
+[link l]
+ends = a b
+rate = 1gbit
+delay = 1ms
+fwd.loss = 0.5%
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+length = 2s
+ss_interval = 100ms
+INI
+check "netsim models lists scalable" grep -qE "^    scalable +test variant" "$tmp/models.out"
+"$x" run "$tmp/sc.ini" -q -o "$tmp/sc3.db" --ss "$tmp/sc3.ss" > /dev/null 2>&1
+check "tcp.cc = scalable runs" test $? -eq 0
+"$x" run "$tmp/sc.ini" -q -o "$tmp/sc1.db" --set a.tcp.cc.scalable.md_scale=1 > /dev/null 2>&1
+g3=$(counter "$tmp/sc3.db" flow.1.goodput_bps)
+g1=$(counter "$tmp/sc1.db" flow.1.goodput_bps)
+check "scalable: md_scale 3 delivers more than md_scale 1 under random loss ($g3 against $g1)" \
+    awk -v a="$g3" -v b="$g1" 'BEGIN { exit !(a > 1.3 * b) }'
+check "... and the run records its key" test "$(q "$tmp/sc1.db" "select value from param where key = 'a.tcp.cc.scalable.md_scale'")" = 1
+"$x" run "$tmp/sc.ini" --no-db --set a.tcp.cc.scalable.md_scale=17 > /dev/null 2> "$tmp/sc.err"
+check "scalable: md_scale 17 is refused with its range" grep -q "tcp.cc.scalable.md_scale.*1\.\.16\|tcp.cc.scalable.md_scale.*16" "$tmp/sc.err"
 
 # In the tree: a copy of the tree with drs_triple.c dropped into models/tcp/
 tree=$tmp/tree
@@ -136,6 +169,10 @@ static const struct variant_key k[] = { { "gain", "9", 0, 4, "a gain" }, { NULL,
 const struct tcp_drs_ops keyrange_drs = { .name = "kr", .doc = "y", .keys = k, .grow = g };
 VARIANT("tcp.drs", keyrange_drs);' "/bad_keyrange/keyrange.c: tcp.drs variant 'kr', key 'gain': its default is no whole number within its range"
 
+bad noundo '#include "models/tcp/tcp.h"
+const struct tcp_cc_ops noundo_cc = { .name = "noundo", .doc = "no undo_cwnd",
+    .ssthresh = tcp_reno_ssthresh, .cong_avoid = tcp_reno_cong_avoid };
+VARIANT("tcp.cc", noundo_cc);' "tcp.cc variant 'noundo' lacks its required member 'undo_cwnd'"
 # A variant's own keys: tcp_cubic's module parameters
 cat > "$tmp/keys.ini" <<'INI'
 [sim]
