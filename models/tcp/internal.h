@@ -1,6 +1,7 @@
 /*
  * internal.h - what the files of the tcp engine call in each other
- * (tcp_ack.c, tcp_input.c, tcp_output.c, tcp_sock.c, module.c); not for
+ * (tcp_ack.c, tcp_recovery.c, tcp_input.c, tcp_output.c, tcp_sock.c,
+ * module.c); not for
  * variants, which see only tcp.h.
  */
 #ifndef NETSIM_MODELS_TCP_INTERNAL_H
@@ -24,9 +25,15 @@
 
 /* tcp_ack.c: an ACK in, the loss and RTT machinery */
 void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c);
-void tcp_enter_loss(struct tcp_sock *tp, simtime_t now);
 void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now);
 void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m);
+
+/* tcp_recovery.c: the congestion states */
+void tcp_set_ca_state(struct tcp_sock *tp, int st);
+void tcp_enter_recovery(struct tcp_sock *tp);
+void tcp_cwnd_reduction(struct tcp_sock *tp, uint32_t acked_sacked, bool retrans_acked, bool lost_retrans);
+void tcp_end_cwnd_reduction(struct tcp_sock *tp);
+void tcp_enter_loss(struct tcp_sock *tp, simtime_t now);
 
 /* tcp_input.c: data in */
 void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, struct core *c);

@@ -274,37 +274,6 @@ void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m)
         tp->min_rtt = m;
 }
 
-static void set_ca_state(struct tcp_sock *tp, int st)
-{
-    if (tp->cc->set_state)
-        tp->cc->set_state(tp, st);
-    tp->ca_state = st;
-}
-
-static void enter_recovery(struct tcp_sock *tp)
-{
-    tp->st.recoveries++;
-    tp->prior_ssthresh = 0;
-    tp->high_seq = tp->snd_nxt;
-    tp->prior_cwnd = tp->snd_cwnd;
-    tp->prr_delivered = 0;
-    tp->prr_out = 0;
-    tp->snd_ssthresh = tp->cc->ssthresh(tp);
-    set_ca_state(tp, TCP_CA_Recovery);
-}
-
-/* tcp_end_cwnd_reduction: Recovery over, cwnd down to ssthresh, and the
- * cc told; a cc that sets cwnd itself (cong_control) is not. */
-static void end_cwnd_reduction(struct tcp_sock *tp)
-{
-    if (tp->cc->cong_control)
-        return;
-    if (tp->snd_ssthresh < TCP_INFINITE_SSTHRESH)
-        tp->snd_cwnd = tp->snd_ssthresh;
-    if (tp->cc->cwnd_event)
-        tp->cc->cwnd_event(tp, CA_EVENT_COMPLETE_CWR);
-}
-
 /* in_ack_event's flags, as tcp_ack finds them: header prediction
  * (tcp_rcv_established's fast path) takes an ACK that moves snd_una with
  * no SACK block, no ECE and the window it predicted (the last one
@@ -321,71 +290,11 @@ static uint32_t ack_event_flags(const struct tcp_sock *tp, const struct tcp_hdr 
     return CA_ACK_SLOWPATH | (forward || nwin > prior_wnd ? CA_ACK_WIN_UPDATE : 0);
 }
 
-/* PRR (tcp_cwnd_reduction, RFC 6937) */
-static void cwnd_reduction(struct tcp_sock *tp, struct ack_ctx *a)
-{
-    if (!a->acked_sacked || !tp->prior_cwnd)
-        return;
-    int64_t in_flight = tcp_in_flight(tp);
-    int64_t delta = (int64_t)tp->snd_ssthresh - in_flight;
-    int64_t sndcnt;
-    tp->prr_delivered += a->acked_sacked;
-    if (delta < 0) {
-        uint64_t dividend = (uint64_t)tp->snd_ssthresh * tp->prr_delivered + tp->prior_cwnd - 1;
-        sndcnt = (int64_t)(dividend / tp->prior_cwnd) - tp->prr_out;
-    } else if (a->retrans_acked && !a->lost_retrans) {
-        int64_t x = (int64_t)tp->prr_delivered - tp->prr_out;
-        if (x < a->acked_sacked)
-            x = a->acked_sacked;
-        sndcnt = delta < x + 1 ? delta : x + 1;
-    } else {
-        sndcnt = delta < a->acked_sacked ? delta : a->acked_sacked;
-    }
-    if (sndcnt < (tp->prr_out ? 0 : 1))
-        sndcnt = tp->prr_out ? 0 : 1;
-    tp->snd_cwnd = (uint32_t)(in_flight + sndcnt);
-}
-
 bool tcp_is_cwnd_limited(const struct tcp_sock *tp)
 {
     if (tcp_in_slow_start(tp))
         return tp->snd_cwnd < 2 * tp->max_packets_out;
     return tp->is_cwnd_limited;
-}
-
-/* ---- the RTO (tcp_retransmit_timer -> tcp_enter_loss) ---- */
-void tcp_enter_loss(struct tcp_sock *tp, simtime_t now)
-{
-    tp->st.rtos++;
-    if (tp->ca_state <= TCP_CA_Disorder || tp->snd_una == tp->high_seq ||
-        (tp->ca_state == TCP_CA_Loss && !tp->rto_backoff)) {
-        tp->prior_ssthresh = 0;
-        tp->snd_ssthresh = tp->cc->ssthresh(tp);
-        if (tp->cc->cwnd_event)
-            tp->cc->cwnd_event(tp, CA_EVENT_LOSS);
-    }
-    tp->snd_cwnd = 1;
-    tp->snd_cwnd_cnt = 0;
-    tp->retrans_out = 0;
-    tp->lost_out = 0;
-    tp->lost_unretx = 0;
-    for (uint64_t i = tp->una_idx; i < tp->nxt_idx; i++) {
-        struct tcp_seg *s = tcp_seg_at(tp, i);
-        tcp_ts_unlink(tp, i);
-        s->flags &= (uint8_t)~(SEG_RETRANS | SEG_LOST);
-        if (!(s->flags & SEG_SACKED)) {
-            s->flags |= SEG_LOST;
-            tp->lost_out++;
-            tp->lost_unretx++;
-        }
-    }
-    SCOREBOARD_OK(tp);
-    tp->retx_hint = tp->una_idx;
-    tp->high_seq = tp->snd_nxt;
-    set_ca_state(tp, TCP_CA_Loss);
-    tp->rto_backoff++;
-    tp->tlp_pending = false;
-    tcp_rearm_rto(tp, now);
 }
 
 /* RACK reordering timer (tcp_rack_reo_timeout) */
@@ -394,7 +303,7 @@ void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now)
     uint32_t before = tp->lost_out;
     rack_detect_loss(tp, now, NULL);
     if (tp->lost_out > before && tp->ca_state < TCP_CA_Recovery) {
-        enter_recovery(tp);
+        tcp_enter_recovery(tp);
         if (!tp->cc->cong_control) {
             /* PRR starts from here: allow the first retransmission */
             uint32_t inf = tcp_in_flight(tp);
@@ -498,9 +407,9 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
      * Recovery within the same ACK (the CC sees the state after both) */
     if (tp->ca_state >= TCP_CA_Recovery && tp->snd_una >= tp->high_seq) {
         bool recovery = tp->ca_state == TCP_CA_Recovery;
-        set_ca_state(tp, TCP_CA_Open);
+        tcp_set_ca_state(tp, TCP_CA_Open);
         if (recovery)
-            end_cwnd_reduction(tp);
+            tcp_end_cwnd_reduction(tp);
     }
     if (tp->th->rack)
         rack_detect_loss(tp, now, &a);
@@ -508,11 +417,11 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         fack_mark_lost(tp, &a);
     if (tp->ca_state < TCP_CA_Recovery) {
         if (tp->lost_out > 0)
-            enter_recovery(tp);
+            tcp_enter_recovery(tp);
         else if (tp->sacked_out)
-            set_ca_state(tp, TCP_CA_Disorder);
+            tcp_set_ca_state(tp, TCP_CA_Disorder);
         else if (tp->ca_state == TCP_CA_Disorder)
-            set_ca_state(tp, TCP_CA_Open);
+            tcp_set_ca_state(tp, TCP_CA_Open);
     }
 
     /* rate sample (tcp_rate_gen) */
@@ -548,7 +457,7 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
     if (tp->cc->cong_control) {
         tp->cc->cong_control(tp, &rs);
     } else if (tp->ca_state == TCP_CA_Recovery || tp->ca_state == TCP_CA_CWR) {
-        cwnd_reduction(tp, &a);
+        tcp_cwnd_reduction(tp, a.acked_sacked, a.retrans_acked, a.lost_retrans);
     } else if (a.acked_sacked && tcp_is_cwnd_limited(tp)) {
         tp->cc->cong_avoid(tp, a.acked_sacked);
     }
