@@ -23,10 +23,36 @@
         INVARIANT_SUM((tp)->packets_out, tcp_check_scoreboard(tp) == 0);                                \
     } while (0)
 
-/* tcp_ack.c: an ACK in, the loss and RTT machinery */
+/* What one ACK found, for the files that act on it */
+struct ack_ctx {
+    simtime_t now;
+    uint32_t acked_sacked;
+    uint32_t losses;
+    bool retrans_acked, lost_retrans;
+    simtime_t first_ackt, last_ackt;     /* cumulative, never retransmitted: oldest / newest tx */
+    simtime_t first_sackt, last_sackt;
+    struct tcp_rate_sample *rs;
+    uint64_t p_delivered;                /* rate: stamp of the newest delivered */
+    bool have_p;
+    uint32_t last_in_flight;             /* tx.in_flight of the newest cumulatively ACKed original */
+    bool orig_acked;                     /* FLAG_ORIG_SACK_ACKED: data not retransmitted since a timeout */
+    bool newly_sacked;                   /* FLAG_DATA_SACKED */
+    bool dsack;                          /* FLAG_DSACKING_ACK */
+    int64_t reord;                       /* lowest original newly SACKed below the highest, -1: none */
+    int64_t prior_highest;               /* highest_sack before this ACK */
+};
+
+/* tcp_ack.c: an ACK in, the scoreboard and RTT */
 void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c);
-void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now);
 void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m);
+
+/* tcp_loss.c: loss marking and reordering */
+void tcp_mark_lost(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a);
+void tcp_rack_detect_loss(struct tcp_sock *tp, simtime_t now, struct ack_ctx *a);
+void tcp_mark_head_lost(struct tcp_sock *tp, struct ack_ctx *a);
+void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now);
+void tcp_update_reordering(struct tcp_sock *tp, uint64_t metric);
+void tcp_rack_update_reo_wnd(struct tcp_sock *tp, const struct tcp_rate_sample *rs);
 
 /* tcp_recovery.c: the congestion states */
 void tcp_set_ca_state(struct tcp_sock *tp, int st);
@@ -34,6 +60,13 @@ void tcp_enter_recovery(struct tcp_sock *tp);
 void tcp_cwnd_reduction(struct tcp_sock *tp, uint32_t acked_sacked, bool retrans_acked, bool lost_retrans);
 void tcp_end_cwnd_reduction(struct tcp_sock *tp);
 void tcp_enter_loss(struct tcp_sock *tp, simtime_t now);
+void tcp_init_undo(struct tcp_sock *tp);
+bool tcp_any_retrans_done(const struct tcp_sock *tp);
+void tcp_recovery_done(struct tcp_sock *tp, uint32_t tsecr);
+bool tcp_try_undo_partial(struct tcp_sock *tp, uint32_t tsecr);
+void tcp_try_undo_dsack(struct tcp_sock *tp);
+void tcp_process_loss(struct tcp_sock *tp, uint32_t tsecr, bool una_moved, bool orig_acked, bool sacked_or_dup,
+                      bool can_send_new);
 
 /* tcp_input.c: data in */
 void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, struct core *c);
@@ -48,6 +81,8 @@ void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c);
 void tcp_schedule_loss_probe(struct tcp_sock *tp, simtime_t now);
 void tcp_rearm_rto(struct tcp_sock *tp, simtime_t now);
 void tcp_ts_unlink(struct tcp_sock *tp, uint64_t idx);
+/* new data could go now: the source has some and the peer's window room */
+bool tcp_can_send_new(const struct tcp_sock *tp);
 uint64_t tcp_new_window(struct tcp_sock *tp);
 
 /* tcp_sock.c */

@@ -36,6 +36,8 @@ struct cfg_section;
 #define TCP_SKB_OVERHEAD   576                  /* SKB_TRUESIZE(0): sk_buff 256 + shinfo 320 (x86-64) */
 #define TCP_GSO_MAX_SIZE   65536                /* the port's gso_max_size (GSO_MAX_SIZE) */
 #define TCP_MIN_TSO_SEGS   2                    /* net.ipv4.tcp_min_tso_segs */
+#define TCP_MAX_REORDERING 300                  /* net.ipv4.tcp_max_reordering */
+#define TCP_RACK_RECOVERY_THRESH 16             /* recoveries a widened RACK window lasts */
 #define TCP_SHINFO_SIZE    320                  /* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) */
 #define MAX_TCP_HEADER     320
 #define TCP_MAX_SKB_FRAGS  17                   /* MAX_SKB_FRAGS: coalescing limit per skb */
@@ -225,6 +227,7 @@ struct tcp_stats {
     uint64_t drs_calls, drs_raised, drs_not_raised, drs_below_space;
     uint64_t prune_raise, prune_collapse, prune_ofo_drop, prune_drop;
     uint64_t ofo_segs;
+    uint64_t undos, spurious_rtos, dsacks_in, dsacks_out;
 };
 
 struct tcp_sock {
@@ -282,6 +285,14 @@ struct tcp_sock {
     uint64_t xmit_calls, rwnd_limited_calls;   /* since the last trace sample */
     int ca_state;
     uint64_t high_seq;            /* snd_nxt at entering Recovery/Loss */
+    /* undo (tcp_may_undo): snd_una when the reduction began (0: none),
+     * retransmissions since not D-SACKed (-1: none yet), the TSval of the
+     * first retransmission (0: none), F-RTO armed, and F-RTO's step 2b:
+     * the next sends are new data, not retransmissions */
+    uint64_t undo_marker;
+    int32_t undo_retrans;
+    uint32_t retrans_stamp;
+    bool frto, rexmit_new;
     uint32_t prr_delivered, prr_out;
     bool retrans_acked, retrans_lost_this_round;
     simtime_t srtt, mdev, rttvar, rto;   /* ps; srtt is the real value (not x8) */
@@ -289,7 +300,14 @@ struct tcp_sock {
     simtime_t min_rtt, min_rtt_stamp;
     uint32_t ts_recent;           /* peer TSval to echo */
     uint32_t reordering;
-    bool reord_seen;
+    bool reord_seen;              /* rack.reord: reordering seen, RACK waits reo_wnd */
+    bool fack_disabled;           /* tcp_disable_fack: reordering beyond tcp_reordering seen */
+    /* RACK's adaptive reordering window (tcp_rack_update_reo_wnd): steps
+     * of min_rtt/4, one more per round with a D-SACK, kept for 16
+     * recoveries */
+    uint8_t rack_reo_steps, rack_reo_persist;
+    bool rack_dsack_seen;
+    uint64_t rack_last_delivered;
     /* RACK */
     simtime_t rack_mstamp, rack_rtt;
     uint64_t rack_end_seq;
@@ -334,6 +352,8 @@ struct tcp_sock {
     struct tcp_rskb_vec ofo;      /* sorted, disjoint */
     struct tcp_sack_block selective_acks[4];
     int num_sacks;
+    struct tcp_sack_block duplicate_sack;   /* D-SACK for the next ACK (rx_opt.dsack) */
+    bool dsack;
     uint32_t rx_frag_truesize, rx_head_truesize;
     const struct tcp_drs_ops *drs;
 

@@ -19,101 +19,8 @@
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
 
-struct ack_ctx {
-    simtime_t now;
-    uint32_t acked_sacked;
-    uint32_t losses;
-    bool retrans_acked, lost_retrans;
-    simtime_t first_ackt, last_ackt;     /* cumulative, never retransmitted: oldest / newest tx */
-    simtime_t first_sackt, last_sackt;
-    struct tcp_rate_sample *rs;
-    uint64_t p_delivered;                /* rate: stamp of the newest delivered */
-    bool have_p;
-    uint32_t last_in_flight;             /* tx.in_flight of the newest cumulatively ACKed original */
-};
 
 simtime_t tcp_min_rtt(const struct tcp_sock *tp) { return tp->min_rtt; }
-
-/* ---- loss marking ---- */
-
-static void mark_lost(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
-{
-    struct tcp_seg *s = tcp_seg_at(tp, idx);
-    if (s->flags & (SEG_SACKED | SEG_LOST))
-        return;
-    s->flags |= SEG_LOST;
-    tp->lost_out++;
-    if (a)
-        a->losses++;
-    if (!(s->flags & SEG_RETRANS))
-        tp->lost_unretx++;
-    if (idx < tp->retx_hint)
-        tp->retx_hint = idx;
-    tcp_ts_unlink(tp, idx);
-    SCOREBOARD_OK(tp);
-}
-
-/* RACK (tcp_rack_detect_loss): an outstanding segment sent before the
- * newest delivered one is lost once rack_rtt + reo_wnd has passed since
- * it was sent; a lost retransmission is marked lost again. */
-static void rack_detect_loss(struct tcp_sock *tp, simtime_t now, struct ack_ctx *a)
-{
-    if (!tp->rack_mstamp)
-        return;
-    simtime_t reo = PS_PER_MS;
-    if ((tp->reord_seen || !tp->lost_out) && tp->min_rtt != SIMTIME_NEVER) {
-        simtime_t q = tp->min_rtt / 4;
-        if (q > reo)
-            reo = q;
-        if (tp->srtt && reo > tp->srtt)
-            reo = tp->srtt;
-    }
-    while (tp->ts_head >= 0) {
-        uint64_t idx = (uint64_t)tp->ts_head;
-        struct tcp_seg *s = tcp_seg_at(tp, idx);
-        bool before = s->tx_time < tp->rack_mstamp ||
-                      (s->tx_time == tp->rack_mstamp && 1 + (idx + 1) * tp->mss < tp->rack_end_seq);
-        if (!before)
-            break;
-        simtime_t remaining = s->tx_time + tp->rack_rtt + reo - now;
-        if (remaining > 0) {
-            if (!event_pending(&tp->ev_reo) || tp->ev_reo.time > now + remaining)
-                evq_move(tp->h->q, &tp->ev_reo, now + remaining);
-            break;
-        }
-        if (s->flags & SEG_RETRANS) {
-            /* a lost retransmission: LOST stays set, it goes out again */
-            s->flags &= (uint8_t)~SEG_RETRANS;
-            INVARIANT(tp->retrans_out > 0);
-            tp->retrans_out--;
-            tp->lost_unretx++;
-            tp->st.lost_retrans++;
-            if (a) {
-                a->lost_retrans = true;
-                a->losses++;
-            }
-            if (idx < tp->retx_hint)
-                tp->retx_hint = idx;
-            tcp_ts_unlink(tp, idx);
-        } else {
-            mark_lost(tp, idx, a);
-        }
-    }
-}
-
-/* FACK (tcp_mark_head_lost): everything more than `reordering` segments
- * below the highest SACKed one is lost. */
-static void fack_mark_lost(struct tcp_sock *tp, struct ack_ctx *a)
-{
-    if (tp->highest_sack < 0)
-        return;
-    int64_t limit = tp->highest_sack + 1 - (int64_t)tp->reordering;   /* exclusive */
-    uint64_t i = tp->lost_hint > tp->una_idx ? tp->lost_hint : tp->una_idx;
-    for (; (int64_t)i < limit; i++)
-        mark_lost(tp, i, a);
-    if ((int64_t)i > (int64_t)tp->lost_hint)
-        tp->lost_hint = i;
-}
 
 /* ---- delivery of one segment (cumulatively ACKed or SACKed) ---- */
 
@@ -122,9 +29,11 @@ static void seg_delivered(struct tcp_sock *tp, uint64_t idx, struct tcp_seg *s, 
     simtime_t now = a->now;
     tp->delivered++;
     a->acked_sacked++;
-    if (s->flags & SEG_RETRANS) {
+    if (s->flags & SEG_RETRANS)
         a->retrans_acked = true;
-    }
+    else if (1 + (idx + 1) * tp->mss <= tp->high_seq)
+        a->orig_acked = true;            /* sent before the reduction began */
+    a->newly_sacked |= sack;
     if (!(s->flags & SEG_EVER_RETRANS)) {
         if (sack) {
             if (!a->first_sackt || s->tx_time < a->first_sackt)
@@ -189,6 +98,8 @@ static void sacktag_one(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
     struct tcp_seg *s = tcp_seg_at(tp, idx);
     if (s->flags & SEG_SACKED)
         return;
+    if (!(s->flags & SEG_RETRANS) && (int64_t)idx <= a->prior_highest && (a->reord < 0 || (int64_t)idx < a->reord))
+        a->reord = (int64_t)idx;
     unmark_lost_retrans(tp, s);
     seg_delivered(tp, idx, s, a, true);
     s->flags = (uint8_t)((s->flags | SEG_SACKED) & ~(SEG_LOST | SEG_RETRANS));
@@ -200,12 +111,41 @@ static void sacktag_one(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
         tp->reord_seen = true;   /* an original SACKed below the highest: reordering (rack.reord) */
 }
 
-static void sacktag(struct tcp_sock *tp, const struct tcp_hdr *th, struct ack_ctx *a)
+/* A D-SACK (RFC 2883, tcp_check_dsack): the first block below the ACK,
+ * or inside the second. Each retransmission of this reduction it reports
+ * received twice takes one from undo_retrans. The block itself marks
+ * nothing: what it covers was (S)ACKed when it first arrived. */
+static bool check_dsack(struct tcp_sock *tp, const struct tcp_hdr *th, uint64_t prior_una)
+{
+    uint64_t s0 = th->ack + (int64_t)(int32_t)th->sack[0][0], e0 = th->ack + (int64_t)(int32_t)th->sack[0][1];
+    bool below = s0 < th->ack;
+    bool inside = !below && th->nsack > 1 && e0 <= th->ack + (int64_t)(int32_t)th->sack[1][1] &&
+                  s0 >= th->ack + (int64_t)(int32_t)th->sack[1][0];
+    if (!below && !inside)
+        return false;
+    tp->st.dsacks_in++;
+    tp->rack_dsack_seen = true;
+    if (!tp->undo_marker || tp->undo_retrans <= 0 || e0 <= tp->undo_marker)
+        return true;
+    if (below) {
+        if (e0 <= prior_una)
+            tp->undo_retrans--;
+    } else {
+        for (uint64_t i = (s0 - 1) / tp->mss; i < (e0 - 1) / tp->mss && i < tp->nxt_idx; i++)
+            if (i >= tp->una_idx && (tcp_seg_at(tp, i)->flags & SEG_RETRANS) && tp->undo_retrans > 0)
+                tp->undo_retrans--;
+    }
+    return true;
+}
+
+static void sacktag(struct tcp_sock *tp, const struct tcp_hdr *th, struct ack_ctx *a, uint64_t prior_una)
 {
     uint64_t blocks[3][2];
     int n = 0;
-    for (int i = 0; i < th->nsack && i < 3; i++) {
-        uint64_t start = th->ack + th->sack[i][0], end = th->ack + th->sack[i][1];
+    a->dsack = check_dsack(tp, th, prior_una);
+    for (int i = a->dsack ? 1 : 0; i < th->nsack && i < 3; i++) {
+        uint64_t start = th->ack + (int64_t)(int32_t)th->sack[i][0];
+        uint64_t end = th->ack + (int64_t)(int32_t)th->sack[i][1];
         if (end <= start || start < th->ack)
             continue;
         /* whole segments inside the block */
@@ -297,23 +237,6 @@ bool tcp_is_cwnd_limited(const struct tcp_sock *tp)
     return tp->is_cwnd_limited;
 }
 
-/* RACK reordering timer (tcp_rack_reo_timeout) */
-void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now)
-{
-    uint32_t before = tp->lost_out;
-    rack_detect_loss(tp, now, NULL);
-    if (tp->lost_out > before && tp->ca_state < TCP_CA_Recovery) {
-        tcp_enter_recovery(tp);
-        if (!tp->cc->cong_control) {
-            /* PRR starts from here: allow the first retransmission */
-            uint32_t inf = tcp_in_flight(tp);
-            tp->snd_cwnd = inf + 1;
-        }
-    }
-    if (tp->lost_out > before)
-        tcp_rearm_rto(tp, now);
-}
-
 static void update_pacing_rate(struct tcp_sock *tp)
 {
     if (!tp->th->pacing_fq || tp->cc->cong_control || !tp->srtt)
@@ -338,28 +261,37 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         return;
 
     struct tcp_rate_sample rs = { .rtt_us = -1, .interval = -1 };
-    struct ack_ctx a = { .now = now, .rs = &rs };
+    struct ack_ctx a = { .now = now, .rs = &rs, .reord = -1, .prior_highest = tp->highest_sack };
     uint32_t prior_in_flight = tcp_in_flight(tp);
     uint32_t prior_lost = tp->lost_out;
     uint64_t prior_snd_una = tp->snd_una;
     rs.prior_in_flight = prior_in_flight;
 
     if (th->nsack && tp->th->sack)
-        sacktag(tp, th, &a);
+        sacktag(tp, th, &a, tp->snd_una);
+    /* an original SACKed below the previous highest arrived late */
+    if (a.reord >= 0 && (tp->ca_state != TCP_CA_Loss || tp->undo_marker))
+        tcp_update_reordering(tp, (uint64_t)(tp->highest_sack + 1 - a.reord));
 
     /* cumulative ACK (tcp_clean_rtx_queue) */
     uint64_t new_una_idx = (ack - 1) / tp->mss;
+    int64_t hole = -1;
     for (uint64_t i = tp->una_idx; i < new_una_idx; i++) {
         struct tcp_seg *s = tcp_seg_at(tp, i);
         if (s->flags & SEG_SACKED) {
             tp->sacked_out--;             /* delivered when it was SACKed */
         } else {
+            /* a hole below the highest SACK filled by an original: reordering */
+            if (!(s->flags & SEG_RETRANS) && hole < 0 && (int64_t)i <= a.prior_highest)
+                hole = (int64_t)i;
             unmark_lost_retrans(tp, s);
             seg_delivered(tp, i, s, &a, false);
         }
         tcp_ts_unlink(tp, i);
         tp->packets_out--;
     }
+    if (hole >= 0 && tp->highest_sack >= hole)
+        tcp_update_reordering(tp, (uint64_t)(tp->highest_sack + 1 - hole));
     bool forward = new_una_idx > tp->una_idx;
     uint32_t pkts_acked = (uint32_t)(new_una_idx - tp->una_idx);
     tcp_seg_release(tp, tp->una_idx, new_una_idx);
@@ -401,20 +333,31 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         struct tcp_ack_sample sample = { pkts_acked, (int32_t)rs.rtt_us, a.last_in_flight };
         tp->cc->pkts_acked(tp, &sample);
     }
+    tcp_rack_update_reo_wnd(tp, &rs);
 
-    /* tcp_fastretrans_alert: Recovery / Loss end when the ACK passes
-     * high_seq; then this ACK's losses are marked, and a loss re-enters
-     * Recovery within the same ACK (the CC sees the state after both) */
-    if (tp->ca_state >= TCP_CA_Recovery && tp->snd_una >= tp->high_seq) {
-        bool recovery = tp->ca_state == TCP_CA_Recovery;
-        tcp_set_ca_state(tp, TCP_CA_Open);
-        if (recovery)
-            tcp_end_cwnd_reduction(tp);
+    /* tcp_fastretrans_alert: first what this ACK says of the reduction
+     * under way (its end, or that it was spurious: tcp_recovery.c), then
+     * its losses are marked, and a loss re-enters Recovery within the same
+     * ACK (the CC sees the state after both) */
+    uint32_t tsecr = tp->ts_ok ? th->tsecr : 0;
+    bool una_moved = tp->snd_una > prior_snd_una, delayed = false;
+    if (tp->ca_state == TCP_CA_Open || (tp->ca_state == TCP_CA_Disorder && !tcp_any_retrans_done(tp)))
+        tp->retrans_stamp = 0;
+    if (tp->ca_state == TCP_CA_Loss) {
+        bool dup = !una_moved && ((uint64_t)th->win << tp->snd_wscale) == wnd_before;
+        tcp_process_loss(tp, tsecr, una_moved, a.orig_acked, a.newly_sacked || dup, tcp_can_send_new(tp));
+    } else if (tp->ca_state == TCP_CA_Recovery) {
+        if (tp->snd_una >= tp->high_seq)
+            tcp_recovery_done(tp, tsecr);
+        else if (una_moved)
+            delayed = tcp_try_undo_partial(tp, tsecr);
     }
-    if (tp->th->rack)
-        rack_detect_loss(tp, now, &a);
-    if (tp->th->fack && tp->ca_state != TCP_CA_Loss)
-        fack_mark_lost(tp, &a);
+    if (a.dsack && !delayed && tp->ca_state <= TCP_CA_Recovery)
+        tcp_try_undo_dsack(tp);
+    if (tp->th->rack && !delayed)
+        tcp_rack_detect_loss(tp, now, &a);
+    if (tp->sack_ok && tp->ca_state != TCP_CA_Loss && !delayed)
+        tcp_mark_head_lost(tp, &a);
     if (tp->ca_state < TCP_CA_Recovery) {
         if (tp->lost_out > 0)
             tcp_enter_recovery(tp);

@@ -149,6 +149,16 @@ static void event_data_recv(struct tcp_sock *tp, uint32_t len, uint32_t truesize
 /* ---- SACK blocks we send (tcp_sack_new_ofo_skb, tcp_sack_remove) ---- */
 
 /* Block i leaves the list; those after it move up one. */
+/* tcp_dsack_set: a segment received twice is reported once, as the first
+ * SACK block of the next ACK (net.ipv4.tcp_dsack 1, with SACK on) */
+static void dsack_set(struct tcp_sock *tp, uint64_t seq, uint64_t end)
+{
+    if (!tp->sack_ok)
+        return;
+    tp->duplicate_sack = (struct tcp_sack_block){ seq, end };
+    tp->dsack = true;
+}
+
 static void sack_drop(struct tcp_sock *tp, int i)
 {
     memmove(&tp->selective_acks[i], &tp->selective_acks[i + 1],
@@ -378,6 +388,7 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
         struct tcp_rskb *p = rskb_vec_at(v, pos - 1);
         if (seq < p->end && end <= p->end) {
             tp->st.dup_data++;       /* all bits present */
+            dsack_set(tp, seq, end);
             goto add_sack;
         }
         if (p->end == seq && p->nfrags < TCP_MAX_SKB_FRAGS &&
@@ -394,6 +405,7 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
     }
     if (pos < n && end > rskb_vec_at(v, pos)->seq) {
         tp->st.dup_data++;           /* overlaps the next one: segments are whole, so a duplicate */
+        dsack_set(tp, seq, end);
         goto add_sack;
     }
     rskb_vec_insert(v, pos, (struct tcp_rskb){ .seq = seq, .end = end, .truesize = truesize, .nfrags = 1 });
@@ -439,6 +451,7 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
     rcv_rtt_measure_ts(tp, th, len, now);
     if (end <= tp->rcv_nxt) {
         tp->st.dup_data++;
+        dsack_set(tp, seq, end);
         enter_quickack_mode(tp);
         tcp_send_ack(tp, c);
         return;

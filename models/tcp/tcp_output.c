@@ -123,14 +123,23 @@ static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uin
         th->ack = tp->rcv_nxt;
         if (!(flags & TH_SYN))
             th->win = tcp_select_window(tp);
-        if (tp->num_sacks && tp->sack_ok) {
-            int n = tp->num_sacks < 3 ? tp->num_sacks : 3;
+        /* a D-SACK goes first, once (tcp_options_write); three blocks
+         * fit beside timestamps. Offsets from the ACK, signed: a D-SACK
+         * lies below it */
+        int d = tp->dsack && tp->sack_ok;
+        if ((tp->num_sacks || d) && tp->sack_ok) {
+            int n = tp->num_sacks + d < 3 ? tp->num_sacks + d : 3;
             th->nsack = (uint8_t)n;
             for (int i = 0; i < n; i++) {
-                th->sack[i][0] = (uint32_t)(tp->selective_acks[i].start - tp->rcv_nxt);
-                th->sack[i][1] = (uint32_t)(tp->selective_acks[i].end - tp->rcv_nxt);
+                const struct tcp_sack_block *b = d && !i ? &tp->duplicate_sack : &tp->selective_acks[i - d];
+                th->sack[i][0] = (uint32_t)(b->start - tp->rcv_nxt);
+                th->sack[i][1] = (uint32_t)(b->end - tp->rcv_nxt);
             }
             opt += 4 + 8 * (uint32_t)n;
+            if (d) {
+                tp->dsack = false;
+                tp->st.dsacks_out++;
+            }
         }
         /* tcp_event_ack_sent */
         if (tp->quick) {
@@ -411,6 +420,8 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
         return;
     simtime_t now = core_now(c);
     bool sent_new = false;
+    bool new_first = tp->rexmit_new;      /* F-RTO step 2b: new data before retransmissions */
+    tp->rexmit_new = false;
     tp->rwnd_limited_now = false;
     tp->xmit_calls++;
     for (;;) {
@@ -419,7 +430,7 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
                 evq_move(tp->h->q, &tp->ev_pace, tp->next_tx);
             break;
         }
-        bool retx = tp->lost_unretx > 0;
+        bool retx = tp->lost_unretx > 0 && !new_first;
         uint64_t idx = retx ? find_retransmit(tp) : tp->nxt_idx;
         if (retx && idx >= tp->nxt_idx) {
             retx = false;        /* bookkeeping guard: should not happen */
@@ -438,8 +449,17 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
             break;
         }
         tcp_xmit_seg(tp, idx, retx, c);
-        if (!retx)
+        if (!retx) {
             sent_new = true;
+        } else {
+            /* tcp_retransmit_skb: the undo's stamp and count (a loss
+             * probe, sent by __tcp_retransmit_skb, counts in neither) */
+            if (!tp->retrans_stamp)
+                tp->retrans_stamp = (uint32_t)tcp_now_ms(tp, now);
+            if (tp->undo_retrans < 0)
+                tp->undo_retrans = 0;
+            tp->undo_retrans++;
+        }
         if (tcp_in_flight(tp) > tp->max_packets_out)
             tp->max_packets_out = tcp_in_flight(tp);
     }
@@ -449,6 +469,15 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
         tp->max_packets_out = tcp_in_flight(tp);
     if (sent_new)
         tcp_schedule_loss_probe(tp, now);
+    if (new_first && tp->snd_nxt <= tp->high_seq) {
+        tp->frto = false;                 /* nothing new went: conventional recovery */
+        tcp_write_xmit(tp, c);
+    }
+}
+
+bool tcp_can_send_new(const struct tcp_sock *tp)
+{
+    return have_new_data(tp) && tp->snd_nxt + tp->mss <= tp->snd_una + tp->snd_wnd;
 }
 
 /* TLP probe: a new segment if rwnd allows, else the highest outstanding. */

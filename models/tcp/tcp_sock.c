@@ -135,6 +135,7 @@ struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
     tp->cc = th->cc;
     tp->drs = th->drs;
     tp->reordering = (uint32_t)th->reordering;
+    tp->rack_reo_steps = 1;
     tp->rto = TCP_TIMEOUT_INIT;
     tp->min_rtt = SIMTIME_NEVER;
     tp->highest_sack = -1;
