@@ -531,6 +531,10 @@ void tcp_register_counters(struct sim *s, struct tcp_stats *st, const char *pref
     C(zero_win_acks, false);
     C(dup_data, false);
     C(ofo_segs, false);
+    C(undos, false);
+    C(spurious_rtos, false);
+    C(dsacks_in, false);
+    C(dsacks_out, false);
     C(drs_calls, false);
     C(drs_raised, false);
     C(drs_not_raised, false);
