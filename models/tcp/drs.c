@@ -52,8 +52,8 @@ int64_t tcp_drs_win_from_space(const struct tcp_drs_view *v, int64_t space)
 
 /* 6.6's tcp_space_from_win: (u64)win << 8, divided by the ratio. Under
  * adv_win_scale, which 6.6 removed and so never had an inverse, ours:
- * the smallest space whose window is at least win (space << -s for
- * s <= 0; win x 2^s / (2^s - 1) rounded up for s > 0). */
+ * win << -s for s <= 0, win x 2^s / (2^s - 1) rounded up for s > 0 (for
+ * the default s = 1, 2 x win, whose window is win exactly). */
 int64_t tcp_drs_space_from_win(const struct tcp_drs_view *v, int64_t win)
 {
     if (v->scaling_ratio) {

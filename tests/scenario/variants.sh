@@ -124,8 +124,8 @@ static uint64_t g(uint64_t w, uint64_t c, uint64_t s) { (void)c; (void)s; return
 const struct tcp_drs_ops dup_drs = { .name = "continuous", .doc = "again", .grow = g };
 VARIANT("tcp.drs", dup_drs);' "/bad_dup/dup.c: tcp.drs variant 'continuous' is registered twice (first in models/tcp/drs_continuous.c)"
 bad nogrow '#include "models/tcp/tcp.h"
-const struct tcp_drs_ops nogrow_drs = { .name = "nogrow", .doc = "no grow member" };
-VARIANT("tcp.drs", nogrow_drs);' "tcp.drs variant 'nogrow' lacks its required member 'grow'"
+const struct tcp_drs_ops nogrow_drs = { .name = "nogrow", .doc = "neither adjust nor grow" };
+VARIANT("tcp.drs", nogrow_drs);' "tcp.drs variant 'nogrow' lacks its required member 'adjust or grow'"
 bad nokey '#include "models/tcp/tcp.h"
 static uint64_t g(uint64_t w, uint64_t c, uint64_t s) { (void)c; (void)s; return w; }
 const struct tcp_drs_ops nokey_drs = { .name = "x", .doc = "y", .grow = g };
