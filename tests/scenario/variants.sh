@@ -34,7 +34,7 @@ bc=$(q "$tmp/c.db" "select max(value) from series where name = 'flow.1.rcv.rcvbu
 check "triple's rcvbuf by 0.8 s ($bt) is larger than continuous' ($bc)" awk -v a="$bt" -v b="$bc" 'BEGIN { exit !(b > 0 && a > b) }'
 "$x" run scenarios/tcp_drs.ini --set receiver.tcp.drs=quadruple --set sim.repeat=1 --no-db > /dev/null 2> "$tmp/bad.err"
 check "an unknown tcp.drs lists the registered ones, triple among them" \
-    grep -q "tcp.drs: got 'quadruple', expected one of: trimodal, continuous, triple" "$tmp/bad.err"
+    grep -q "tcp.drs: got 'quadruple', expected one of: trimodal, continuous, rcvbuf_grow, rcvbuf_grow_rate, space_from_win, triple" "$tmp/bad.err"
 
 # ipfrag.evictor = never: nothing evicted, memory past high_thresh
 frag() {    # frag EVICTOR DB
