@@ -63,7 +63,7 @@ static void attach(struct sim *s, struct host *h, int slot)
             "Linux up to 6.5) or scaling_ratio (Linux 6.6+: payload/truesize of received skbs, 50 % until measured)") == 1;
     if (th->scaling_ratio)
         cfg_inert(sec, "net.ipv4.tcp_adv_win_scale", "tcp.win_from_space",
-                  "changes nothing: tcp.win_from_space is scaling_ratio (the sysctl is obsolete since Linux 6.6)");
+                  "the sysctl is obsolete since Linux 6.6; this host's tcp.win_from_space is scaling_ratio");
     th->app_win = (int)cfg_int(sec, "net.ipv4.tcp_app_win", "31", 0, 31,
                                "window reserved for the application buffer: window / 2^n, 0 = none (Linux default 31)");
     th->moderate_rcvbuf = cfg_bool(sec, "net.ipv4.tcp_moderate_rcvbuf", "1",
