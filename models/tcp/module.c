@@ -9,6 +9,8 @@
  *   net.ipv4.tcp_rmem = "4096 87380 6291456"   min, default, max (bytes)
  *   net.ipv4.tcp_wmem = "4096 16384 4194304"
  *   net.ipv4.tcp_adv_win_scale (1), tcp_app_win (31), tcp_moderate_rcvbuf (1),
+ *   tcp.win_from_space (adv_win_scale: 4.15's rule; scaling_ratio: 6.6's,
+ *   which has no sysctl, the choice is named after the kernel's function)
  *   tcp_timestamps (1), tcp_sack (1), tcp_window_scaling (1),
  *   tcp_reordering (3), tcp_fack (1), tcp_recovery (1 = RACK),
  *   tcp_early_retrans (3 = TLP)
@@ -55,6 +57,13 @@ static void attach(struct sim *s, struct host *h, int slot)
             "share of the receive buffer advertised as window: 1 - 2^-n for n > 0 (Linux 4.15 default 1)");
     if (!th->adv_win_scale)
         cfg_error(sec, "net.ipv4.tcp_adv_win_scale", "got 0, expected -31..-1 or 1..31");
+    static const char *const wfs[] = { "adv_win_scale", "scaling_ratio", NULL };
+    th->scaling_ratio = cfg_choice(sec, "tcp.win_from_space", "adv_win_scale", wfs,
+            "how tcp_win_from_space turns buffer into window: adv_win_scale (net.ipv4.tcp_adv_win_scale, "
+            "Linux up to 6.5) or scaling_ratio (Linux 6.6+: payload/truesize of received skbs, 50 % until measured)") == 1;
+    if (th->scaling_ratio)
+        cfg_inert(sec, "net.ipv4.tcp_adv_win_scale", "tcp.win_from_space",
+                  "the sysctl is obsolete since Linux 6.6; this host's tcp.win_from_space is scaling_ratio");
     th->app_win = (int)cfg_int(sec, "net.ipv4.tcp_app_win", "31", 0, 31,
                                "window reserved for the application buffer: window / 2^n, 0 = none (Linux default 31)");
     th->moderate_rcvbuf = cfg_bool(sec, "net.ipv4.tcp_moderate_rcvbuf", "1",
@@ -114,7 +123,8 @@ static const char *cc_missing(const void *ops)
 
 static const char *drs_missing(const void *ops)
 {
-    return ((const struct tcp_drs_ops *)ops)->grow ? NULL : "grow";
+    const struct tcp_drs_ops *o = ops;
+    return o->adjust || o->grow ? NULL : "adjust or grow";
 }
 
 static const struct variant_family cc_family = {

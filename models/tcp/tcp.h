@@ -48,6 +48,7 @@ struct cfg_section;
 struct tcp_host {
     uint64_t rmem[3], wmem[3];    /* net.ipv4.tcp_rmem / tcp_wmem */
     int adv_win_scale;            /* net.ipv4.tcp_adv_win_scale */
+    bool scaling_ratio;           /* tcp.win_from_space = scaling_ratio: Linux 6.6's per-socket rule */
     int app_win;                  /* net.ipv4.tcp_app_win */
     bool moderate_rcvbuf;         /* net.ipv4.tcp_moderate_rcvbuf */
     bool timestamps, sack, window_scaling;
@@ -141,15 +142,8 @@ struct tcp_cc_ops {
     void (*trace)(struct tcp_sock *tp, const char *prefix);       /* optional */
 };
 
-/* ---- receive autotuning: the growth step only (tcp.md §3.8) ---- */
-/* A tcp.drs variant (VARIANT("tcp.drs", ops)); every member required. */
-struct tcp_drs_ops {
-    const char *name;
-    const char *doc;
-    const struct variant_key *keys;   /* optional (sim/variant.h) */
-    /* rcvwin = 2*copied + 16*advmss on entry; return the grown window */
-    uint64_t (*grow)(uint64_t rcvwin, uint64_t copied, uint64_t space);
-};
+/* ---- receive autotuning: struct tcp_drs_ops and the receiver's view (drs.h) ---- */
+#include "models/tcp/drs.h"
 
 /* ---- sender scoreboard entry (one per MSS segment) ---- */
 enum { SEG_SACKED = 1, SEG_LOST = 2, SEG_RETRANS = 4, SEG_EVER_RETRANS = 8, SEG_APP_LIMITED = 16 };
@@ -355,6 +349,7 @@ struct tcp_sock {
     struct tcp_sack_block duplicate_sack;   /* D-SACK for the next ACK (rx_opt.dsack) */
     bool dsack;
     uint32_t rx_frag_truesize, rx_head_truesize;
+    uint8_t scaling_ratio;        /* tcp_measure_rcv_mss's len/truesize x 256; 0: not measured yet */
     const struct tcp_drs_ops *drs;
 
     /* ---- timers: events, the work runs as a softirq task on `core` ---- */
@@ -369,8 +364,17 @@ struct tcp_sock {
 enum { TW_RTO = 1, TW_DELACK = 2, TW_PACE = 4, TW_REO = 8, TW_TLP = 16, TW_XMIT = 32 };
 
 /* ---- helpers on the window arithmetic (include/net/tcp.h) ---- */
+/* Linux 6.6 (dfa2f0483360): win = space x scaling_ratio / 2^8, the ratio
+ * measured per socket (tcp_measure_rcv_mss); before the first
+ * measurement TCP_DEFAULT_SCALING_RATIO, 50 % (697a6c8cec03, 6.10). */
+#define TCP_RMEM_TO_WIN_SCALE 8
+#define TCP_DEFAULT_SCALING_RATIO (1 << (TCP_RMEM_TO_WIN_SCALE - 1))
 static inline int64_t tcp_win_from_space(const struct tcp_sock *tp, int64_t space)
 {
+    if (tp->th->scaling_ratio) {
+        int64_t r = tp->scaling_ratio ? tp->scaling_ratio : TCP_DEFAULT_SCALING_RATIO;
+        return (space * r) >> TCP_RMEM_TO_WIN_SCALE;
+    }
     int s = tp->th->adv_win_scale;
     return s <= 0 ? space >> -s : space - (space >> s);
 }

@@ -27,6 +27,10 @@
 
 static void rcv_rtt_update(struct tcp_sock *tp, int64_t sample_us, bool win_dep)
 {
+    if (tp->drs->rcv_rtt) {                          /* the tcp.drs variant's estimator */
+        tp->rcv_rtt_us8 = tp->drs->rcv_rtt(tp->rcv_rtt_us8, sample_us, win_dep, tp->rcv_nxt - tp->copied_seq);
+        return;
+    }
     int64_t ns = tp->rcv_rtt_us8;
     int64_t m = sample_us;
     if (ns != 0) {
@@ -65,8 +69,8 @@ static void rcv_rtt_measure_ts(struct tcp_sock *tp, const struct tcp_hdr *th, ui
     uint32_t delta = (uint32_t)tcp_now_ms(tp, now) - th->tsecr;
     if (delta >= 0x7fffffffu / 1000)
         return;
-    if (!delta)
-        delta = 1;
+    if (!delta && !tp->drs->rcv_rtt)
+        delta = 1;                                   /* 4.15; a variant's estimator sees the 0 */
     rcv_rtt_update(tp, (int64_t)delta * 1000, false);
 }
 
@@ -123,8 +127,11 @@ static void grow_window(struct tcp_sock *tp, uint32_t len, uint32_t truesize)
 static void event_data_recv(struct tcp_sock *tp, uint32_t len, uint32_t truesize, simtime_t now)
 {
     tp->ack_pending = true;                          /* inet_csk_schedule_ack */
-    if (len >= tp->rcv_mss)                          /* tcp_measure_rcv_mss */
+    if (len >= tp->rcv_mss) {                        /* tcp_measure_rcv_mss */
+        if (tp->th->scaling_ratio && len != tp->rcv_mss)
+            tcp_scaling_ratio_measure(tp, len, truesize);
         tp->rcv_mss = len < tp->advmss ? len : tp->advmss;
+    }
     rcv_rtt_measure(tp, now);
     if (!tp->ato) {
         incr_quickack(tp);
@@ -417,6 +424,8 @@ add_sack:
     if (tp->sack_ok)
         sack_new_ofo(tp, seq, end);
     INVARIANT(tp->num_sacks >= 0 && tp->num_sacks <= 4);
+    if (tp->drs->ofo)                                /* 6.16: tcp_rcvbuf_grow on every queued segment */
+        tcp_drs_ofo(tp);
 }
 
 static void ack_snd_check(struct tcp_sock *tp, struct core *c)

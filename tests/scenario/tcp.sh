@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Scenario tests of the TCP model (docs/models/tcp.md, docs/cases/tcp-drs.md), on short runs:
 # the direction of the DRS effect under 1 % loss on paired seeds, no
-# difference without loss, Mathis-order Reno, bad keys rejected.
+# difference without loss, Mathis-order Reno, the 6.x autotuning's
+# signature, bad keys rejected.
 # Prints "ok NAME" or "not ok NAME" (with the reason indented below).
 . "$(dirname "$0")/common.bash"
 
@@ -55,6 +56,34 @@ db=$tmp/reno.db
     --set sim.duration=30s --set 1.length=30s --set 1.trace_interval=0 --set sim.interval=1s > /dev/null 2>&1
 r=$(q "$db" "select value from counter where name = 'flow.1.goodput_bps'")
 check "reno 1% loss 100 ms: 0.7 to 2.8 Mbit/s (Mathis 1.4; got $r)" between "$r" 7e5 2.8e6
+
+# --- Linux 6.x autotuning (tcp.drs = rcvbuf_grow, tcp.win_from_space =
+# scaling_ratio) on seed 1: the receiver measures 1448 bytes in 2048 + 576
+# of truesize, 141/256, and every window clamp it sets is its buffer at
+# that ratio; out-of-order segments raise the buffer between periods,
+# which 4.15 never does.
+db=$tmp/six.db
+"$NETSIM" run "$sc" -q -o "$db" --set sim.repeat=1 --set receiver.tcp.drs=rcvbuf_grow \
+    --set receiver.tcp.win_from_space=scaling_ratio --set 1.trace_interval=10ms --set 1.drs_log="$tmp/six.log" > /dev/null 2>&1
+check "6.x: the run completes" test "$(q "$db" "select count(*) from run where status = 'complete'")" -eq 1
+c=$(q "$db" "select value from series where name = 'flow.1.rcv.window_clamp' order by t limit 1")
+check "6.x: the first clamp is 376960 x 141 / 256 = 207622 ($c; adv_win_scale gives 187020)" test "${c%.0}" = 207622
+pairs=$(q "$db" "select b.value, c.value from series b join series c on c.run_id = b.run_id and c.t = b.t
+                 and c.name = 'flow.1.rcv.window_clamp' where b.name = 'flow.1.rcv.rcvbuf'" | sort -u)
+n=$(wc -l <<< "$pairs")
+bad=$(awk -F'|' '$2 != int($1 * 141 / 256)' <<< "$pairs" | wc -l)
+check "6.x: at each of the $n buffers it grew to, window_clamp = rcvbuf x 141 / 256 ($bad not)" test "$bad" -eq 0 -a "$n" -gt 10
+between_ofo() { awk '!/^#/ { if (n++ && $6 > last) k++; last = $7 } END { print k + 0 }' "$1"; }
+k=$(between_ofo "$tmp/six.log")
+check "6.x: out-of-order segments raised the buffer between periods ($k times)" test "$k" -gt 3
+"$NETSIM" run "$sc" -q --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal --set 1.drs_log="$tmp/four.log" \
+    > /dev/null 2>&1
+k=$(between_ofo "$tmp/four.log")
+check "... which 4.15 (trimodal) never does ($k)" test "$k" -eq 0
+out=$("$NETSIM" run "$sc" --no-db -q --set sim.repeat=1 --set sim.duration=0.2s --set 1.length=0.1s \
+      --set receiver.tcp.drs=rcvbuf_grow --set receiver.tcp.win_from_space=scaling_ratio --set receiver.net.ipv4.tcp_adv_win_scale=2 2>&1)
+check "tcp_adv_win_scale under scaling_ratio: a warning, it changes nothing" \
+    grep -q "tcp_adv_win_scale: warning: changes nothing: the sysctl is obsolete since Linux 6.6; this host.s tcp.win_from_space is scaling_ratio" <<< "$out"
 
 # --- bad input
 out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal --set receiver.tcp.cc=nosuch 2>&1)

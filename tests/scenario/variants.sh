@@ -34,7 +34,7 @@ bc=$(q "$tmp/c.db" "select max(value) from series where name = 'flow.1.rcv.rcvbu
 check "triple's rcvbuf by 0.8 s ($bt) is larger than continuous' ($bc)" awk -v a="$bt" -v b="$bc" 'BEGIN { exit !(b > 0 && a > b) }'
 "$x" run scenarios/tcp_drs.ini --set receiver.tcp.drs=quadruple --set sim.repeat=1 --no-db > /dev/null 2> "$tmp/bad.err"
 check "an unknown tcp.drs lists the registered ones, triple among them" \
-    grep -q "tcp.drs: got 'quadruple', expected one of: trimodal, continuous, triple" "$tmp/bad.err"
+    grep -q "tcp.drs: got 'quadruple', expected one of: trimodal, continuous, rcvbuf_grow, rcvbuf_grow_rate, space_from_win, triple" "$tmp/bad.err"
 
 # ipfrag.evictor = never: nothing evicted, memory past high_thresh
 frag() {    # frag EVICTOR DB
@@ -157,8 +157,8 @@ static uint64_t g(uint64_t w, uint64_t c, uint64_t s) { (void)c; (void)s; return
 const struct tcp_drs_ops dup_drs = { .name = "continuous", .doc = "again", .grow = g };
 VARIANT("tcp.drs", dup_drs);' "/bad_dup/dup.c: tcp.drs variant 'continuous' is registered twice (first in models/tcp/drs_continuous.c)"
 bad nogrow '#include "models/tcp/tcp.h"
-const struct tcp_drs_ops nogrow_drs = { .name = "nogrow", .doc = "no grow member" };
-VARIANT("tcp.drs", nogrow_drs);' "tcp.drs variant 'nogrow' lacks its required member 'grow'"
+const struct tcp_drs_ops nogrow_drs = { .name = "nogrow", .doc = "neither adjust nor grow" };
+VARIANT("tcp.drs", nogrow_drs);' "tcp.drs variant 'nogrow' lacks its required member 'adjust or grow'"
 bad nokey '#include "models/tcp/tcp.h"
 static uint64_t g(uint64_t w, uint64_t c, uint64_t s) { (void)c; (void)s; return w; }
 const struct tcp_drs_ops nokey_drs = { .name = "x", .doc = "y", .grow = g };
