@@ -94,6 +94,13 @@ g1=$(counter "$tmp/sc1.db" flow.1.goodput_bps)
 check "scalable: md_scale 3 delivers more than md_scale 1 under random loss ($g3 against $g1)" \
     awk -v a="$g3" -v b="$g1" 'BEGIN { exit !(a > 1.3 * b) }'
 check "... and the run records its key" test "$(q "$tmp/sc1.db" "select value from param where key = 'a.tcp.cc.scalable.md_scale'")" = 1
+"$x" keys host > "$tmp/sc_keys.out" 2>&1
+check "netsim keys host lists scalable's keys with their docs" \
+    grep -q "tcp.cc.scalable.md_scale" "$tmp/sc_keys.out"
+"$x" sweep "$tmp/sc.ini" -q -o "$tmp/scs.db" -j 2 --set 'a.tcp.cc.scalable.md_scale=${1, 3}' \
+    --set sim.duration=0.5s --set 1.length=0.5s --set 1.ss_interval=0 > /dev/null 2>&1
+check "a sweep over tcp.cc.scalable.md_scale records each value in param" \
+    test "$(q "$tmp/scs.db" "select group_concat(value, ',') from (select value from param where key = 'a.tcp.cc.scalable.md_scale' order by run_id)")" = "1,3"
 "$x" run "$tmp/sc.ini" --no-db --set a.tcp.cc.scalable.md_scale=17 > /dev/null 2> "$tmp/sc.err"
 check "scalable: md_scale 17 is refused with its range" grep -q "tcp.cc.scalable.md_scale.*1\.\.16\|tcp.cc.scalable.md_scale.*16" "$tmp/sc.err"
 
