@@ -43,6 +43,8 @@ static struct tcp_sock *cut_sender(int state)
     sock.undo_marker = 1;
     sock.undo_retrans = 3;
     sock.retrans_stamp = 5000;
+    sock.ts_head = -1;                 /* no segment outstanding on the time-sorted list */
+    sock.highest_sack = -1;
     now = PS_PER_S;
     ctx_clock = &now;
     return &sock;
