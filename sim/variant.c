@@ -196,7 +196,7 @@ const void *variant_find(const char *key, const char *name)
     return NULL;
 }
 
-const void *variant_choose(struct cfg_section *sec, const char *key)
+static const void *choose(struct cfg_section *sec, const char *key, const char *def)
 {
     must_be_checked();
     struct family_entry *fe = family(key);
@@ -204,13 +204,20 @@ const void *variant_choose(struct cfg_section *sec, const char *key)
         fprintf(stderr, "netsim: no model family '%s'\n", key);
         exit(1);
     }
-    int i = cfg_choice(sec, key, fe->fam->def, fe->names, fe->fam->doc);
+    int i = cfg_choice(sec, key, def ? def : fe->fam->def, fe->names, fe->fam->doc);
     return variant_find(key, fe->names[i]);
 }
 
+const void *variant_choose(struct cfg_section *sec, const char *key) { return choose(sec, key, NULL); }
+
 const void *variant_choose_vals(struct cfg_section *sec, const char *key, int64_t *vals)
 {
-    const struct variant_head *chosen = variant_choose(sec, key);
+    return variant_choose_vals_def(sec, key, NULL, vals);
+}
+
+const void *variant_choose_vals_def(struct cfg_section *sec, const char *key, const char *def, int64_t *vals)
+{
+    const struct variant_head *chosen = choose(sec, key, def);
     struct family_entry *fe = family(key);
     for (int i = 0; i < fe->n; i++) {
         const struct variant_head *v = fe->v[i];

@@ -90,6 +90,9 @@ const void *variant_choose(struct cfg_section *sec, const char *key);
 /* The same, with the chosen variant's key values in vals (vals[i] for its
  * keys[i], VARIANT_MAX_KEYS at most); vals may be NULL. */
 const void *variant_choose_vals(struct cfg_section *sec, const char *key, int64_t *vals);
+/* The same with another default than the family's (NULL: the family's):
+ * a kernel profile's choice, which the key itself still overrides. */
+const void *variant_choose_vals_def(struct cfg_section *sec, const char *key, const char *def, int64_t *vals);
 /* A variant's key defaults into vals (for an ops table used without a
  * scenario: the unit tests). */
 void variant_key_defaults(const void *ops, int64_t *vals);

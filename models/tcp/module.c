@@ -43,12 +43,31 @@ static void read_triple(struct cfg_section *sec, const char *key, const char *de
 
 int tcp_module_slot = -1;
 
+/* [host] kernel: the release whose choices netsim models, as defaults of
+ * the keys that differ (each still set on its own). Only the receive
+ * autotuning differs between these in the model; the rest of the engine
+ * is 4.15's whatever the profile (docs/models/tcp-6x.md). */
+static const struct kernel_profile {
+    const char *release, *drs, *win_from_space;
+} profiles[] = {
+    { "4.15", "trimodal", "adv_win_scale" },
+    { "4.16", "continuous", "adv_win_scale" },            /* c3916ad9320e */
+    { "6.6", "space_from_win", "scaling_ratio" },         /* 6.6-6.15: dfa2f0483360 */
+    { "6.16", "rcvbuf_grow", "scaling_ratio" },           /* 6.16-6.17 */
+    { "6.18", "rcvbuf_grow_rate", "scaling_ratio" },      /* aa251c84636c */
+};
+static const char *const releases[] = { "4.15", "4.16", "6.6", "6.16", "6.18", NULL };
+
 static void attach(struct sim *s, struct host *h, int slot)
 {
     (void)s;
     tcp_module_slot = slot;
     struct cfg_section *sec = h->sec;
     struct tcp_host *th = xcalloc(1, sizeof *th);
+    const struct kernel_profile *kp = &profiles[cfg_choice(sec, "kernel", "4.15", releases,
+            "Linux release whose modelled TCP choices are this host's defaults: 4.15, 4.16, 6.6 (6.6-6.15), "
+            "6.16 (6.16-6.17), 6.18; it sets tcp.drs and tcp.win_from_space, each still settable "
+            "(docs/models/tcp-6x.md)")];
     read_triple(sec, "net.ipv4.tcp_rmem", "4096 87380 6291456", th->rmem,
                 "{|MIN DEFAULT MAX, at most 2G} receive buffer sizes of TCP sockets (Linux 4.15 defaults)");
     read_triple(sec, "net.ipv4.tcp_wmem", "4096 16384 4194304", th->wmem,
@@ -58,7 +77,7 @@ static void attach(struct sim *s, struct host *h, int slot)
     if (!th->adv_win_scale)
         cfg_error(sec, "net.ipv4.tcp_adv_win_scale", "got 0, expected -31..-1 or 1..31");
     static const char *const wfs[] = { "adv_win_scale", "scaling_ratio", NULL };
-    th->scaling_ratio = cfg_choice(sec, "tcp.win_from_space", "adv_win_scale", wfs,
+    th->scaling_ratio = cfg_choice(sec, "tcp.win_from_space", kp->win_from_space, wfs,
             "how tcp_win_from_space turns buffer into window: adv_win_scale (net.ipv4.tcp_adv_win_scale, "
             "Linux up to 6.5) or scaling_ratio (Linux 6.6+: payload/truesize of received skbs, 50 % until measured)") == 1;
     if (th->scaling_ratio)
@@ -84,7 +103,7 @@ static void attach(struct sim *s, struct host *h, int slot)
     th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off",
                              "the sender's qdisc is fq: CUBIC and Reno are paced as sch_fq paces them (BBR always is)");
     th->cc = variant_choose_vals(sec, "tcp.cc", th->cc_vals);
-    th->drs = variant_choose_vals(sec, "tcp.drs", th->drs_vals);
+    th->drs = variant_choose_vals_def(sec, "tcp.drs", kp->drs, th->drs_vals);
     h->mod[slot] = th;
     h->proto[IPPROTO_TCP_] = tcp_rcv;
 }

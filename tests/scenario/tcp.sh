@@ -249,3 +249,17 @@ check "inet6 at 10 Gbit/s: 10e9 x 1428 / 1538 = 9.2848 Gbit/s within 0.1 % ($r6)
     between "$(awk -v r="$r6" 'BEGIN { print r / (1e10 * 1428 / 1538) }')" 0.999 1.001
 check "inet at 10 Gbit/s: 10e9 x 1448 / 1538 = 9.4148 Gbit/s within 0.1 % ($r4)" \
     between "$(awk -v r="$r4" 'BEGIN { print r / (1e10 * 1448 / 1538) }')" 0.999 1.001
+
+# --- [host] kernel: one key for a release's modelled choices, each key
+# still its own
+"$NETSIM" run "$tmp/v6.ini" -q -o "$tmp/k618.db" --set b.kernel=6.18 --set 1.ss_interval=0 > /dev/null 2>&1
+check "kernel = 6.18 chooses tcp.drs = rcvbuf_grow_rate and tcp.win_from_space = scaling_ratio (recorded)" \
+    test "$(q "$tmp/k618.db" "select group_concat(value, ',') from (select value from param where key in ('b.tcp.drs', 'b.tcp.win_from_space') order by key)")" = "rcvbuf_grow_rate,scaling_ratio"
+"$NETSIM" run "$tmp/v6.ini" -q -o "$tmp/k618c.db" --set b.kernel=6.18 --set b.tcp.drs=continuous --set 1.ss_interval=0 > /dev/null 2>&1
+check "... and a key set beside it wins (tcp.drs = continuous)" \
+    test "$(q "$tmp/k618c.db" "select value from param where key = 'b.tcp.drs'")" = continuous
+"$NETSIM" run "$tmp/v6.ini" -q -o "$tmp/k415.db" --set 1.ss_interval=0 > /dev/null 2>&1
+check "no kernel key: 4.15's (trimodal, adv_win_scale)" \
+    test "$(q "$tmp/k415.db" "select group_concat(value, ',') from (select value from param where key in ('b.kernel', 'b.tcp.drs', 'b.tcp.win_from_space') order by key)")" = "4.15,trimodal,adv_win_scale"
+out=$("$NETSIM" run "$tmp/v6.ini" --no-db --set b.kernel=5.4 2>&1)
+check "a release netsim has no profile for is refused, naming those it has" grep -q "kernel: got '5.4', expected one of: 4.15, 4.16, 6.6, 6.16, 6.18" <<< "$out"
