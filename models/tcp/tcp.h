@@ -160,11 +160,25 @@ struct tcp_seg {
      * (a window is far below 2^31 segments; seg_prev, seg_next, seg_link). */
     uint32_t delivered_lo;
     int32_t dprev, dnext;         /* 0: none; TCP_SEG_UNLINKED (dprev): not on the list */
-    /* the padding's 24 bits: segments from snd_una to this one's end when
-     * last sent (tx.in_flight in packets: below 2^24 in any window) */
-    uint32_t flags : 8, una_dist : 24;
+    uint8_t flags;
+    /* in the padding, 24 bits little-endian: segments from snd_una to
+     * this one when last sent (tx.in_flight in packets; below 2^24 in any
+     * window). Bytes, not a bit-field beside flags, which would make every
+     * flag update a read-modify-write of the word */
+    uint8_t una_dist[3];
 };
 #define TCP_SEG_UNLINKED INT32_MIN
+static inline uint32_t seg_una_dist(const struct tcp_seg *s)
+{
+    return s->una_dist[0] | (uint32_t)s->una_dist[1] << 8 | (uint32_t)s->una_dist[2] << 16;
+}
+static inline void seg_set_una_dist(struct tcp_seg *s, uint64_t d)
+{
+    uint32_t v = d < 0xffffff ? (uint32_t)d : 0xffffff;
+    s->una_dist[0] = (uint8_t)v;
+    s->una_dist[1] = (uint8_t)(v >> 8);
+    s->una_dist[2] = (uint8_t)(v >> 16);
+}
 _Static_assert(sizeof(struct tcp_seg) == 40, "struct tcp_seg: 40 bytes");
 
 /* The neighbour's absolute index, -1 for none, -2 for not on the list. */

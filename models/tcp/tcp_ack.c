@@ -45,7 +45,7 @@ static void seg_delivered(struct tcp_sock *tp, uint64_t idx, struct tcp_seg *s, 
                 a->first_ackt = s->tx_time;
             if (s->tx_time > a->last_ackt)
                 a->last_ackt = s->tx_time;
-            a->last_in_flight = (s->una_dist + 1) * tp->mss;   /* the loop runs in sequence order */
+            a->last_in_flight = (seg_una_dist(s) + 1) * tp->mss;   /* the loop runs in sequence order */
         }
     }
     /* tcp_rack_advance */
@@ -333,7 +333,8 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         struct tcp_ack_sample sample = { pkts_acked, (int32_t)rs.rtt_us, a.last_in_flight };
         tp->cc->pkts_acked(tp, &sample);
     }
-    tcp_rack_update_reo_wnd(tp, &rs);
+    if (tp->rack_dsack_seen || tp->rack_reo_steps != 1)     /* else it would leave one step as it is */
+        tcp_rack_update_reo_wnd(tp, &rs);
 
     /* tcp_fastretrans_alert: first what this ACK says of the reduction
      * under way (its end, or that it was spurious: tcp_recovery.c), then

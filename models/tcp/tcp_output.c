@@ -389,8 +389,7 @@ static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct co
     else
         s->flags &= (uint8_t)~SEG_APP_LIMITED;
     s->tx_time = now;
-    uint64_t dist = idx - tp->una_idx;
-    s->una_dist = dist < 0xffffff ? (uint32_t)dist : 0xffffff;
+    seg_set_una_dist(s, idx - tp->una_idx);
     ts_append(tp, idx);
     SCOREBOARD_OK(tp);
     if (tp->ca_state >= TCP_CA_CWR)
