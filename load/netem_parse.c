@@ -99,6 +99,10 @@ int netem_parse_loss(struct netem_opts *o, const char *s, const char **why, bool
         *why = expect;
         return -1;
     }
+    if (nw > 1 && !strcmp(w[nw - 1], "ecn")) {     /* tc's "loss ... ecn": mark instead of drop */
+        *why = "the loss without ecn: netem's ecn marks CE instead of dropping, and netsim carries no ECN field yet";
+        return -1;
+    }
     if (!strcmp(w[0], "gemodel")) {
         if (nw < 2 || nw > 5) {
             *why = expect;

@@ -102,6 +102,11 @@ udp_world $'delay = 10ms 1ms 25%' 1gbit 0.1s > "$tmp/corr.ini"
 "$NETSIM" run "$tmp/corr.ini" --no-db > /dev/null 2> "$tmp/corr.err"
 check "delay correlation refused with exit 2" test $? -eq 2
 check "... saying correlation is not modelled" grep -q "delay correlation is not modelled" "$tmp/corr.err"
+udp_world $'loss = 1% ecn' 1gbit 0.1s > "$tmp/ecn.ini"
+"$NETSIM" run "$tmp/ecn.ini" --no-db > /dev/null 2> "$tmp/ecn.err"
+check "netem's ecn refused with exit 2" test $? -eq 2
+check "... saying why: no ECN field to mark (not 'correlation')" \
+    grep -q "the loss without ecn: netem's ecn marks CE instead of dropping, and netsim carries no ECN field yet" "$tmp/ecn.err"
 udp_world $'reorder = 25%' 1gbit 0.1s > "$tmp/reo.ini"
 "$NETSIM" run "$tmp/reo.ini" --no-db > /dev/null 2> "$tmp/reo.err"
 check "reorder without delay refused, as tc refuses it" grep -q "reorder needs a delay" "$tmp/reo.err"
