@@ -21,6 +21,7 @@
 #include "sim/config.h"
 #include "sim/sim.h"
 #include "tests/world.h"
+#include "tests/tcp_world.h"
 
 /* ------------------------------------------------------------ the probe */
 
@@ -70,22 +71,6 @@ static const struct tcp_cc_ops probe = {
     .undo_cwnd = tcp_reno_undo_cwnd, .cwnd_event = p_event, .in_ack_event = p_ack, .pkts_acked = p_acked,
 };
 
-static struct tcp_host *tcp_of(struct host *h)
-{
-    for (int m = 0; model_at(m); m++)
-        if (!strcmp(model_at(m)->name, "tcp"))
-            return h->mod[m];
-    return NULL;
-}
-
-static struct tcp_sock *established(struct host *h, bool server)
-{
-    for (struct tcp_sock *tp = tcp_of(h)->conns; tp; tp = tp->next_conn)
-        if (tp->state == TCP_ESTABLISHED && (server ? tp->peer_listener != NULL : tp->peer_listener == NULL))
-            return tp;
-    return NULL;
-}
-
 static void test_contract_hooks(void **state)
 {
     (void)state;
@@ -98,14 +83,14 @@ static void test_contract_hooks(void **state)
         "[flow 1]\napp = tcp_stream\nfrom = sender\nto = receiver\nlength = 2s\ntrace_interval = 0\n");
     /* the hosts' sockets so far (listener, client) and those to come */
     for (int i = 0; i < 2; i++) {
-        struct tcp_host *th = tcp_of(host_find(s, i ? "receiver" : "sender"));
+        struct tcp_host *th = tcp_host_of(host_find(s, i ? "receiver" : "sender"));
         th->cc = &probe;
         for (struct tcp_sock *tp = th->conns; tp; tp = tp->next_conn)
             tp->cc = &probe;
     }
     sim_run(s, false);
-    struct tcp_sock *cli = established(host_find(s, "sender"), false);
-    struct tcp_sock *srv = established(host_find(s, "receiver"), true);
+    struct tcp_sock *cli = tcp_established(host_find(s, "sender"), false);
+    struct tcp_sock *srv = tcp_established(host_find(s, "receiver"), true);
     assert_non_null(cli);
     assert_non_null(srv);
     assert_int_equal(snd.init, 1);

@@ -14,23 +14,8 @@
 #include "sim/config.h"
 #include "sim/sim.h"
 #include "tests/world.h"
+#include "tests/tcp_world.h"
 
-
-static struct tcp_host *tcp_of(struct host *h)
-{
-    for (int m = 0; model_at(m); m++)
-        if (!strcmp(model_at(m)->name, "tcp"))
-            return h->mod[m];
-    return NULL;
-}
-
-static struct tcp_sock *established(struct host *h, bool listener_side)
-{
-    for (struct tcp_sock *tp = tcp_of(h)->conns; tp; tp = tp->next_conn)
-        if (tp->state == TCP_ESTABLISHED && (listener_side ? tp->peer_listener != NULL : tp->peer_listener == NULL))
-            return tp;
-    return NULL;
-}
 
 static const char world[] =
     "[sim]\nduration = 160ms\ninterval = 10ms\n"
@@ -96,8 +81,8 @@ static void test_after_handshake(void **state)
     char buf[4096];
     struct sim *s = tcp_world(buf, sizeof buf, "cubic", "trimodal", "0%", "160ms");
     sim_run(s, false);
-    struct tcp_sock *srv = established(host_find(s, "receiver"), true);
-    struct tcp_sock *cli = established(host_find(s, "sender"), false);
+    struct tcp_sock *srv = tcp_established(host_find(s, "receiver"), true);
+    struct tcp_sock *cli = tcp_established(host_find(s, "sender"), false);
     assert_non_null(srv);
     assert_non_null(cli);
     assert_int_equal(srv->sk.rcvbuf, 376960);
@@ -123,7 +108,7 @@ static void test_fills_10g(void **state)
      * about 1.4 s on (tools: the interval rows show 9.41 per 0.5 s) */
     double gbps = (double)s->flows[0]->bytes * 8 / 3.0 / 1e9;
     assert_true(gbps > 4.0);
-    struct tcp_sock *cli = established(host_find(s, "sender"), false);
+    struct tcp_sock *cli = tcp_established(host_find(s, "sender"), false);
     assert_int_equal(cli->st.retrans, 0);
     assert_true(cli->snd_cwnd * 1448.0 > 0.1 * 10e9 / 8 * 1448 / 1538);   /* cwnd beyond one BDP */
     world_free(s);
@@ -138,8 +123,8 @@ static void test_scoreboard_under_loss(void **state)
     char buf[4096];
     struct sim *s = tcp_world(buf, sizeof buf, "bbr", "continuous", "1%", "1500ms");
     sim_run(s, false);
-    struct tcp_sock *cli = established(host_find(s, "sender"), false);
-    struct tcp_sock *srv = established(host_find(s, "receiver"), true);
+    struct tcp_sock *cli = tcp_established(host_find(s, "sender"), false);
+    struct tcp_sock *srv = tcp_established(host_find(s, "receiver"), true);
     assert_int_equal(tcp_check_scoreboard(cli), 0);
     assert_true(cli->st.recoveries > 3);
     assert_true(cli->st.retrans > 10);
@@ -161,7 +146,7 @@ static void test_mathis_reno(void **state)
     sim_run(s, false);
     double mbps = (double)s->flows[0]->bytes * 8 / 60.0 / 1e6;
     assert_true(mbps > 0.7 && mbps < 2.8);
-    struct tcp_sock *srv = established(host_find(s, "receiver"), true);
+    struct tcp_sock *srv = tcp_established(host_find(s, "receiver"), true);
     assert_int_equal(srv->st.prune_collapse + srv->st.prune_drop, 0);
     world_free(s);
 }

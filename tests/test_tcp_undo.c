@@ -19,6 +19,7 @@
 #include "sim/config.h"
 #include "sim/sim.h"
 #include "tests/world.h"
+#include "tests/tcp_world.h"
 
 static simtime_t now;
 static struct tcp_sock sock;
@@ -157,22 +158,6 @@ static void test_frto(void **state)
     ctx_clock = NULL;
 }
 
-static struct tcp_host *tcp_of(struct host *h)
-{
-    for (int m = 0; model_at(m); m++)
-        if (!strcmp(model_at(m)->name, "tcp"))
-            return h->mod[m];
-    return NULL;
-}
-
-static struct tcp_sock *established(struct host *h, bool server)
-{
-    for (struct tcp_sock *tp = tcp_of(h)->conns; tp; tp = tp->next_conn)
-        if (tp->state == TCP_ESTABLISHED && (server ? tp->peer_listener != NULL : tp->peer_listener == NULL))
-            return tp;
-    return NULL;
-}
-
 static const char path[] =
     "[sim]\nduration = 3s\n"
     "[host sender]\ncpu = ideal\n[host receiver]\ncpu = ideal\n"
@@ -188,8 +173,8 @@ static void test_reordering_path(void **state)
     snprintf(ini, sizeof ini, path, "fwd.reorder = 1%");
     struct sim *s = world_build(ini);
     sim_run(s, false);
-    struct tcp_sock *cli = established(host_find(s, "sender"), false);
-    struct tcp_sock *srv = established(host_find(s, "receiver"), true);
+    struct tcp_sock *cli = tcp_established(host_find(s, "sender"), false);
+    struct tcp_sock *srv = tcp_established(host_find(s, "receiver"), true);
     assert_true(cli->st.recoveries > 0);
     assert_int_equal(cli->st.undos, cli->st.recoveries + cli->st.rtos);   /* every one spurious */
     assert_true(cli->st.retrans > 0);
@@ -204,8 +189,8 @@ static void test_reordering_path(void **state)
     snprintf(ini, sizeof ini, path, "fwd.loss = 1%");
     s = world_build(ini);
     sim_run(s, false);
-    cli = established(host_find(s, "sender"), false);
-    srv = established(host_find(s, "receiver"), true);
+    cli = tcp_established(host_find(s, "sender"), false);
+    srv = tcp_established(host_find(s, "receiver"), true);
     assert_true(cli->st.recoveries > 10);
     assert_int_equal(cli->st.undos, 0);
     assert_int_equal(cli->st.dsacks_in + srv->st.dsacks_out, 0);

@@ -51,6 +51,13 @@ void tcp_mark_lost(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a);
 void tcp_rack_detect_loss(struct tcp_sock *tp, simtime_t now, struct ack_ctx *a);
 void tcp_mark_head_lost(struct tcp_sock *tp, struct ack_ctx *a);
 void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now);
+/* tcp_update_pacing_rate's figure: cwnd x mss / srtt, 200 % in slow
+ * start (below half ssthresh), 120 % after; bytes per second */
+static inline uint64_t tcp_cwnd_pacing_rate(const struct tcp_sock *tp)
+{
+    uint64_t rate = (uint64_t)tp->mss * tp->snd_cwnd * PS_PER_S / (uint64_t)tp->srtt;
+    return tp->snd_cwnd < tp->snd_ssthresh / 2 ? rate * 2 : rate * 12 / 10;
+}
 void tcp_update_reordering(struct tcp_sock *tp, uint64_t metric);
 void tcp_rack_update_reo_wnd(struct tcp_sock *tp, const struct tcp_rate_sample *rs);
 
@@ -60,7 +67,6 @@ void tcp_enter_recovery(struct tcp_sock *tp);
 void tcp_cwnd_reduction(struct tcp_sock *tp, uint32_t acked_sacked, bool retrans_acked, bool lost_retrans);
 void tcp_end_cwnd_reduction(struct tcp_sock *tp);
 void tcp_enter_loss(struct tcp_sock *tp, simtime_t now);
-void tcp_init_undo(struct tcp_sock *tp);
 bool tcp_any_retrans_done(const struct tcp_sock *tp);
 void tcp_recovery_done(struct tcp_sock *tp, uint32_t tsecr);
 bool tcp_try_undo_partial(struct tcp_sock *tp, uint32_t tsecr);

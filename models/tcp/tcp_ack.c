@@ -241,10 +241,7 @@ static void update_pacing_rate(struct tcp_sock *tp)
 {
     if (!tp->th->pacing_fq || tp->cc->cong_control || !tp->srtt)
         return;
-    /* tcp_update_pacing_rate: 200 % in slow start, 120 % after */
-    uint64_t rate = (uint64_t)tp->mss * tp->snd_cwnd * PS_PER_S / (uint64_t)tp->srtt;
-    rate = tp->snd_cwnd < tp->snd_ssthresh / 2 ? rate * 2 : rate * 12 / 10;
-    tp->pacing_rate = rate;
+    tp->pacing_rate = tcp_cwnd_pacing_rate(tp);
 }
 
 void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)

@@ -509,10 +509,7 @@ void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c)
  * paced or not: the model stores it only where something paces */
 uint64_t tcp_sk_pacing_rate(const struct tcp_sock *tp)
 {
-    if (tp->pacing_rate || !tp->srtt)
-        return tp->pacing_rate;
-    uint64_t rate = (uint64_t)tp->mss * tp->snd_cwnd * PS_PER_S / (uint64_t)tp->srtt;
-    return tp->snd_cwnd < tp->snd_ssthresh / 2 ? rate * 2 : rate * 12 / 10;
+    return tp->pacing_rate || !tp->srtt ? tp->pacing_rate : tcp_cwnd_pacing_rate(tp);
 }
 
 /* tcp_tso_segs -> tcp_tso_autosize (4.15): a millisecond of the pacing

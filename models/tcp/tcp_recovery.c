@@ -18,6 +18,13 @@
 #include "models/tcp/tcp.h"
 #include "sim/sim.h"
 
+/* tcp_init_undo: where the reduction began; -1: nothing retransmitted yet */
+static void init_undo(struct tcp_sock *tp)
+{
+    tp->undo_marker = tp->snd_una;
+    tp->undo_retrans = tp->retrans_out ? (int32_t)tp->retrans_out : -1;
+}
+
 void tcp_set_ca_state(struct tcp_sock *tp, int st)
 {
     if (tp->cc->set_state)
@@ -28,7 +35,7 @@ void tcp_set_ca_state(struct tcp_sock *tp, int st)
 void tcp_enter_recovery(struct tcp_sock *tp)
 {
     tp->st.recoveries++;
-    tcp_init_undo(tp);
+    init_undo(tp);
     tp->prior_ssthresh = tcp_current_ssthresh(tp);    /* still Open or Disorder: at least 3/4 cwnd */
     tp->high_seq = tp->snd_nxt;
     tp->prior_cwnd = tp->snd_cwnd;
@@ -86,7 +93,7 @@ void tcp_enter_loss(struct tcp_sock *tp, simtime_t now)
         tp->snd_ssthresh = tp->cc->ssthresh(tp);
         if (tp->cc->cwnd_event)
             tp->cc->cwnd_event(tp, CA_EVENT_LOSS);
-        tcp_init_undo(tp);
+        init_undo(tp);
     }
     /* F-RTO (net.ipv4.tcp_frto 2) for a new recovery or a repeated timeout */
     tp->frto = tp->ca_state < TCP_CA_Recovery || tp->rto_backoff > 0;
@@ -116,12 +123,6 @@ void tcp_enter_loss(struct tcp_sock *tp, simtime_t now)
 }
 
 /* ---- undo ---- */
-
-void tcp_init_undo(struct tcp_sock *tp)
-{
-    tp->undo_marker = tp->snd_una;
-    tp->undo_retrans = tp->retrans_out ? (int32_t)tp->retrans_out : -1;
-}
 
 /* tcp_any_retrans_done: a retransmission out, or the head ever retransmitted */
 bool tcp_any_retrans_done(const struct tcp_sock *tp)
