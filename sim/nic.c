@@ -237,7 +237,7 @@ void nic_rx(struct nic *n, struct skb *skb)
 {
     skb->hash = nic_rss_hash(n, skb);
     struct nic_vec *v = &n->vec[n->reta[skb->hash % NIC_RETA_SIZE]];
-    skb->queue = (uint16_t)v->idx;
+    skb->queue = (uint8_t)v->idx;
     if (n->rx_observer)
         n->rx_observer(n, skb, !v->hw_free);
     if (!v->hw_free) {
@@ -407,7 +407,7 @@ int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
         /* netem replaced the port's qdiscs: it holds the packet until its
          * time, then hands it to this queue (the watchdog's softirq that
          * does so is not charged) */
-        skb->queue = (uint16_t)qi;
+        skb->queue = (uint8_t)qi;
         return netem_enqueue(&n->tx_link->nm, skb, core_now(c));
     }
     struct nic_vec *v = &n->vec[qi];

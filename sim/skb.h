@@ -58,7 +58,8 @@ struct skb {
     uint8_t oif;                 /* egress NIC index + 1 fixed by the sender (the source
                                   * address of a multi-homed SCTP path); 0: the route */
     uint8_t tx_desc;             /* descriptors on the TX ring */
-    uint16_t queue;              /* RX or TX queue index */
+    uint8_t queue;               /* RX or TX queue index (NIC_MAX_QUEUES 16) */
+    uint8_t tos;                 /* IPv4 TOS / IPv6 traffic class: DSCP << 2 | ECN */
 
     /* transport */
     uint16_t sport, dport;
@@ -84,6 +85,21 @@ struct skb {
 };
 _Static_assert(sizeof(struct skb) == 192, "struct skb: three cache lines");
 _Static_assert(offsetof(struct skb, l4) % 8 == 0, "l4 holds protocol headers with 64-bit fields");
+
+/* The ECN field, the low two bits of tos (RFC 3168). */
+enum { INET_ECN_NOT_ECT = 0, INET_ECN_ECT_1 = 1, INET_ECN_ECT_0 = 2, INET_ECN_CE = 3, INET_ECN_MASK = 3 };
+
+static inline uint8_t skb_ecn(const struct skb *s) { return s->tos & INET_ECN_MASK; }
+/* INET_ECN_set_ce: marks an ECN-capable packet CE and says true (also for
+ * one already CE); a Not-ECT packet is left alone and the caller drops
+ * it instead. */
+static inline bool skb_ecn_set_ce(struct skb *s)
+{
+    if (skb_ecn(s) == INET_ECN_NOT_ECT)
+        return false;
+    s->tos |= INET_ECN_CE;
+    return true;
+}
 
 /* Pool of packets. Grows in slabs of 1024 on demand and never shrinks, so
  * after warm-up allocation is a list pop. */
