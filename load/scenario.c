@@ -8,6 +8,7 @@
 #include <string.h>
 #include "sim/config.h"
 #include "load/load.h"
+#include "load/qdisc_parse.h"
 #include "sim/costs.h"
 #include "sim/progress.h"
 #include "sim/route.h"
@@ -38,6 +39,36 @@ static struct host *host_get(struct sim *s, const char *name)
 }
 
 /* Host keys: CPU, sysctls, NIC parameters. */
+
+/* net.core.default_qdisc: the discipline the kernel gives each TX queue
+ * under mq (or the port itself, with one queue). A name alone, as the
+ * sysctl takes it; pfifo_fast, the default, is the NIC's own FIFO. */
+static void default_qdisc_read(struct host *h, struct cfg_section *sec)
+{
+    const char *v = cfg_str(sec, "net.core.default_qdisc", "pfifo_fast",
+            "{pfifo_fast|a qdisc name: pfifo_fast, fq_codel, fq, ...} each TX queue's discipline under the "
+            "port's mq root, with its default options (sysctl net.core.default_qdisc; Linux 4.15 default pfifo_fast)");
+    if (!strcmp(v, "pfifo_fast"))
+        return;
+    struct qdisc_args a;
+    char err[600];
+    if (strchr(v, ' ')) {
+        cfg_error(sec, "net.core.default_qdisc", "got '%s', expected a qdisc name alone (the sysctl takes no "
+                  "options; give a link's qdisc key for them)", v);
+        return;
+    }
+    if (qdisc_parse(v, &a, err, sizeof err)) {
+        cfg_error(sec, "net.core.default_qdisc", "%s", err);
+        return;
+    }
+    if (a.ops->mq) {
+        cfg_error(sec, "net.core.default_qdisc", "got 'mq', expected a discipline for one TX queue (mq holds them)");
+        return;
+    }
+    h->default_qdisc = xmalloc(sizeof a);
+    *h->default_qdisc = a;
+}
+
 static void host_configure(struct sim *s, struct host *h)
 {
     struct cfg_section *sec = h->sec;
@@ -102,6 +133,7 @@ static void host_configure(struct sim *s, struct host *h)
     h->wmem_max = cfg_size(sec, "net.core.wmem_max", "212992", 256, 1ULL << 31,
                            "largest SO_SNDBUF an app may set (net.core.wmem_max; Linux default 212992)");
     nic_params_read(&h->nicp, sec, h->ncores);
+    default_qdisc_read(h, sec);
     for (int i = 0; i < h->ncores; i++) {
         core_init(&h->cores[i], &s->q, h, i, h->prof);
         h->cores[i].speed = 1.0 / speed;

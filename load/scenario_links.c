@@ -9,6 +9,7 @@
 #include "sim/config.h"
 #include "load/load.h"
 #include "load/netem_parse.h"
+#include "load/qdisc_parse.h"
 #include "load/scenario_links.h"
 #include "load/units.h"
 #include "sim/xalloc.h"
@@ -90,6 +91,12 @@ static const struct dir_key netem_keys[NK_COUNT] = {
     DIR_KEY("netem_rate", "", "{none|RATE [PACKETOVERHEAD [CELLSIZE [CELLOVERHEAD]]]} netem's rate, spacing packets"),
     DIR_KEY("limit", "1000", "{1000|1 to 10000000 packets} packets netem holds (tc's default 1000)"),
 };
+static const struct dir_key qdisc_key =
+    DIR_KEY("qdisc", "", "{the port's default, mq with net.core.default_qdisc children|tc's words after root, "
+            "e.g. fq_codel target 5ms ecn} the sending port's queueing discipline (netsim keys qdisc)");
+static const struct dir_key qdisc_interval_key =
+    DIR_KEY("qdisc_interval", "10ms", "{10ms|0 (none) or a TIME} period of the qdisc's series: backlog_bytes, "
+            "backlog_pkts, their peaks in the period, sojourn_ms and sojourn_max_ms");
 static const struct dir_key propagation_key =
     DIR_KEY("propagation", "0", "{0|0 to 1000s} one-way delay of the cable, after the wire");
 
@@ -128,12 +135,13 @@ static int netem_key_parse(struct netem_opts *o, int k, const char *v, const cha
 static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, const char *dir)
 {
     struct netem_opts *o = &d->nopts;
+    const char *v, *why;
     char key[NK_COUNT][40], pkey[40];
     bool any = false, given;
     netem_opts_init(o);
     for (int k = 0; k < NK_COUNT; k++) {
-        const char *v = dir_value(sec, dir, &netem_keys[k], key[k], &given);
-        const char *why = NULL;
+        v = dir_value(sec, dir, &netem_keys[k], key[k], &given);
+        why = NULL;
         bool bare = false;
         any |= given;
         if (netem_key_parse(o, k, v, &why, &bare))
@@ -145,8 +153,26 @@ static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, cons
     if (o->reorder > 0 && !o->latency)
         cfg_error(sec, key[NK_REORDER], "reorder needs a delay (tc: reordering not possible without specifying some delay)");
     d->nm.on = any;   /* netem_init completes it once the sending NIC exists */
-    const char *v = dir_value(sec, dir, &propagation_key, pkey, &given);
-    const char *why = NULL;
+    char qkey[40], ikey[40];
+    v = dir_value(sec, dir, &qdisc_key, qkey, &given);
+    if (*v) {
+        struct qdisc_args a;
+        char err[600];
+        if (qdisc_parse(v, &a, err, sizeof err)) {
+            cfg_error(sec, qkey, "%s", err);
+        } else {
+            d->qargs = xmalloc(sizeof a);
+            *d->qargs = a;
+        }
+    }
+    v = dir_value(sec, dir, &qdisc_interval_key, ikey, &given);
+    why = NULL;
+    if (parse_time(v, &d->qd_every, &why) || d->qd_every > NETEM_MAX_DELAY) {
+        cfg_error(sec, ikey, "got '%s', expected %s", v, why ? why : "a period of at most 1000s");
+        d->qd_every = 0;
+    }
+    v = dir_value(sec, dir, &propagation_key, pkey, &given);
+    why = NULL;
     if (parse_time(v, &d->propagation, &why) || d->propagation > NETEM_MAX_DELAY) {
         cfg_error(sec, pkey, "got '%s', expected %s", v, why ? why : "a propagation delay of at most 1000s");
         d->propagation = 0;
@@ -172,6 +198,45 @@ static struct nic *nic_new(struct host *h, const char *port, struct cfg_section 
     nic_init(n, h, port, &h->nicp);
     h->nics[h->nnics++] = n;
     return n;
+}
+
+/* The port's tree: the qdisc key's discipline (under netem when netem is
+ * set, as tc's "parent 1:" recipe puts it), mq's children from the
+ * host's net.core.default_qdisc; or, with no qdisc key, what Linux
+ * attaches by default when net.core.default_qdisc is not pfifo_fast (mq
+ * over it on a multiqueue port). NULL leaves the NIC's own per-queue FIFO,
+ * which is mq over pfifo_fast. */
+static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d, struct nic *n,
+                               struct host *h, const char *dir)
+{
+    struct qdisc_args top, pfifo_fast;
+    char err[600], key[40], prefix[96];
+    const struct qdisc_args *def = h->default_qdisc;
+    if (!d->qargs && !def)
+        return;
+    if (!def) {
+        if (qdisc_parse("pfifo_fast", &pfifo_fast, err, sizeof err))
+            return;
+        def = &pfifo_fast;
+    }
+    if (d->qargs)
+        top = *d->qargs;
+    else if (n->p.num_queues == 1)
+        top = *def;
+    else if (qdisc_parse("mq", &top, err, sizeof err))
+        return;
+    if (top.ops->mq)
+        top.child = def;
+    struct qdisc_dev dev = { .mtu = d->mtu, .hard_header_len = 14, .txqueuelen = n->p.txqueuelen,
+                             .num_tx_queues = n->p.num_queues, .rate = d->rate };
+    d->qd = qdisc_root_new(&top, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
+    if (!d->qd) {
+        snprintf(key, sizeof key, "%s.qdisc", dir);
+        cfg_error(sec, cfg_has(sec, key) ? key : "qdisc", "%s", err);
+        return;
+    }
+    snprintf(prefix, sizeof prefix, "%s.%s.qdisc.", h->name, n->name);
+    qdisc_root_register(d->qd, s, prefix, d->qd_every);
 }
 
 void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], char (*ports)[2][16])
@@ -211,6 +276,7 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
                 n[e]->tx_link = d;
                 if (d->nm.on)
                     netem_init(&d->nm, &d->nopts, &s->q, &d->rng, nic_egress_xmit, n[e]);
+                egress_qdisc_build(s, sec, d, n[e], h[e], e ? "rev" : "fwd");
             }
             d->dst = n[!e];
             if (n[!e])

@@ -12,6 +12,7 @@ extern const struct model_module icmp_module;
 extern const struct model_module tcp_module;
 extern const struct model_module ipfrag_module;
 extern const struct model_module sctp_module;
+extern const struct model_module qdisc_module;
 
 static const struct model_module *const modules[] = {
     &udp_module,
@@ -19,6 +20,7 @@ static const struct model_module *const modules[] = {
     &tcp_module,
     &ipfrag_module,
     &sctp_module,
+    &qdisc_module,
 };
 
 #define NMODULES ((int)(sizeof modules / sizeof modules[0]))

@@ -16,6 +16,7 @@
 struct sim;
 struct host;
 struct cfg_section;
+struct qdisc_args;
 
 #define HOST_MAX_NICS 8
 #define HOST_MAX_CORES 64
@@ -41,6 +42,7 @@ struct host {
     int nnics;
     struct nic *nics[HOST_MAX_NICS];
     struct nic_params nicp;
+    struct qdisc_args *default_qdisc;   /* net.core.default_qdisc when not pfifo_fast, else NULL */
     struct cpu_sample prof[CPU_MAX_SYMS];
     double cost[CPU_MAX_SYMS];   /* ns per call, or per byte */
     const char *cpu_profile;

@@ -2,6 +2,7 @@
  * link.c - serialisation and propagation (see link.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include "sim/link.h"
 
 static void link_arrive(struct event *ev);
@@ -12,6 +13,8 @@ void link_dir_init(struct link_dir *d, struct evq *q, uint64_t seed, const char 
     snprintf(d->key, sizeof d->key, "%s", key);
     netem_opts_init(&d->nopts);
     d->nm.on = false;
+    d->qargs = NULL;
+    d->qd = NULL;
     rng_init(&d->rng, seed, key);
     d->propagation = d->wire_free = 0;
     skbq_init(&d->inflight);
@@ -26,6 +29,10 @@ void link_dir_free(struct link_dir *d)
 {
     evq_cancel(d->q, &d->arrive);
     netem_free(&d->nm);
+    qdisc_root_free(d->qd);
+    d->qd = NULL;
+    free(d->qargs);
+    d->qargs = NULL;
     skbq_purge(&d->inflight);
     rng_free(&d->rng);
 }

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include "sim/event.h"
 #include "sim/netem.h"
+#include "sim/qdisc.h"
 #include "sim/rng.h"
 #include "sim/skb.h"
 
@@ -50,6 +51,9 @@ struct link_dir {
     uint32_t mtu;                /* IP MTU */
     struct netem_opts nopts;     /* netem's options, when nm is installed */
     struct netem nm;             /* the sending port's egress qdisc (nm.on) */
+    struct qdisc_args *qargs;    /* a qdisc key's discipline, as parsed; NULL: the port's default */
+    struct qdisc_root *qd;       /* its tree, once the sending port exists (netem's child when nm.on) */
+    simtime_t qd_every;          /* period of its backlog and sojourn series; 0: none */
     struct rng rng;              /* netem's draws */
     simtime_t propagation;
     simtime_t wire_free;         /* when the serialiser is next idle */

@@ -388,16 +388,41 @@ static uint32_t tx_queue(const struct nic *n, const struct skb *skb, const struc
 }
 
 /* The device behind a netem root qdisc: netem has chosen the time, the
- * queue was picked at dev_queue_xmit (skb->queue). */
+ * queue was picked at dev_queue_xmit (skb->queue). With a child
+ * discipline under netem (tc's parent 1:), the packet goes to it, and the
+ * child's run meets the device. */
 int nic_egress_xmit(void *dev, struct skb *skb, simtime_t t)
 {
     struct nic *n = dev;
+    if (n->tx_link->qd) {
+        qdisc_root_xmit(n->tx_link->qd, skb, t, NULL);
+        return 0;
+    }
     struct nic_vec *v = &n->vec[skb->queue];
     if (v->tx_stopped)
         return -1;
     tx_ring_put(v, skb, t);
     return 0;
 }
+
+/* The device behind a qdisc tree (sim/qdisc.h). A packet the tree sends
+ * from the NAPI's TX clean is charged as the pfifo's are; one sent from
+ * dev_queue_xmit was charged there, one from the watchdog is softirq
+ * work netsim does not charge, as netem's. */
+static bool qdisc_txq_stopped(void *dev, unsigned txq)
+{
+    return ((struct nic *)dev)->vec[txq].tx_stopped;
+}
+
+static void qdisc_txq_xmit(void *dev, struct skb *skb, simtime_t t, void *core)
+{
+    struct nic *n = dev;
+    if (core)
+        host_charge(n->host, core, n->sym_xmit);
+    tx_ring_put(&n->vec[skb->queue], skb, t);
+}
+
+const struct qdisc_dev_ops nic_qdisc_dev = { qdisc_txq_stopped, qdisc_txq_xmit };
 
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
 {
@@ -409,6 +434,10 @@ int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
          * does so is not charged) */
         skb->queue = (uint8_t)qi;
         return netem_enqueue(&n->tx_link->nm, skb, core_now(c));
+    }
+    if (n->tx_link->qd) {
+        skb->queue = (uint8_t)qi;
+        return qdisc_root_xmit(n->tx_link->qd, skb, core_now(c), NULL) == NET_XMIT_DROP ? -1 : 0;
     }
     struct nic_vec *v = &n->vec[qi];
     if (v->tx_stopped || v->qdisc.len) {
@@ -447,8 +476,13 @@ static void tx_clean(struct nic_vec *v, struct core *c)
     if (v->tx_stopped && tx_free_desc(v) >= TX_WAKE_THRESHOLD) {
         v->tx_stopped = false;
         n->tx_restart_queue++;
-        if (n->tx_link->nm.on)
+        if (n->tx_link->nm.on && !n->tx_link->qd)
             netem_wake(&n->tx_link->nm, core_now(c));
+    }
+    if (n->tx_link->qd) {
+        if (!v->tx_stopped)
+            qdisc_run(n->tx_link->qd, v->idx, core_now(c), c);
+        return;
     }
     /* qdisc_run: the packets that waited go to the ring from here */
     while (!v->tx_stopped && v->qdisc.len) {

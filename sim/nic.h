@@ -113,6 +113,8 @@ int nic_xmit(struct nic *n, struct skb *skb, struct core *c);
 /* netem's device callback (netem_xmit_fn): 0, or -1 if the packet's TX
  * queue (skb->queue) is stopped. */
 int nic_egress_xmit(void *dev, struct skb *skb, simtime_t t);
+/* The device side of a port's qdisc tree (sim/qdisc.h). */
+extern const struct qdisc_dev_ops nic_qdisc_dev;
 /* The 82599's minimum interrupt interval for a driver ITR value (quarter
  * microseconds, as ixgbe keeps it): (itr & 0xFF8) x 256 ns. */
 #define NIC_EITR_MASK 0xFF8u

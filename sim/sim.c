@@ -188,6 +188,7 @@ void sim_free(struct sim *s)
             nic_free(h->nics[k]);
             free(h->nics[k]);
         }
+        free(h->default_qdisc);
         free(h->route);
         free(h->ip_id);
         free(h->pmtu[0]);

@@ -1,0 +1,23 @@
+/*
+ * qdisc_parse.h - a queueing discipline written as tc writes it, the words
+ * after `root` in `tc qdisc add dev DEV root ...` ("fq_codel limit 10240
+ * target 5ms ecn"), into the options a discipline's init takes
+ * (sim/qdisc.h). Each option is read with the tc parser of its kind
+ * (tc_util.c's get_u32, get_size, get_time, get_rate), so "10kb" is 10240
+ * bytes, "500" as a time is 500 us and "100mbit" is 10^8 bit/s.
+ */
+#ifndef NETSIM_QDISC_PARSE_H
+#define NETSIM_QDISC_PARSE_H
+
+#include <stddef.h>
+#include "sim/qdisc.h"
+
+/* 0, or -1 with one line in err naming what was wrong and what the
+ * discipline accepts. */
+int qdisc_parse(const char *text, struct qdisc_args *a, char *err, size_t n);
+/* A param's value placeholder as the docs write it: "PACKETS", "TIME". */
+const char *qdisc_param_word(const struct qdisc_param *p);
+/* Every discipline's name, "pfifo, bfifo, ...", into buf. */
+const char *qdisc_kinds(char *buf, size_t n);
+
+#endif

@@ -1,0 +1,346 @@
+/*
+ * qdisc.c - the engine that runs a port's queueing disciplines (qdisc.h):
+ * a tree's enqueue, its run against the TX queues, the watchdog, and its
+ * statistics as counters, series and tc's text.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/qdisc.h"
+#include "sim/sim.h"
+#include "sim/xalloc.h"
+
+int qdisc_param_index(const struct qdisc_ops *ops, const char *name)
+{
+    for (int i = 0; ops->params && ops->params[i].name; i++) {
+        const char *n = ops->params[i].name;
+        size_t k = strlen(name);
+        for (const char *p = n; *p;) {   /* "burst|buffer|maxburst" */
+            const char *bar = strchr(p, '|');
+            size_t len = bar ? (size_t)(bar - p) : strlen(p);
+            if (len == k && !strncmp(p, name, k))
+                return i;
+            p += len + (bar != NULL);
+        }
+    }
+    return -1;
+}
+
+struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *dev, struct qdisc_root *r,
+                           const char *parent, char *err, size_t n)
+{
+    struct qdisc *q = xcalloc(1, sizeof *q);
+    q->ops = a->ops;
+    q->dev = *dev;
+    q->root = r;
+    snprintf(q->parent, sizeof q->parent, "%s", parent);
+    if (a->ops->priv_size)
+        q->priv = xcalloc(1, a->ops->priv_size);
+    if (a->ops->mq) {
+        q->nchildren = dev->num_tx_queues;
+        q->children = xcalloc(q->nchildren, sizeof *q->children);
+        for (uint32_t i = 0; i < q->nchildren; i++) {
+            char p[sizeof q->parent];
+            snprintf(p, sizeof p, ":%x", (i + 1) & 0xffff);
+            q->children[i] = qdisc_create(a->child, dev, r, p, err, n);
+            if (!q->children[i]) {
+                qdisc_destroy(q);
+                return NULL;
+            }
+        }
+    }
+    if (a->ops->init && a->ops->init(q, a, err, n)) {
+        q->ops = NULL;           /* nothing to reset or destroy */
+        qdisc_destroy(q);
+        return NULL;
+    }
+    return q;
+}
+
+void qdisc_destroy(struct qdisc *q)
+{
+    if (!q)
+        return;
+    for (uint32_t i = 0; i < q->nchildren; i++)
+        qdisc_destroy(q->children[i]);
+    free(q->children);
+    if (q->ops) {
+        if (q->ops->reset)
+            q->ops->reset(q);
+        if (q->ops->destroy)
+            q->ops->destroy(q);
+    }
+    free(q->priv);
+    free(q);
+}
+
+static void watchdog_fire(struct event *ev)
+{
+    struct qdisc_root *r = ev->ctx;
+    qdisc_run(r, -1, r->q->now, NULL);
+}
+
+void qdisc_watchdog_schedule(struct qdisc *q, simtime_t t)
+{
+    struct qdisc_root *r = q->root;
+    if (!r)
+        return;
+    if (t < r->q->now)
+        t = r->q->now;
+    /* an earlier run is harmless (a throttled discipline arms it again),
+     * a later one would hold packets past their time */
+    if (!event_pending(&r->watchdog) || t < r->watchdog.time)
+        evq_move(r->q, &r->watchdog, t);
+}
+
+struct qdisc_root *qdisc_root_new(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,
+                                  const struct qdisc_dev_ops *dev_ops, void *devp, char *err, size_t n)
+{
+    struct qdisc_root *r = xcalloc(1, sizeof *r);
+    r->q = q;
+    r->dev_ops = dev_ops;
+    r->dev = devp;
+    event_init(&r->watchdog, watchdog_fire, r);
+    r->top = qdisc_create(a, dev, r, "root", err, n);
+    if (!r->top) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void qdisc_root_free(struct qdisc_root *r)
+{
+    if (!r)
+        return;
+    evq_cancel(r->q, &r->watchdog);
+    evq_cancel(r->q, &r->sampler);
+    if (r->requeued)
+        skb_free(r->requeued);
+    qdisc_destroy(r->top);
+    free(r);
+}
+
+/* The discipline a TX queue's packets go through: mq's child, or the top. */
+static inline struct qdisc *txq_qdisc(const struct qdisc_root *r, unsigned txq)
+{
+    return r->top->ops->mq ? r->top->children[txq] : r->top;
+}
+
+/* The tree's occupancy moved by what one operation on q did to q. */
+static inline void occupancy(struct qdisc_root *r, const struct qdisc *q, uint64_t qlen0, uint64_t backlog0)
+{
+    r->qlen += q->st.qlen - qlen0;
+    r->backlog += q->st.backlog - backlog0;
+    if (r->qlen > r->qlen_peak)
+        r->qlen_peak = r->qlen;
+    if (r->backlog > r->backlog_peak)
+        r->backlog_peak = r->backlog;
+}
+
+int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core)
+{
+    struct qdisc *q = txq_qdisc(r, skb->queue);
+    uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
+    skb->t_due = now;            /* the enqueue time: sojourn, codel's enqueue_time */
+    int ret = q->ops->enqueue(q, skb, now);
+    occupancy(r, q, qlen0, backlog0);
+    qdisc_run(r, r->top->ops->mq ? skb->queue : -1, now, core);
+    return ret;
+}
+
+static void sent(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core)
+{
+    simtime_t s = now - skb->t_due;
+    r->sojourn_n++;
+    r->sojourn_sum += s;
+    if (s > r->sojourn_max)
+        r->sojourn_max = s;
+    r->dev_ops->xmit(r->dev, skb, now, core);
+}
+
+/* qdisc_restart until the queue is empty, throttled or its device busy. */
+static void run_one(struct qdisc_root *r, struct qdisc *q, simtime_t now, void *core)
+{
+    for (;;) {
+        uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
+        struct skb *skb = q->ops->dequeue(q, now);
+        occupancy(r, q, qlen0, backlog0);
+        if (!skb)
+            return;
+        if (r->dev_ops->stopped(r->dev, skb->queue)) {
+            /* dev_requeue_skb: it waits first in line, and still counts
+             * in the discipline's qlen and backlog (so in its limit) */
+            r->requeued = skb;
+            r->requeued_q = q;
+            q->st.requeues++;
+            qlen0 = q->st.qlen;
+            backlog0 = q->st.backlog;
+            qdisc_backlog_in(q, skb);
+            occupancy(r, q, qlen0, backlog0);
+            return;
+        }
+        sent(r, skb, now, core);
+    }
+}
+
+void qdisc_run(struct qdisc_root *r, int txq, simtime_t now, void *core)
+{
+    if (r->requeued) {
+        struct skb *skb = r->requeued;
+        if (r->dev_ops->stopped(r->dev, skb->queue))
+            return;
+        struct qdisc *q = r->requeued_q;
+        uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
+        r->requeued = NULL;
+        qdisc_backlog_out(q, skb);
+        occupancy(r, q, qlen0, backlog0);
+        sent(r, skb, now, core);
+    }
+    if (!r->top->ops->mq) {
+        run_one(r, r->top, now, core);
+    } else if (txq >= 0) {
+        if (!r->dev_ops->stopped(r->dev, (unsigned)txq))
+            run_one(r, r->top->children[txq], now, core);
+    } else {
+        for (uint32_t i = 0; i < r->top->nchildren; i++)
+            if (!r->dev_ops->stopped(r->dev, i))
+                run_one(r, r->top->children[i], now, core);
+    }
+}
+
+/* ---- statistics ---- */
+
+static void sample_fire(struct event *ev)
+{
+    struct qdisc_root *r = ev->ctx;
+    char name[128];
+    static const char *const what[] = { "backlog_bytes", "backlog_pkts", "backlog_peak_bytes", "backlog_peak_pkts",
+                                        "sojourn_ms", "sojourn_max_ms" };
+    double v[] = { (double)r->backlog, (double)r->qlen, (double)r->backlog_peak, (double)r->qlen_peak,
+                   r->sojourn_n ? time_to_s(r->sojourn_sum) * 1e3 / (double)r->sojourn_n : 0,
+                   time_to_s(r->sojourn_max) * 1e3 };
+    for (int i = 0; i < 6; i++) {
+        snprintf(name, sizeof name, "%s%s", r->series_prefix, what[i]);
+        sim_series(r->sim, name, v[i]);
+    }
+    r->qlen_peak = r->qlen;
+    r->backlog_peak = r->backlog;
+    r->sojourn_n = 0;
+    r->sojourn_sum = r->sojourn_max = 0;
+    evq_push(r->q, &r->sampler, r->q->now + r->every);
+}
+
+static void register_one(struct sim *s, struct qdisc *q, const char *prefix)
+{
+    static const char *const f[] = { "sent_bytes", "sent_packets", "dropped", "overlimits", "requeues" };
+    const uint64_t *v[] = { &q->st.bytes, &q->st.packets, &q->st.drops, &q->st.overlimits, &q->st.requeues };
+    for (int i = 0; i < 5; i++)
+        sim_counterf(s, v[i], i == 2, "%s%s", prefix, f[i]);
+    struct qdisc_xstat x[QDISC_MAX_XSTATS];
+    int nx = q->ops->xstats ? q->ops->xstats(q, x) : 0;
+    for (int i = 0; i < nx; i++)
+        sim_counterf(s, x[i].v, false, "%s%s", prefix, x[i].name);
+}
+
+void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *prefix, simtime_t every)
+{
+    r->sim = s;
+    r->series_prefix = counters_keep_name(&s->counters, prefix);
+    if (r->top->ops->mq) {
+        for (uint32_t i = 0; i < r->top->nchildren; i++) {
+            char p[128];
+            snprintf(p, sizeof p, "%sq%u.", prefix, i);
+            register_one(s, r->top->children[i], p);
+        }
+    } else {
+        register_one(s, r->top, prefix);
+    }
+    r->every = every;
+    if (every > 0) {
+        event_init(&r->sampler, sample_fire, r);
+        evq_push(r->q, &r->sampler, r->q->now + every);
+    }
+}
+
+const char *qdisc_fmt_size(char *buf, size_t n, uint64_t sz)
+{
+    double t = (double)sz;
+    if (sz >= 1024 * 1024 && fabs(1024.0 * 1024 * rint(t / (1024 * 1024)) - t) < 1024)
+        snprintf(buf, n, "%gMb", rint(t / (1024 * 1024)));
+    else if (sz >= 1024 && fabs(1024 * rint(t / 1024) - t) < 16)
+        snprintf(buf, n, "%gKb", rint(t / 1024));
+    else
+        snprintf(buf, n, "%llub", (unsigned long long)sz);
+    return buf;
+}
+
+const char *qdisc_fmt_time(char *buf, size_t n, simtime_t t)
+{
+    double us = (double)t / PS_PER_US;
+    if (us >= 1e6)
+        snprintf(buf, n, "%.1fs", us / 1e6);
+    else if (us >= 1e3)
+        snprintf(buf, n, "%.1fms", us / 1e3);
+    else
+        snprintf(buf, n, "%lluus", (unsigned long long)(t / PS_PER_US));
+    return buf;
+}
+
+const char *qdisc_fmt_rate(char *buf, size_t n, uint64_t rate)
+{
+    static const char *const units[] = { "", "K", "M", "G", "T" };
+    int i = 0;
+    for (; i < 4; i++) {
+        if (rate < 1000 || (rate % 1000 && rate < 1000 * 1000))
+            break;
+        rate /= 1000;
+    }
+    snprintf(buf, n, "%llu%sbit", (unsigned long long)rate, units[i]);
+    return buf;
+}
+
+/* One discipline as tc -s prints it, under the head "qdisc KIND HANDLE: dev PORT root|parent P". */
+static void print_one(const struct qdisc *q, const struct qdisc_stats *st, const char *handle, const char *port,
+                      const char *parent, FILE *f)
+{
+    char b[32];
+    fprintf(f, "qdisc %s %s dev %s %s ", q->ops->name, handle, port, parent);
+    if (q->ops->dump)
+        q->ops->dump(q, f);
+    fprintf(f, "\n Sent %llu bytes %llu pkt (dropped %llu, overlimits %llu requeues %llu) \n",
+            (unsigned long long)st->bytes, (unsigned long long)st->packets, (unsigned long long)st->drops,
+            (unsigned long long)st->overlimits, (unsigned long long)st->requeues);
+    fprintf(f, " backlog %s %llup requeues %llu \n", qdisc_fmt_size(b, sizeof b, st->backlog),
+            (unsigned long long)st->qlen, (unsigned long long)st->requeues);
+    if (q->ops->dump_stats)
+        q->ops->dump_stats(q, f);
+}
+
+void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f)
+{
+    const struct qdisc *t = r->top;
+    if (!t->ops->mq) {
+        print_one(t, &t->st, "8001:", port, "root refcnt 2", f);
+        return;
+    }
+    /* mq reports its children's sums (mq_dump) */
+    struct qdisc_stats sum = { 0 };
+    for (uint32_t i = 0; i < t->nchildren; i++) {
+        const struct qdisc_stats *c = &t->children[i]->st;
+        sum.bytes += c->bytes;
+        sum.packets += c->packets;
+        sum.drops += c->drops;
+        sum.overlimits += c->overlimits;
+        sum.requeues += c->requeues;
+        sum.backlog += c->backlog;
+        sum.qlen += c->qlen;
+    }
+    print_one(t, &sum, "8001:", port, "root refcnt 2", f);
+    for (uint32_t i = 0; i < t->nchildren; i++) {
+        char handle[16], parent[24];
+        snprintf(handle, sizeof handle, "%x:", 0x8002 + i);
+        snprintf(parent, sizeof parent, "parent 8001%s", t->children[i]->parent);
+        print_one(t->children[i], &t->children[i]->st, handle, port, parent, f);
+    }
+}

@@ -1,0 +1,221 @@
+/*
+ * qdisc.h - a port's egress queueing discipline, as Linux's net/sched
+ * runs one (4.15): the model family `qdisc` (models/qdisc/, one file a
+ * discipline) behind one interface, and the engine that runs a port's
+ * tree of them against the NIC's TX queues (qdisc.c).
+ *
+ * A discipline is an ops table, like a kernel Qdisc_ops: enqueue and
+ * dequeue with the kernel's meanings (enqueue answers NET_XMIT_*, dequeue
+ * may hold packets back and ask for a watchdog), its options as tc's
+ * words (params, parsed by load/qdisc_parse.c into qdisc_args), and its
+ * statistics as `tc -s qdisc show` reports them (the generic qdisc_stats
+ * every discipline keeps, plus its own xstats).
+ *
+ * The engine:
+ *   - dev_queue_xmit (nic.c) picks the TX queue (skb->queue), then hands
+ *     the packet to the root (for mq: the TX queue's child), stamping
+ *     skb->t_due with the enqueue time (codel's enqueue_time; the link
+ *     sets t_due again once the packet leaves);
+ *   - qdisc_run dequeues while the packet's TX queue is not stopped;
+ *     one dequeued for a stopped queue is held and sent first when that
+ *     queue restarts (dev_requeue_skb, counted in requeues);
+ *   - a discipline that holds packets back (tbf, fq's pacing, htb) arms
+ *     the root's watchdog (qdisc_watchdog_schedule), whose event runs the
+ *     tree again at that time, as qdisc_watchdog's __netif_schedule does.
+ * The port's default (no qdisc key) is not this engine but nic.c's own
+ * per-TX-queue FIFO, which is what mq with pfifo_fast children does with
+ * packets whose TOS is 0 (docs/models/qdisc.md).
+ */
+#ifndef NETSIM_QDISC_H
+#define NETSIM_QDISC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "sim/event.h"
+#include "sim/skb.h"
+#include "sim/time.h"
+#include "sim/variant.h"
+
+/* enqueue's answers (include/linux/netdevice.h) */
+enum { NET_XMIT_SUCCESS = 0, NET_XMIT_DROP = 1, NET_XMIT_CN = 2 };
+
+/* An option's kind, as tc's parsers read it (tc_util.c): */
+enum qdisc_ptype {
+    QP_COUNT,                    /* get_u32: a whole number */
+    QP_SIZE,                     /* get_size: bytes; k/kb, m/mb, g/gb (1024), kbit/mbit/gbit (1024/8) */
+    QP_TIME,                     /* get_time: s, ms, us (a bare number is us) */
+    QP_RATE,                     /* get_rate: bit/kbit/mbit/gbit, bps = bytes/s (a bare number is bit/s) */
+    QP_PROB,                     /* a fraction 0..1 (red's probability) */
+    QP_FLAG,                     /* a word alone (ecn); neg names the word that clears it (noecn) */
+};
+
+struct qdisc_param {
+    const char *name;            /* tc's word; "burst|buffer|maxburst" names its aliases */
+    enum qdisc_ptype type;
+    const char *def;             /* the kernel's default in tc's words, or NULL (init decides) */
+    const char *doc;             /* one line, with the default and where it comes from */
+    const char *neg;             /* QP_FLAG only: the word that clears it, or NULL */
+};
+#define QDISC_MAX_PARAMS 24
+
+/* A discipline's options as a scenario gave them. v[i] is params[i]'s
+ * value: a count, bytes, ps, bit/s or 0/1; p[i] a QP_PROB's fraction. */
+struct qdisc_args {
+    const struct qdisc_ops *ops;
+    uint32_t given;              /* bit i: params[i] was written */
+    int64_t v[QDISC_MAX_PARAMS];
+    double p[QDISC_MAX_PARAMS];
+    const struct qdisc_args *child;   /* mq: each TX queue's discipline (net.core.default_qdisc) */
+};
+
+/* What a discipline knows of its device (qdisc_dev(sch)). */
+struct qdisc_dev {
+    uint32_t mtu;                /* IP MTU */
+    uint32_t hard_header_len;    /* 14: psched_mtu = mtu + hard_header_len */
+    uint32_t txqueuelen;
+    uint32_t num_tx_queues;
+    uint64_t rate;               /* line rate, bit/s */
+};
+
+/* gnet_stats_basic + gnet_stats_queue: tc's "Sent ... (dropped, overlimits
+ * requeues)" and "backlog" */
+struct qdisc_stats {
+    uint64_t bytes, packets, drops, overlimits, requeues;
+    uint64_t backlog;            /* bytes held (qdisc_pkt_len each) */
+    uint64_t qlen;
+};
+
+struct qdisc;
+struct qdisc_root;
+
+/* One of a discipline's own statistics (a counter row and a tc -s word). */
+struct qdisc_xstat {
+    const char *name;
+    const uint64_t *v;
+};
+#define QDISC_MAX_XSTATS 16
+
+struct qdisc_ops {
+    const char *name;            /* tc's kind: "fq_codel" */
+    const char *doc;             /* one line: what it is, which release it follows */
+    const struct variant_key *keys;    /* NULL: a discipline's options are tc words */
+    const struct qdisc_param *params;  /* NULL-name-terminated, or NULL */
+    size_t priv_size;
+    bool mq;                     /* a child per TX queue (mq): the engine enqueues to and runs the children */
+    /* The options against the device, as the kernel's init checks them;
+     * 0, or -1 with the reason in err (one line, tc's terms). */
+    int (*init)(struct qdisc *q, const struct qdisc_args *a, char *err, size_t n);
+    int (*enqueue)(struct qdisc *q, struct skb *skb, simtime_t now);
+    struct skb *(*dequeue)(struct qdisc *q, simtime_t now);
+    void (*reset)(struct qdisc *q);               /* frees every packet held */
+    void (*destroy)(struct qdisc *q);             /* optional: what init allocated */
+    /* tc -s qdisc show: the options after the kind, and the xstats lines */
+    void (*dump)(const struct qdisc *q, FILE *f);
+    void (*dump_stats)(const struct qdisc *q, FILE *f);   /* optional */
+    int (*xstats)(const struct qdisc *q, struct qdisc_xstat *x);   /* optional: how many written */
+};
+
+struct qdisc {
+    const struct qdisc_ops *ops;
+    struct qdisc_stats st;
+    struct qdisc_root *root;
+    struct qdisc_dev dev;
+    struct qdisc **children;     /* mq: one per TX queue */
+    uint32_t nchildren;
+    char parent[8];              /* tc's "root" or ":1" */
+    void *priv;
+};
+
+static inline uint32_t qdisc_pkt_len(const struct skb *skb) { return skb->ip_len + 14; }
+
+/* The bookkeeping every discipline does as the kernel's helpers do it. */
+static inline void qdisc_backlog_in(struct qdisc *q, const struct skb *skb)
+{
+    q->st.qlen++;
+    q->st.backlog += qdisc_pkt_len(skb);
+}
+static inline void qdisc_backlog_out(struct qdisc *q, const struct skb *skb)
+{
+    INVARIANT(q->st.qlen > 0 && q->st.backlog >= qdisc_pkt_len(skb));
+    q->st.qlen--;
+    q->st.backlog -= qdisc_pkt_len(skb);
+}
+/* A packet leaves by dequeue: qdisc_bstats_update */
+static inline void qdisc_sent(struct qdisc *q, const struct skb *skb)
+{
+    q->st.bytes += qdisc_pkt_len(skb);
+    q->st.packets++;
+}
+/* qdisc_drop: counted and freed (its socket's memory comes back) */
+static inline int qdisc_drop(struct qdisc *q, struct skb *skb)
+{
+    q->st.drops++;
+    skb_free(skb);
+    return NET_XMIT_DROP;
+}
+
+/* Hold packets back until t (qdisc_watchdog_schedule_ns): the tree runs
+ * again then. */
+void qdisc_watchdog_schedule(struct qdisc *q, simtime_t t);
+
+/* The device behind a tree. */
+struct qdisc_dev_ops {
+    bool (*stopped)(void *dev, unsigned txq);
+    /* put one dequeued packet on its TX queue's ring at t; core is the
+     * sending context (NULL: the watchdog's softirq, not charged) */
+    void (*xmit)(void *dev, struct skb *skb, simtime_t t, void *core);
+};
+
+struct qdisc_root {
+    struct qdisc *top;
+    struct evq *q;
+    const struct qdisc_dev_ops *dev_ops;
+    void *dev;
+    struct event watchdog;
+    struct skb *requeued;        /* dequeued for a stopped TX queue */
+    struct qdisc *requeued_q;    /* the discipline it counts in */
+    /* occupancy for the series: exact, kept from each operation's change */
+    uint64_t qlen, backlog, qlen_peak, backlog_peak;
+    uint64_t sojourn_n;
+    simtime_t sojourn_sum, sojourn_max;
+    /* the series sampler */
+    struct event sampler;
+    simtime_t every;
+    const char *series_prefix;   /* "HOST.PORT.qdisc." */
+    struct sim *sim;
+};
+
+/* A tree from parsed options, for a device; NULL with err set when init
+ * refuses the options. */
+struct qdisc_root *qdisc_root_new(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,
+                                  const struct qdisc_dev_ops *dev_ops, void *devp, char *err, size_t n);
+void qdisc_root_free(struct qdisc_root *r);
+/* dev_queue_xmit's part after the TX queue choice (skb->queue): the
+ * enqueue's NET_XMIT_* answer; then the tree runs. */
+int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core);
+/* The device restarted TX queue txq (or -1: any): dequeue while it can. */
+void qdisc_run(struct qdisc_root *r, int txq, simtime_t now, void *core);
+
+/* A single discipline, outside any tree (tests, and the children of a
+ * classful one). */
+struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *dev, struct qdisc_root *r,
+                           const char *parent, char *err, size_t n);
+void qdisc_destroy(struct qdisc *q);
+
+/* Index of the param named `name` (or an alias of it), or -1. */
+int qdisc_param_index(const struct qdisc_ops *ops, const char *name);
+
+/* Counters and series: every discipline's stats as HOST.PORT.qdisc[.qN].NAME. */
+struct sim;
+void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *prefix, simtime_t series_every);
+/* tc -s qdisc show dev PORT */
+void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f);
+
+/* tc's way of printing sizes, times and rates (tc_util.c print_size,
+ * print_time, print_rate) */
+const char *qdisc_fmt_size(char *buf, size_t n, uint64_t bytes);
+const char *qdisc_fmt_time(char *buf, size_t n, simtime_t t);
+const char *qdisc_fmt_rate(char *buf, size_t n, uint64_t bits);
+
+#endif
