@@ -210,7 +210,7 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
                                struct host *h, const char *dir)
 {
     struct qdisc_args top, pfifo_fast;
-    char err[600], key[40], prefix[96];
+    char err[600], key[40];
     const struct qdisc_args *def = h->default_qdisc;
     if (!d->qargs && !def)
         return;
@@ -235,8 +235,7 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
         cfg_error(sec, cfg_has(sec, key) ? key : "qdisc", "%s", err);
         return;
     }
-    snprintf(prefix, sizeof prefix, "%s.%s.qdisc.", h->name, n->name);
-    qdisc_root_register(d->qd, s, prefix, d->qd_every);
+    qdisc_root_register(d->qd, s, h->name, n->name, d->qd_every);
 }
 
 void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], char (*ports)[2][16])

@@ -124,6 +124,7 @@ struct qdisc {
     struct qdisc **children;     /* mq: one per TX queue */
     uint32_t nchildren;
     char parent[8];              /* tc's "root" or ":1" */
+    struct skb *peeked;          /* qdisc_peek's packet, dequeued and held (counts in st) */
     void *priv;
 };
 
@@ -155,6 +156,18 @@ static inline int qdisc_drop(struct qdisc *q, struct skb *skb)
     return NET_XMIT_DROP;
 }
 
+/* A child's next packet without taking it (qdisc_peek_dequeued: it is
+ * dequeued and held, still counted in the child's qlen and backlog), and
+ * the taking of it (qdisc_dequeue_peeked). For a parent that must know
+ * the size of what comes next: tbf, htb. */
+struct skb *qdisc_peek(struct qdisc *q, simtime_t now);
+struct skb *qdisc_dequeue_peeked(struct qdisc *q, simtime_t now);
+/* A child's enqueue and dequeue as a parent calls them. */
+static inline int qdisc_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
+{
+    return q->ops->enqueue(q, skb, now);
+}
+
 /* Hold packets back until t (qdisc_watchdog_schedule_ns): the tree runs
  * again then. */
 void qdisc_watchdog_schedule(struct qdisc *q, simtime_t t);
@@ -183,6 +196,7 @@ struct qdisc_root {
     struct event sampler;
     simtime_t every;
     const char *series_prefix;   /* "HOST.PORT.qdisc." */
+    const char *host, *port;
     struct sim *sim;
 };
 
@@ -208,7 +222,8 @@ int qdisc_param_index(const struct qdisc_ops *ops, const char *name);
 
 /* Counters and series: every discipline's stats as HOST.PORT.qdisc[.qN].NAME. */
 struct sim;
-void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *prefix, simtime_t series_every);
+void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, const char *port,
+                         simtime_t series_every);
 /* tc -s qdisc show dev PORT */
 void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f);
 
