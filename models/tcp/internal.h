@@ -105,4 +105,11 @@ static inline struct tcp_host *tcp_host_of(const struct host *h)
 struct pcap_l4;
 void tcp_pcap_write(const struct skb *skb, const struct pcap_l4 *w);
 
+/* tcp_needs_internal_pacing: the socket paces itself unless an fq qdisc
+ * took it over (sk_pacing_status SK_PACING_FQ) */
+static inline bool tcp_paces(const struct tcp_sock *tp)
+{
+    return tp->pacing && tp->sk.pacing_status != SK_PACING_FQ;
+}
+
 #endif

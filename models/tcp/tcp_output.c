@@ -400,7 +400,7 @@ static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct co
     tcp_transmit(tp, c, TH_ACK, seq, tp->mss);
     if (arm)
         tcp_rearm_rto(tp, now);
-    if (tp->pacing && tp->pacing_rate) {
+    if (tcp_paces(tp) && tp->pacing_rate) {
         simtime_t len = time_serialise(TCP_HDR_LEN + TCPOLEN_TS_ALIGNED + tp->mss, tp->pacing_rate * 8);
         tp->next_tx = (tp->next_tx > now ? tp->next_tx : now) + len;
         if (tp->next_tx < now + len)
@@ -424,7 +424,7 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
     tp->rwnd_limited_now = false;
     tp->xmit_calls++;
     for (;;) {
-        if (tp->pacing && now < tp->next_tx) {
+        if (tcp_paces(tp) && now < tp->next_tx) {
             if (!event_pending(&tp->ev_pace) || tp->ev_pace.time > tp->next_tx)
                 evq_move(tp->h->q, &tp->ev_pace, tp->next_tx);
             break;

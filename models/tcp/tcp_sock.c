@@ -109,6 +109,14 @@ static bool timer_task(struct cpu_task *t, struct core *c)
 
 /* ---- endpoints ---- */
 
+/* sk_pacing_rate for an fq qdisc: ~0 (unpaced) until an RTT is known, as
+ * sk_init leaves it */
+static uint64_t tcp_sock_pacing_rate(const struct sock *sk)
+{
+    uint64_t r = tcp_sk_pacing_rate(sk->priv);
+    return r ? r : UINT64_MAX;
+}
+
 struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
 {
     struct tcp_host *th = tcp_host_of(h);
@@ -124,6 +132,7 @@ struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
         skbq_init(&tp->sk.rq);
     }
     tp->sk.priv = tp;
+    tp->sk.pacing_rate = tcp_sock_pacing_rate;
     tp->h = h;
     tp->th = th;
     tp->sim = h->sim;
