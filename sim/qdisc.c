@@ -351,6 +351,10 @@ void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f)
     const struct qdisc *t = r->top;
     if (!t->ops->mq) {
         print_one(t, &t->st, "8001:", port, "root refcnt 2", f);
+        if (t->ops->dump_classes) {
+            fprintf(f, "\n%s# tc -s class show dev %s\n", r->host, port);
+            t->ops->dump_classes(t, port, f);
+        }
         return;
     }
     /* mq reports its children's sums (mq_dump) */

@@ -61,12 +61,36 @@ struct qdisc_param {
 
 /* A discipline's options as a scenario gave them. v[i] is params[i]'s
  * value: a count, bytes, ps, bit/s or 0/1; p[i] a QP_PROB's fraction. */
+struct qdisc_class_spec;
+struct qdisc_filter_spec;
 struct qdisc_args {
     const struct qdisc_ops *ops;
     uint32_t given;              /* bit i: params[i] was written */
     int64_t v[QDISC_MAX_PARAMS];
     double p[QDISC_MAX_PARAMS];
     const struct qdisc_args *child;   /* mq: each TX queue's discipline (net.core.default_qdisc) */
+    /* a classful discipline's classes and filters (htb), in key order */
+    const struct qdisc_class_spec *classes;
+    uint32_t nclasses;
+    const struct qdisc_filter_spec *filters;
+    uint32_t nfilters;
+};
+
+/* tc class add ... parent 1:P classid 1:MINOR KIND OPTIONS: the options
+ * read with the discipline's class_params into a.v / a.given */
+struct qdisc_class_spec {
+    uint32_t minor, parent;      /* parent 0: the qdisc itself ("parent 1:") */
+    struct qdisc_args a;
+};
+
+/* tc filter add ... u32 match ip ... flowid 1:MINOR: a packet matching
+ * every given field goes to the class */
+struct qdisc_filter_spec {
+    uint32_t flowid;
+    bool src_set, dst_set;
+    uint32_t src, dst;           /* host ids (skb saddr / daddr) */
+    uint16_t sport, sport_mask, dport, dport_mask;
+    uint8_t proto;               /* 0: any */
 };
 
 /* What a discipline knows of its device (qdisc_dev(sch)). */
@@ -94,13 +118,14 @@ struct qdisc_xstat {
     const char *name;
     const uint64_t *v;
 };
-#define QDISC_MAX_XSTATS 16
+#define QDISC_MAX_XSTATS 256
 
 struct qdisc_ops {
     const char *name;            /* tc's kind: "fq_codel" */
     const char *doc;             /* one line: what it is, which release it follows */
     const struct variant_key *keys;    /* NULL: a discipline's options are tc words */
     const struct qdisc_param *params;  /* NULL-name-terminated, or NULL */
+    const struct qdisc_param *class_params;   /* a classful one's class options, or NULL */
     size_t priv_size;
     bool mq;                     /* a child per TX queue (mq): the engine enqueues to and runs the children */
     /* The options against the device, as the kernel's init checks them;
@@ -114,6 +139,7 @@ struct qdisc_ops {
     void (*dump)(const struct qdisc *q, FILE *f);
     void (*dump_stats)(const struct qdisc *q, FILE *f);   /* optional */
     int (*xstats)(const struct qdisc *q, struct qdisc_xstat *x);   /* optional: how many written */
+    void (*dump_classes)(const struct qdisc *q, const char *port, FILE *f);   /* optional: tc -s class show */
 };
 
 struct qdisc {
