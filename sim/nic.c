@@ -506,6 +506,7 @@ static void tx_clean(struct nic_vec *v, struct core *c)
     }
     if (n->p.bql && bytes) {     /* netdev_tx_completed_queue */
         dql_completed(&v->dql, bytes, dql_jiffies(core_now(c)));
+        v->bql_limit = v->dql.limit;
         if (dql_avail(&v->dql) >= 0)
             v->bql_xoff = false;
     }
@@ -618,5 +619,7 @@ void nic_register_counters(struct nic *n, struct counters *cs)
                                 &v->irqs, &v->polls, &v->qdisc_drops };
         for (int k = 0; k < 8; k++)
             counters_addf(cs, p[k], k == 7, "%s.%s.q%u.%s", n->host->name, n->name, i, f[k]);
+        if (n->p.bql)
+            counters_addf(cs, &v->bql_limit, false, "%s.%s.q%u.bql_limit", n->host->name, n->name, i);
     }
 }

@@ -92,6 +92,7 @@ struct nic_vec {
     struct cpu_task napi;
     /* counters */
     uint64_t rx_packets, rx_bytes, rx_drops, tx_packets, tx_bytes, irqs, polls, qdisc_drops;
+    uint64_t bql_limit;          /* BQL's limit after the last TX clean (byte_queue_limits/limit) */
 } __attribute__((aligned(64)));
 
 struct nic {
