@@ -84,7 +84,7 @@ static const char *dir_value(struct cfg_section *sec, const char *dir, const str
 enum { NK_DELAY, NK_LOSS, NK_REORDER, NK_DUPLICATE, NK_CORRUPT, NK_RATE, NK_LIMIT, NK_COUNT };
 static const struct dir_key netem_keys[NK_COUNT] = {
     DIR_KEY("delay", "0", "{0|TIME [JITTER] [distribution uniform|normal]} netem delay on the sending port's egress"),
-    DIR_KEY("loss", "0%", "{0%|PERCENT, random PERCENT, gemodel P [R [1-H [1-K]]]} netem loss (a bare number is a %)"),
+    DIR_KEY("loss", "0%", "{0%|PERCENT, random PERCENT, gemodel P [R [1-H [1-K]]], then ecn to mark CE instead of dropping ECN-capable packets} netem loss (a bare number is a %)"),
     DIR_KEY("reorder", "0%", "{0%|PERCENT} netem reorder: that share skips the delay (needs a delay)"),
     DIR_KEY("duplicate", "0%", "{0%|PERCENT} netem duplicate: that share is sent twice"),
     DIR_KEY("corrupt", "0%", "{0%|PERCENT} netem corrupt: that share fails the receiver's checksum"),
@@ -407,6 +407,10 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
                                &d->nm.out_of_order };
             for (int k = 0; k < (d->nm.on ? 6 : 1); k++) {
                 sim_counterf(s, nv[k], k < 2, "%s.%s", key, nc[k]);
+            }
+            if (d->nm.on && d->nopts.ecn) {
+                sim_counterf(s, &d->nm.ecn_marked, false, "%s.netem_ecn_marked", key);
+                s->ecn_used = true;
             }
         }
     }
