@@ -227,8 +227,10 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
         return;
     if (top.ops->mq)
         top.child = def;
+    snprintf(prefix, sizeof prefix, "%s.qdisc", d->key);
     struct qdisc_dev dev = { .mtu = d->mtu, .hard_header_len = 14, .txqueuelen = n->p.txqueuelen,
-                             .num_tx_queues = n->p.num_queues, .rate = d->rate };
+                             .num_tx_queues = n->p.num_queues, .rate = d->rate,
+                             .seed = rng_derive_seed(s->seed, prefix) };
     d->qd = qdisc_root_new(&top, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
     if (!d->qd) {
         snprintf(key, sizeof key, "%s.qdisc", dir);
