@@ -1,7 +1,7 @@
 /*
- * test_qdisc_aqm.c - codel against Linux 4.15's own
+ * test_qdisc_aqm.c - codel and fq_codel against Linux 4.15's own
  * integer arithmetic: the expected numbers are worked by hand from the
- * kernel's formulas (include/net/codel_impl.h, sch_codel.c), not
+ * kernel's formulas (include/net/codel_impl.h, sch_fq_codel.c), not
  * taken from this code. Each test was seen to fail
  * with the rule it checks broken by hand.
  *
@@ -247,6 +247,173 @@ static void test_codel_reentry(void **state)
     }
 }
 
+/* ---------------- fq_codel ---------------- */
+
+/* Two backlogged flows, 1514- and 514-byte packets, quantum 1514: each
+ * turn a flow spends its deficit, so A sends 1 packet a round and B 3
+ * (1514 -> 1000 -> 486 -> -28, then -28 + 1514 = 1486 ...), and both get
+ * the same bytes within a quantum. */
+static void test_fq_codel_drr(void **state)
+{
+    (void)state;
+    struct qdisc *q = mk("fq_codel");
+    for (int i = 0; i < 1000; i++)
+        q->ops->enqueue(q, pkt(1514, 1, 0), 0);
+    for (int i = 0; i < 3000; i++)
+        q->ops->enqueue(q, pkt(514, 2, 0), 0);
+    assert_int_equal(xstat(q, "new_flow_count"), 2);
+    char order[21] = { 0 };
+    uint64_t bytes[3] = { 0 };
+    for (int i = 0; i < 2000; i++) {
+        struct skb *s = deq(q, 0);
+        if (i < 20)
+            order[i] = s->sport == 1 ? 'A' : 'B';
+        bytes[s->sport] += qdisc_pkt_len(s);
+        skb_free(s);
+        if (i == 11) {
+            assert_int_equal(bytes[1], 3 * 1514);
+            assert_int_equal(bytes[2], 9 * 514);
+        }
+    }
+    assert_string_equal(order, "ABBBABBBABBBABBBABBB");
+    int64_t diff = (int64_t)bytes[1] - (int64_t)bytes[2];
+    assert_true(diff <= 1514 && diff >= -1514);
+    assert_int_equal(q->st.drops, 0);
+    done(q);
+}
+
+/* A flow with nothing queued that gets a packet is new: served before
+ * the old flows. An emptied new flow goes to the end of the old list
+ * (when there are old flows), so a packet it gets before its turn there
+ * waits that turn, and does not make it new again. */
+static void test_fq_codel_new_flows_first(void **state)
+{
+    (void)state;
+    struct qdisc *q = mk("fq_codel");
+    for (int i = 0; i < 20; i++)
+        q->ops->enqueue(q, pkt(514, 1, 0), 0);
+    for (int i = 0; i < 4; i++)      /* 1514 -> 1000 -> 486 -> -28; +1514, to old flows: 972 */
+        deq_free(q, 0);
+    assert_int_equal(xstat(q, "old_flows_len"), 1);
+    assert_int_equal(xstat(q, "new_flows_len"), 0);
+    q->ops->enqueue(q, pkt(100, 2, 0), 0);
+    assert_int_equal(xstat(q, "new_flows_len"), 1);
+    assert_int_equal(xstat(q, "new_flow_count"), 2);
+    struct skb *s = deq(q, 0);
+    assert_int_equal(s->sport, 2);   /* the sparse flow first */
+    skb_free(s);
+    s = deq(q, 0);                   /* B empty: behind A on the old list; A sends (972 -> 458) */
+    assert_int_equal(s->sport, 1);
+    skb_free(s);
+    assert_int_equal(xstat(q, "new_flows_len"), 0);
+    assert_int_equal(xstat(q, "old_flows_len"), 2);
+    q->ops->enqueue(q, pkt(100, 2, 0), 0);
+    assert_int_equal(xstat(q, "new_flow_count"), 2);   /* still listed: not new */
+    s = deq(q, 0);                   /* A still has deficit */
+    assert_int_equal(s->sport, 1);
+    skb_free(s);
+    s = deq(q, 0);                   /* A spent: to the tail, B's turn */
+    assert_int_equal(s->sport, 2);
+    skb_free(s);
+    done(q);
+}
+
+/* Over limit, the flow with the largest backlog loses packets from its
+ * head until half its backlog is gone (here 4 of 8: 4 x 1514 >= 12112 / 2). */
+static void test_fq_codel_limit(void **state)
+{
+    (void)state;
+    struct qdisc *q = mk("fq_codel limit 10");
+    for (int i = 0; i < 8; i++)
+        q->ops->enqueue(q, pkt(1514, 1, 0), 0);
+    q->ops->enqueue(q, pkt(1514, 2, 0), 0);
+    q->ops->enqueue(q, pkt(1514, 2, 0), 0);
+    assert_int_equal(q->ops->enqueue(q, pkt(1514, 2, 0), 0), NET_XMIT_SUCCESS);   /* another flow paid */
+    assert_int_equal(q->st.drops, 4);
+    assert_int_equal(xstat(q, "drop_overlimit"), 4);
+    assert_int_equal(q->st.qlen, 7);
+    assert_int_equal(q->st.backlog, 7 * 1514);
+    /* A 4, B 3: B 5 and A 5 fill it up; A's 6th makes A the fattest
+     * (6 against 5): it loses 3 (3 x 1514 >= 9084 / 2) and hears NET_XMIT_CN */
+    q->ops->enqueue(q, pkt(1514, 2, 0), 0);
+    q->ops->enqueue(q, pkt(1514, 2, 0), 0);
+    q->ops->enqueue(q, pkt(1514, 1, 0), 0);
+    assert_int_equal(q->st.qlen, 10);
+    assert_int_equal(q->st.drops, 4);
+    assert_int_equal(q->ops->enqueue(q, pkt(1514, 1, 0), 0), NET_XMIT_CN);
+    assert_int_equal(q->st.drops, 7);
+    assert_int_equal(q->st.qlen, 8);
+    assert_int_equal(xstat(q, "drop_overmemory"), 0);
+    done(q);
+}
+
+/* At most drop_batch (64) packets per overflow; a drop_batch given is
+ * min(1U, value) in 4.15: one packet. */
+static void test_fq_codel_drop_batch(void **state)
+{
+    (void)state;
+    const char *kinds[] = { "fq_codel limit 200", "fq_codel limit 200 drop_batch 32" };
+    const int dropped[] = { 64, 1 };
+    for (int k = 0; k < 2; k++) {
+        struct qdisc *q = mk(kinds[k]);
+        for (int i = 0; i < 200; i++)
+            q->ops->enqueue(q, pkt(1514, 1, 0), 0);
+        /* half of 201 x 1514 would be 101 packets */
+        assert_int_equal(q->ops->enqueue(q, pkt(1514, 1, 0), 0), NET_XMIT_CN);
+        assert_int_equal(q->st.drops, dropped[k]);
+        assert_int_equal(q->st.qlen, 201 - dropped[k]);
+        assert_int_equal(xstat(q, "drop_overlimit"), dropped[k]);
+        done(q);
+    }
+}
+
+/* memory_limit counts truesize (2304 a packet here): the 9th packet
+ * brings 20736 > 20000, and the flow loses 5 (5 x 1514 >= 9 x 1514 / 2) */
+static void test_fq_codel_memory_limit(void **state)
+{
+    (void)state;
+    struct qdisc *q = mk("fq_codel memory_limit 20000");
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(q->ops->enqueue(q, pkt(1514, 1, 0), 0), NET_XMIT_SUCCESS);
+    assert_int_equal(xstat(q, "memory_used"), 8 * 2304);
+    assert_int_equal(q->ops->enqueue(q, pkt(1514, 1, 0), 0), NET_XMIT_CN);
+    assert_int_equal(q->st.drops, 5);
+    assert_int_equal(xstat(q, "drop_overmemory"), 5);
+    assert_int_equal(xstat(q, "drop_overlimit"), 5);
+    assert_int_equal(xstat(q, "memory_used"), 4 * 2304);
+    deq_free(q, 0);
+    assert_int_equal(xstat(q, "memory_used"), 3 * 2304);
+    done(q);
+}
+
+/* Options as tc 4.15 sends them and the kernel takes them; the dump as
+ * tc prints it. */
+static void test_fq_codel_options(void **state)
+{
+    (void)state;
+    char buf[512];
+    struct qdisc *q = mk("fq_codel");
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    q->ops->dump(q, f);
+    fclose(f);
+    assert_string_equal(buf, "limit 10240p flows 1024 quantum 1514 target 5.0ms interval 100.0ms memory_limit 32Mb ecn ");
+    done(q);
+    q = mk("fq_codel quantum 100 limit 0 flows 16 noecn target 2ms ce_threshold 500us");
+    f = fmemopen(buf, sizeof buf, "w");
+    q->ops->dump(q, f);
+    fclose(f);
+    /* quantum at least 256; limit 0 is not sent; 2000 us is 1953 units, 1999 us back (2.0ms) */
+    assert_string_equal(buf, "limit 10240p flows 16 quantum 256 target 2.0ms ce_threshold 499us interval 100.0ms "
+                             "memory_limit 32Mb ");
+    done(q);
+    struct qdisc_args a;
+    char err[256];
+    assert_int_equal(qdisc_parse("fq_codel flows 70000", &a, err, sizeof err), 0);
+    struct qdisc_dev dev = { .mtu = 1500, .hard_header_len = 14, .txqueuelen = 1000, .num_tx_queues = 1 };
+    assert_null(qdisc_create(&a, &dev, NULL, "root", err, sizeof err));
+    assert_non_null(strstr(err, "65536"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +426,12 @@ int main(void)
         cmocka_unit_test_setup(test_codel_ecn, setup),
         cmocka_unit_test_setup(test_codel_ce_threshold, setup),
         cmocka_unit_test_setup(test_codel_reentry, setup),
+        cmocka_unit_test_setup(test_fq_codel_drr, setup),
+        cmocka_unit_test_setup(test_fq_codel_new_flows_first, setup),
+        cmocka_unit_test_setup(test_fq_codel_limit, setup),
+        cmocka_unit_test_setup(test_fq_codel_drop_batch, setup),
+        cmocka_unit_test_setup(test_fq_codel_memory_limit, setup),
+        cmocka_unit_test_setup(test_fq_codel_options, setup),
     };
     return cmocka_run_group_tests_name("qdisc_aqm", tests, NULL, NULL);
 }
