@@ -62,6 +62,16 @@ static inline uint64_t xstat(const struct qdisc *q, const char *name)
     return 0;
 }
 
+/* what one of the discipline's tc -s printers writes */
+static inline const char *tc_text(const struct qdisc *q, void (*print)(const struct qdisc *, FILE *))
+{
+    static char buf[512];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    print(q, f);
+    fclose(f);
+    return buf;
+}
+
 static inline struct skb *deq(struct qdisc *q, simtime_t t) { return q->ops->dequeue(q, t); }
 
 static inline void deq_free(struct qdisc *q, simtime_t t)

@@ -99,6 +99,11 @@ static void test_codel_waits_an_interval(void **state)
     deq_free(q, C(253905));
     assert_int_equal(q->st.drops, 3);
     assert_int_equal(xstat(q, "ldelay_us"), 259998);   /* 253905 units x 1.024 */
+    /* as tc -s prints it: count 3's 36864 puts drop_next 97656 x 36864 /
+     * 65536 = 54931 units (56249 us) ahead */
+    assert_string_equal(tc_text(q, q->ops->dump), "limit 1000p target 5.0ms interval 100.0ms ");
+    assert_string_equal(tc_text(q, q->ops->dump_stats), "  count 3 lastcount 1 ldelay 260.0ms dropping drop_next 56.2ms\n"
+                                                        "  maxpacket 1500 ecn_mark 0 drop_overlimit 0\n");
     done(q);
 }
 
@@ -383,6 +388,9 @@ static void test_fq_codel_memory_limit(void **state)
     assert_int_equal(xstat(q, "memory_used"), 4 * 2304);
     deq_free(q, 0);
     assert_int_equal(xstat(q, "memory_used"), 3 * 2304);
+    assert_string_equal(tc_text(q, q->ops->dump_stats),
+                        "  maxpacket 1514 drop_overlimit 5 new_flow_count 1 ecn_mark 0 memory_used 6912 "
+                        "drop_overmemory 5\n  new_flows_len 1 old_flows_len 0\n");
     done(q);
 }
 
@@ -391,19 +399,12 @@ static void test_fq_codel_memory_limit(void **state)
 static void test_fq_codel_options(void **state)
 {
     (void)state;
-    char buf[512];
     struct qdisc *q = mk("fq_codel");
-    FILE *f = fmemopen(buf, sizeof buf, "w");
-    q->ops->dump(q, f);
-    fclose(f);
-    assert_string_equal(buf, "limit 10240p flows 1024 quantum 1514 target 5.0ms interval 100.0ms memory_limit 32Mb ecn ");
+    assert_string_equal(tc_text(q, q->ops->dump), "limit 10240p flows 1024 quantum 1514 target 5.0ms interval 100.0ms memory_limit 32Mb ecn ");
     done(q);
     q = mk("fq_codel quantum 100 limit 0 flows 16 noecn target 2ms ce_threshold 500us");
-    f = fmemopen(buf, sizeof buf, "w");
-    q->ops->dump(q, f);
-    fclose(f);
     /* quantum at least 256; limit 0 is not sent; 2000 us is 1953 units, 1999 us back (2.0ms) */
-    assert_string_equal(buf, "limit 10240p flows 16 quantum 256 target 2.0ms ce_threshold 499us interval 100.0ms "
+    assert_string_equal(tc_text(q, q->ops->dump), "limit 10240p flows 16 quantum 256 target 2.0ms ce_threshold 499us interval 100.0ms "
                              "memory_limit 32Mb ");
     done(q);
     struct qdisc_args a;

@@ -49,6 +49,8 @@ static void test_red_tc_parameters(void **state)
     assert_int_equal(p->target_max, 30000 + 3 * 12000);
     assert_int_equal(p->Scell_max, 255 << 15);
     assert_int_equal(p->Stab[121], 10);
+    assert_string_equal(tc_text(q, q->ops->dump), "limit 400000b min 30000b max 90000b ");
+    assert_string_equal(tc_text(q, q->ops->dump_stats), "  marked 0 early 0 pdrop 0 other 0\n");
     done(q);
     /* q_red.c's defaults: max = limit / 4, min = max / 3, burst = (2 min + max) / (3 avpkt) */
     q = mk("red limit 400000 avpkt 1000");
