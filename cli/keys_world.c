@@ -17,6 +17,8 @@
 #include "sim/sim.h"
 #include "sim/variant.h"
 #include "sim/xalloc.h"
+#include "sim/qdisc.h"
+#include "load/qdisc_parse.h"
 
 static char *dup_n(const char *s, size_t n)
 {
@@ -236,6 +238,24 @@ static void variant_group(struct key_ref *r, const char *family, const struct va
     *g = (struct key_group){ .title = dup_s(title), .what = dup_s(v->doc) };
 }
 
+/* A discipline's options are tc words, not keys: its rows are its params
+ * ("limit", NUMBER, the kernel's default), and an htb's class options */
+static void qdisc_rows(struct key_group *g, const struct qdisc_ops *ops)
+{
+    const struct qdisc_param *tabs[2] = { ops->params, ops->class_params };
+    for (int t = 0; t < 2; t++)
+        for (int i = 0; tabs[t] && tabs[t][i].name; i++) {
+            const struct qdisc_param *p = &tabs[t][i];
+            char key[80];
+            snprintf(key, sizeof key, "%s%s%s%s", t ? "class: " : "", p->name, p->neg ? "/" : "",
+                     p->neg ? p->neg : "");
+            struct key_row row = { .key = dup_s(key), .unit = dup_s(qdisc_param_word(p)),
+                                   .def = dup_s(p->type == QP_FLAG ? (p->def && *p->def == '1' ? "on" : "off") : p->def ? p->def : "-"),
+                                   .range = dup_s(""), .doc = dup_s(p->doc) };
+            group_add(g, &row);
+        }
+}
+
 int key_ref_build(struct key_ref *r)
 {
     memset(r, 0, sizeof *r);
@@ -259,6 +279,10 @@ int key_ref_build(struct key_ref *r)
             for (int k = 0; variant_at((*f)->key, k); k++) {
                 const struct variant_head *v = variant_at((*f)->key, k);
                 variant_group(r, (*f)->key, v);
+                if (!strcmp((*f)->key, "qdisc")) {
+                    qdisc_rows(&r->variants[r->nvariants - 1], (const struct qdisc_ops *)v);
+                    continue;
+                }
                 if (k == 0)
                     continue;            /* the default's rows are the host's */
                 struct key_group got = { 0 };

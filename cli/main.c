@@ -64,6 +64,7 @@ static const char usage_run[] =
     "      --seed N        run seed (default: [sim] seed)\n"
     "      --rep R         replication index when [sim] repeat > 1 (default 0)\n"
     "      --profile       print a perf-style table of simulated CPU time per host\n"
+    "      --tc-stats      print each port's qdiscs at the end as tc -s qdisc show does\n"
     "      --json          print the results as one JSON document instead of tables\n"
     "  -q, --quiet         no interval rows, summary only\n"
     "      --no-db         do not write a database\n"
@@ -100,12 +101,12 @@ static int cmd_run(int argc, char **argv)
         { "quiet", no_argument, 0, 'q' },        { "no-db", no_argument, 0, 'N' },
         { "help", no_argument, 0, 'h' },         { "pcap", required_argument, 0, 'C' },
         { "pcap-snaplen", required_argument, 0, 'L' }, { "pcap-filter", required_argument, 0, 'F' },
-        { "ss", required_argument, 0, 'T' },
+        { "ss", required_argument, 0, 'T' },     { "tc-stats", no_argument, 0, 'Q' },
         { 0, 0, 0, 0 },
     };
     const char *out = NULL, *ss = NULL;
     const char *sets[256];
-    int nsets = 0, profile = 0, json = 0, quiet = 0, nodb = 0, rep = 0;
+    int nsets = 0, profile = 0, json = 0, quiet = 0, nodb = 0, rep = 0, tc_stats = 0;
     uint64_t seed = 0;
     bool have_seed = false;
     struct pcap_opts pcap = { .snaplen = PCAP_SNAPLEN_DEFAULT };
@@ -174,6 +175,7 @@ static int cmd_run(int argc, char **argv)
             ss = optarg;
             break;
         case 'P': profile = 1; break;
+        case 'Q': tc_stats = 1; break;
         case 'J': json = 1; break;
         case 'q': quiet = 1; break;
         case 'N': nodb = 1; break;
@@ -214,7 +216,7 @@ static int cmd_run(int argc, char **argv)
     char *stem = scenario_name(cfg, path);
     struct run_opts o = {
         .scenario_path = path, .scenario = stem, .variant_label = "", .seed = seed, .have_seed = have_seed,
-        .rep = rep, .out = stdout, .json = json, .quiet = quiet, .profile = profile, .progress = isatty(2) && !json,
+        .rep = rep, .out = stdout, .json = json, .quiet = quiet, .profile = profile, .tc_stats = tc_stats, .progress = isatty(2) && !json,
         .pcap = pcap,
     };
     /* Build first, so that a bad scenario never touches the database;

@@ -73,6 +73,19 @@ static int64_t sink_begin(const struct sink_ops *k, void *rec, struct cfg *cfg, 
     return id;
 }
 
+/* --tc-stats: each sending port's tree, under the command that shows it */
+static void tc_stats_print(const struct sim *s, FILE *out)
+{
+    for (int i = 0; i < s->nlinks; i++)
+        for (int e = 0; e < 2; e++) {
+            const struct qdisc_root *r = s->links[i]->dir[e].qd;
+            if (!r)
+                continue;
+            fprintf(out, "\n%s# tc -s qdisc show dev %s\n", r->host, r->port);
+            qdisc_root_print(r, r->port, out);
+        }
+}
+
 int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
 {
     sim_build_progress(o->progress);
@@ -182,6 +195,8 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
         report_free(rep);
         if (msg[0] && !o->json)
             fprintf(o->out, "%s\n", msg);
+        if (o->tc_stats && !o->json)
+            tc_stats_print(s, o->out);
     }
     sim_free(s);
     return rc;

@@ -24,6 +24,7 @@ struct run_opts {
     const char *const *extra_params;   /* key, value, ..., NULL: e.g. "axis.high", "4M" */
     FILE *out;                   /* report destination; NULL: no report */
     bool json, quiet, profile, progress;
+    bool tc_stats;               /* print every qdisc tree as tc -s qdisc show (text reports only) */
     int64_t run_id;              /* > 0: record the run under this id (a sweep's run number) */
     /* Not NULL: before simulating, the run's row and parameters are
      * committed here as 'failed' with claim_error, so that the run is on

@@ -364,6 +364,11 @@ void cfg_pattern_time(struct cfg_section *s, const char *pattern, const char *de
     cfg_mark_asked(s, pattern, def, CFG_TIME, &lim, doc, 1);
 }
 
+void cfg_pattern_str(struct cfg_section *s, const char *pattern, const char *doc)
+{
+    cfg_mark_asked(s, pattern, "", CFG_STR, NULL, doc, 1);
+}
+
 /* ---- the key reference (netsim keys) --------------------------------------- */
 
 void cfg_describe(struct cfg *c)

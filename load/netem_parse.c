@@ -99,10 +99,12 @@ int netem_parse_loss(struct netem_opts *o, const char *s, const char **why, bool
         *why = expect;
         return -1;
     }
-    if (nw > 1 && !strcmp(w[nw - 1], "ecn")) {     /* tc's "loss ... ecn": mark instead of drop */
-        *why = "the loss without ecn: netem's ecn marks CE instead of dropping, and netsim carries no ECN field yet";
-        return -1;
-    }
+    /* tc's "loss ... ecn": what the loss picks is marked CE instead when
+     * it is ECN-capable (the option follows the loss in tc's syntax) */
+    bool ecn = nw > 1 && !strcmp(w[nw - 1], "ecn");
+    if (ecn)
+        nw--;
+    o->ecn = false;
     if (!strcmp(w[0], "gemodel")) {
         if (nw < 2 || nw > 5) {
             *why = expect;
@@ -118,6 +120,7 @@ int netem_parse_loss(struct netem_opts *o, const char *s, const char **why, bool
         o->r = v[1];
         o->loss_bad = v[2];
         o->loss_good = v[3];
+        o->ecn = ecn;
         return 0;
     }
     if (!strcmp(w[0], "state")) {
@@ -132,6 +135,11 @@ int netem_parse_loss(struct netem_opts *o, const char *s, const char **why, bool
     if (netem_parse_prob(&o->p, "loss", w[i], why, bare_fraction))
         return -1;
     o->loss = o->p > 0 ? NETEM_LOSS_RANDOM : NETEM_LOSS_NONE;
+    if (ecn && o->loss == NETEM_LOSS_NONE) {
+        *why = "a loss above 0 before ecn (tc: ecn requested without loss model)";
+        return -1;
+    }
+    o->ecn = ecn;
     return 0;
 }
 

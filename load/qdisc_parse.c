@@ -136,6 +136,51 @@ static void accepted(const struct qdisc_ops *ops, char *buf, size_t n)
         snprintf(buf, n, "no options");
 }
 
+/* The option words left in save, by the table params, into a. */
+static int parse_opts(const char *name, const struct qdisc_param *params, char **save, struct qdisc_args *a,
+                      char *err, size_t n)
+{
+    char list[512];
+    const char *why = NULL;
+    struct qdisc_ops fake = { .name = name, .params = params };
+    for (int i = 0; params && params[i].name; i++)
+        if (params[i].def && value(&params[i], params[i].def, &a->v[i], &a->p[i], &why)) {
+            snprintf(err, n, "%s: default of %s unreadable", name, params[i].name);   /* a table bug */
+            return -1;
+        }
+    char *w;
+    while ((w = strtok_r(NULL, " \t", save))) {
+        int i = qdisc_param_index(&fake, w);
+        bool neg = false;
+        for (int k = 0; i < 0 && params && params[k].name; k++)
+            if (params[k].neg && !strcmp(params[k].neg, w)) {
+                i = k;
+                neg = true;
+            }
+        if (i < 0) {
+            accepted(&fake, list, sizeof list);
+            snprintf(err, n, "%s: unknown option '%s'; %s takes %s", name, w, name, list);
+            return -1;
+        }
+        const struct qdisc_param *p = &params[i];
+        a->given |= 1u << i;
+        if (p->type == QP_FLAG) {
+            a->v[i] = !neg;
+            continue;
+        }
+        char *val = strtok_r(NULL, " \t", save);
+        if (!val) {
+            snprintf(err, n, "%s: '%s' needs a value (%s)", name, w, qdisc_param_word(p));
+            return -1;
+        }
+        if (value(p, val, &a->v[i], &a->p[i], &why)) {
+            snprintf(err, n, "%s: %s '%s': expected %s", name, w, val, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int qdisc_parse(const char *text, struct qdisc_args *a, char *err, size_t n)
 {
     char buf[1024], list[512];
@@ -156,40 +201,135 @@ int qdisc_parse(const char *text, struct qdisc_args *a, char *err, size_t n)
         return -1;
     }
     a->ops = ops;
-    const char *why = NULL;
-    for (int i = 0; ops->params && ops->params[i].name; i++)
-        if (ops->params[i].def && value(&ops->params[i], ops->params[i].def, &a->v[i], &a->p[i], &why)) {
-            snprintf(err, n, "%s: default of %s unreadable", ops->name, ops->params[i].name);   /* a table bug */
-            return -1;
-        }
-    while ((w = strtok_r(NULL, " \t", &save))) {
-        int i = qdisc_param_index(ops, w);
-        bool neg = false;
-        for (int k = 0; i < 0 && ops->params && ops->params[k].name; k++)
-            if (ops->params[k].neg && !strcmp(ops->params[k].neg, w)) {
-                i = k;
-                neg = true;
-            }
-        if (i < 0) {
-            accepted(ops, list, sizeof list);
-            snprintf(err, n, "%s: unknown option '%s'; %s takes %s", ops->name, w, ops->name, list);
-            return -1;
-        }
-        const struct qdisc_param *p = &ops->params[i];
-        a->given |= 1u << i;
-        if (p->type == QP_FLAG) {
-            a->v[i] = !neg;
+    return parse_opts(ops->name, ops->params, &save, a, err, n);
+}
+
+/* "1:" is 0 (the qdisc), "1:a" is 0xa: tc's class ids are hex */
+static int classid(const char *s, uint32_t *minor)
+{
+    char *end;
+    if (strncmp(s, "1:", 2))
+        return -1;
+    if (!s[2]) {
+        *minor = 0;
+        return 0;
+    }
+    unsigned long v = strtoul(s + 2, &end, 16);
+    if (*end || !v || v > 0xffff)
+        return -1;
+    *minor = (uint32_t)v;
+    return 0;
+}
+
+int qdisc_parse_class(const struct qdisc_ops *ops, uint32_t minor, const char *text, struct qdisc_class_spec *c,
+                      char *err, size_t n)
+{
+    char buf[1024];
+    memset(c, 0, sizeof *c);
+    c->minor = minor;
+    c->a.ops = ops;
+    if (!ops->class_params) {
+        snprintf(err, n, "%s is classless: it takes no classes", ops->name);
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%s", text);
+    char *save = NULL, *w = strtok_r(buf, " \t", &save), *p = w ? strtok_r(NULL, " \t", &save) : NULL;
+    if (!w || strcmp(w, "parent") || !p || classid(p, &c->parent)) {
+        snprintf(err, n, "a class as tc writes it after 'classid 1:%x %s': parent 1: (or 1:MINOR) then its "
+                 "options, e.g. 'parent 1:1 rate 600mbit ceil 1gbit'", minor, ops->name);
+        return -1;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "%s class", ops->name);
+    return parse_opts(name, ops->class_params, &save, &c->a, err, n);
+}
+
+int qdisc_parse_filter(const char *text, struct qdisc_filter_spec *f, int (*host_id)(void *ctx, const char *name),
+                       void *ctx, char *err, size_t n)
+{
+    static const char *const expect =
+        "a u32 filter as tc writes it: match ip dst|src HOST, match ip dport|sport PORT [MASK], match ip protocol "
+        "tcp|udp|N ..., then flowid 1:MINOR";
+    char buf[1024];
+    memset(f, 0, sizeof *f);
+    snprintf(buf, sizeof buf, "%s", text);
+    char *save = NULL;
+    bool flow = false;
+    for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        if (!strcmp(w, "flowid") || !strcmp(w, "classid")) {
+            char *v = strtok_r(NULL, " \t", &save);
+            if (!v || classid(v, &f->flowid) || !f->flowid)
+                goto bad;
+            flow = true;
             continue;
         }
-        char *val = strtok_r(NULL, " \t", &save);
-        if (!val) {
-            snprintf(err, n, "%s: '%s' needs a value (%s)", ops->name, w, qdisc_param_word(p));
-            return -1;
-        }
-        if (value(p, val, &a->v[i], &a->p[i], &why)) {
-            snprintf(err, n, "%s: %s '%s': expected %s", ops->name, w, val, why);
-            return -1;
+        char *ip = strtok_r(NULL, " \t", &save), *field = strtok_r(NULL, " \t", &save);
+        char *v = strtok_r(NULL, " \t", &save);
+        if (strcmp(w, "match") || !ip || (strcmp(ip, "ip") && strcmp(ip, "ip6")) || !field || !v)
+            goto bad;
+        if (!strcmp(field, "dst") || !strcmp(field, "src")) {
+            char host[64];
+            snprintf(host, sizeof host, "%s", v);
+            char *slash = strchr(host, '/');
+            if (slash)
+                *slash = 0;      /* a prefix length: netsim's hosts are single addresses */
+            int id = host_id(ctx, host);
+            if (id < 0) {
+                snprintf(err, n, "filter: no host '%s' (a host name or its 10.0.0.N address)", host);
+                return -1;
+            }
+            if (field[0] == 'd') {
+                f->dst_set = true;
+                f->dst = (uint32_t)id;
+            } else {
+                f->src_set = true;
+                f->src = (uint32_t)id;
+            }
+        } else if (!strcmp(field, "dport") || !strcmp(field, "sport")) {
+            char *end;
+            unsigned long port = strtoul(v, &end, 0), mask = 0xffff;
+            if (*end || port > 0xffff)
+                goto bad;
+            /* an optional mask follows: peek the next word */
+            char *save2 = save, *m = strtok_r(NULL, " \t", &save2);
+            if (m && (m[0] >= '0' && m[0] <= '9')) {
+                mask = strtoul(m, &end, 0);
+                if (*end || mask > 0xffff)
+                    goto bad;
+                save = save2;
+            }
+            if (field[0] == 'd') {
+                f->dport = (uint16_t)port;
+                f->dport_mask = (uint16_t)mask;
+            } else {
+                f->sport = (uint16_t)port;
+                f->sport_mask = (uint16_t)mask;
+            }
+        } else if (!strcmp(field, "protocol")) {
+            if (!strcmp(v, "tcp"))
+                f->proto = IPPROTO_TCP_;
+            else if (!strcmp(v, "udp"))
+                f->proto = IPPROTO_UDP_;
+            else if (!strcmp(v, "icmp"))
+                f->proto = IPPROTO_ICMP_;
+            else {
+                char *end;
+                unsigned long pr = strtoul(v, &end, 0);
+                if (*end || !pr || pr > 255)
+                    goto bad;
+                f->proto = (uint8_t)pr;
+            }
+            char *save2 = save, *m = strtok_r(NULL, " \t", &save2);
+            if (m && m[0] == '0')   /* tc's mask 0xff */
+                save = save2;
+        } else {
+            goto bad;
         }
     }
+    if (!flow)
+        goto bad;
     return 0;
+bad:
+    snprintf(err, n, "got filter '%s', expected %s", text, expect);
+    return -1;
 }

@@ -15,6 +15,15 @@
 /* 0, or -1 with one line in err naming what was wrong and what the
  * discipline accepts. */
 int qdisc_parse(const char *text, struct qdisc_args *a, char *err, size_t n);
+/* A class of a classful discipline: the words after `classid 1:MINOR
+ * KIND` in tc class add, "parent 1:1 rate 600mbit ceil 1gbit prio 0". */
+int qdisc_parse_class(const struct qdisc_ops *ops, uint32_t minor, const char *text, struct qdisc_class_spec *c,
+                      char *err, size_t n);
+/* A u32 filter: the words after `u32` in tc filter add, "match ip dport
+ * 5201 0xffff flowid 1:10"; host_id resolves a host name or address
+ * (-1: none). */
+int qdisc_parse_filter(const char *text, struct qdisc_filter_spec *f, int (*host_id)(void *ctx, const char *name),
+                       void *ctx, char *err, size_t n);
 /* A param's value placeholder as the docs write it: "PACKETS", "TIME". */
 const char *qdisc_param_word(const struct qdisc_param *p);
 /* Every discipline's name, "pfifo, bfifo, ...", into buf. */

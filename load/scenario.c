@@ -528,6 +528,8 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         sim_counterf(s, &h->ip_csum_errors, true, "%s.ip_csum_errors", h->name);
         sim_counterf(s, &h->ip_forwarded, false, "%s.ip_forwarded", h->name);
     }
+    for (int i = 0; s->ecn_used && i < s->nhosts; i++)
+        ip_register_ecn_counters(s, s->hosts[i]);
     flows_build(s);
     cfg_finish(cfg);
     return s;

@@ -84,7 +84,7 @@ static const char *dir_value(struct cfg_section *sec, const char *dir, const str
 enum { NK_DELAY, NK_LOSS, NK_REORDER, NK_DUPLICATE, NK_CORRUPT, NK_RATE, NK_LIMIT, NK_COUNT };
 static const struct dir_key netem_keys[NK_COUNT] = {
     DIR_KEY("delay", "0", "{0|TIME [JITTER] [distribution uniform|normal]} netem delay on the sending port's egress"),
-    DIR_KEY("loss", "0%", "{0%|PERCENT, random PERCENT, gemodel P [R [1-H [1-K]]]} netem loss (a bare number is a %)"),
+    DIR_KEY("loss", "0%", "{0%|PERCENT, random PERCENT, gemodel P [R [1-H [1-K]]], then ecn to mark CE instead of dropping ECN-capable packets} netem loss (a bare number is a %)"),
     DIR_KEY("reorder", "0%", "{0%|PERCENT} netem reorder: that share skips the delay (needs a delay)"),
     DIR_KEY("duplicate", "0%", "{0%|PERCENT} netem duplicate: that share is sent twice"),
     DIR_KEY("corrupt", "0%", "{0%|PERCENT} netem corrupt: that share fails the receiver's checksum"),
@@ -206,12 +206,125 @@ static struct nic *nic_new(struct host *h, const char *port, struct cfg_section 
  * attaches by default when net.core.default_qdisc is not pfifo_fast (mq
  * over it on a multiqueue port). NULL leaves the NIC's own per-queue FIFO,
  * which is mq over pfifo_fast. */
+/* A filter's host: a name, or its address 10.0.0.N (host id N - 1). */
+static int filter_host(void *ctx, const char *name)
+{
+    struct sim *s = ctx;
+    struct host *h = host_find(s, name);
+    if (h)
+        return (int)h->id;
+    unsigned a, b, c, d;
+    char extra;
+    if (sscanf(name, "%u.%u.%u.%u%c", &a, &b, &c, &d, &extra) == 4 && a == 10 && !b && !c && d >= 1)
+        for (int i = 0; i < s->nhosts; i++)
+            if (s->hosts[i]->id == d - 1)
+                return (int)d - 1;
+    return -1;
+}
+
+static const char *const cdoc = "{none|parent 1:[P] OPTIONS} a class of the link's classful qdisc (htb), "
+                                 "classid 1:MINOR in hex: the words after `tc class add ... classid 1:MINOR htb`";
+static const char *const fdoc = "{none|match ip dst|src HOST, match ip dport|sport PORT [MASK] ... flowid 1:MINOR} "
+                                "the Nth u32 filter of the link's classful qdisc (tried in N order)";
+
+static void qdisc_class_patterns(struct cfg_section *sec)
+{
+    static const char *const pats[][2] = { { "class.MINOR", "filter.N" }, { "fwd.class.MINOR", "fwd.filter.N" },
+                                           { "rev.class.MINOR", "rev.filter.N" } };
+    for (int i = 0; i < 3; i++) {
+        cfg_pattern_str(sec, pats[i][0], cdoc);
+        cfg_pattern_str(sec, pats[i][1], fdoc);
+    }
+}
+
+/* A classful discipline's class.MINOR and filter.N keys of this direction
+ * (DIR.class.MINOR over class.MINOR), into a; 0, or -1 after an error. */
+static int qdisc_classes_read(struct sim *s, struct cfg_section *sec, const char *dir, struct qdisc_args *a,
+                              struct qdisc_class_spec **cl, struct qdisc_filter_spec **fl)
+{
+    uint32_t nc = 0, nf = 0;
+    int nk = cfg_key_count(sec);
+    char err[600];
+    *cl = xcalloc((size_t)nk + 1, sizeof **cl);
+    *fl = xcalloc((size_t)nk + 1, sizeof **fl);
+    uint32_t forder[256];
+    for (int pass = 0; pass < 2; pass++)      /* class.X first, then DIR.class.X replaces */
+        for (int i = 0; i < nk; i++) {
+            const char *key, *value;
+            int line;
+            cfg_key_at(sec, i, &key, &value, &line);
+            size_t dl = strlen(dir);
+            const char *rest = key;
+            if (pass == 1) {
+                if (strncmp(key, dir, dl) || key[dl] != '.')
+                    continue;
+                rest = key + dl + 1;
+            } else if (!strncmp(key, "fwd.", 4) || !strncmp(key, "rev.", 4)) {
+                continue;
+            }
+            bool is_class = !strncmp(rest, "class.", 6), is_filter = !strncmp(rest, "filter.", 7);
+            if (!is_class && !is_filter)
+                continue;
+            const char *num = rest + (is_class ? 6 : 7);
+            char *end;
+            unsigned long v = strtoul(num, &end, is_class ? 16 : 10);
+            const char *text = cfg_str(sec, key, "", is_class ? cdoc : fdoc);
+            if (*end || !*num || !v || v > (is_class ? 0xffffUL : 255UL)) {
+                cfg_error(sec, key, is_class ? "expected class.MINOR with MINOR a class id in hex, 1 to ffff"
+                                             : "expected filter.N with N from 1 to 255");
+                return -1;
+            }
+            if (!a->ops->class_params) {
+                cfg_error(sec, key, "%s is classless: it takes no classes or filters", a->ops->name);
+                return -1;
+            }
+            if (is_class) {
+                uint32_t k = 0;
+                while (k < nc && (*cl)[k].minor != v)
+                    k++;
+                if (qdisc_parse_class(a->ops, (uint32_t)v, text, &(*cl)[k], err, sizeof err)) {
+                    cfg_error(sec, key, "%s", err);
+                    return -1;
+                }
+                nc += k == nc;
+            } else {
+                uint32_t k = 0;
+                while (k < nf && forder[k] != v)
+                    k++;
+                if (qdisc_parse_filter(text, &(*fl)[k], filter_host, s, err, sizeof err)) {
+                    cfg_error(sec, key, "%s", err);
+                    return -1;
+                }
+                forder[k] = (uint32_t)v;
+                nf += k == nf;
+            }
+        }
+    /* filters in N order (insertion sort: a handful) */
+    for (uint32_t i = 1; i < nf; i++)
+        for (uint32_t j = i; j > 0 && forder[j - 1] > forder[j]; j--) {
+            uint32_t t = forder[j];
+            forder[j] = forder[j - 1];
+            forder[j - 1] = t;
+            struct qdisc_filter_spec f = (*fl)[j];
+            (*fl)[j] = (*fl)[j - 1];
+            (*fl)[j - 1] = f;
+        }
+    a->classes = *cl;
+    a->nclasses = nc;
+    a->filters = *fl;
+    a->nfilters = nf;
+    return 0;
+}
+
 static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d, struct nic *n,
                                struct host *h, const char *dir)
 {
     struct qdisc_args top, pfifo_fast;
-    char err[600], key[40], prefix[96];
+    char err[600], key[40], seedname[96];
+    struct qdisc_class_spec *cl = NULL;
+    struct qdisc_filter_spec *fl = NULL;
     const struct qdisc_args *def = h->default_qdisc;
+    qdisc_class_patterns(sec);
     if (!d->qargs && !def)
         return;
     if (!def) {
@@ -227,18 +340,24 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
         return;
     if (top.ops->mq)
         top.child = def;
-    snprintf(prefix, sizeof prefix, "%s.qdisc", d->key);
+    if (qdisc_classes_read(s, sec, dir, &top, &cl, &fl)) {
+        free(cl);
+        free(fl);
+        return;
+    }
+    snprintf(seedname, sizeof seedname, "%s.qdisc", d->key);
     struct qdisc_dev dev = { .mtu = d->mtu, .hard_header_len = 14, .txqueuelen = n->p.txqueuelen,
                              .num_tx_queues = n->p.num_queues, .rate = d->rate,
-                             .seed = rng_derive_seed(s->seed, prefix) };
+                             .seed = rng_derive_seed(s->seed, seedname) };
     d->qd = qdisc_root_new(&top, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
+    free(cl);
+    free(fl);
     if (!d->qd) {
         snprintf(key, sizeof key, "%s.qdisc", dir);
         cfg_error(sec, cfg_has(sec, key) ? key : "qdisc", "%s", err);
         return;
     }
-    snprintf(prefix, sizeof prefix, "%s.%s.qdisc.", h->name, n->name);
-    qdisc_root_register(d->qd, s, prefix, d->qd_every);
+    qdisc_root_register(d->qd, s, h->name, n->name, d->qd_every);
 }
 
 void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], char (*ports)[2][16])
@@ -290,6 +409,10 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
                                &d->nm.out_of_order };
             for (int k = 0; k < (d->nm.on ? 6 : 1); k++) {
                 sim_counterf(s, nv[k], k < 2, "%s.%s", key, nc[k]);
+            }
+            if (d->nm.on && d->nopts.ecn) {
+                sim_counterf(s, &d->nm.ecn_marked, false, "%s.netem_ecn_marked", key);
+                s->ecn_used = true;
             }
         }
     }

@@ -80,6 +80,8 @@ int         cfg_choice(struct cfg_section *s, const char *key, const char *def, 
  * document it, but not itself a valid key. */
 void        cfg_pattern_time(struct cfg_section *s, const char *pattern, const char *def, simtime_t min,
                              simtime_t max, const char *doc);
+/* The same for a family of text keys (a qdisc's class.MINOR). */
+void        cfg_pattern_str(struct cfg_section *s, const char *pattern, const char *doc);
 /* A sysctl vector such as tcp_rmem's "4096 87380 6291456": exactly n
  * whitespace-separated sizes (units as cfg_size) into out; 0, or -1 when
  * text is anything else (the caller says what it expected). */

@@ -83,6 +83,10 @@ struct host {
     uint64_t ip_frag_fails;      /* too big for the next hop and not to be fragmented: IPv4 with DF
                                   * (FRAGFAILS), IPv6 (Ip6InTooBigErrors) */
     uint64_t icmp_frag_needed;   /* "fragmentation needed" / "packet too big" received */
+    /* packets in by their ECN field, [family == NET_IPV6][field], each
+     * forwarded or not (ip_rcv, ipv6_rcv: IpExtInNoECTPkts ... InCEPkts,
+     * Ip6InNoECTPkts ...); registered only where something uses ECN */
+    uint64_t ip_ecn_in[2][4];
     /* the pcap key (sim/pcap.h): bit k captures nics[k]; pcap_key: the host has the key */
     uint8_t pcap_ports;
     bool pcap_key;
@@ -113,6 +117,8 @@ const char *host_addr_str(uint32_t id, char *buf);
 
 /* IP layer (ip.c). */
 void ip_rcv(struct host *h, struct skb *skb, struct core *c);
+/* The host's ECN counters (ip_ecn_in) into the run's, as nstat names them. */
+void ip_register_ecn_counters(struct sim *s, struct host *h);
 /* Route, fragment if needed, hand to the NIC. Returns 0 or -1 (dropped). */
 int ip_output(struct host *h, struct skb *skb, struct core *c);
 uint32_t ip_hdr_len(uint8_t family);

@@ -56,10 +56,20 @@ uint32_t ip_route_min_mtu(struct host *h, uint32_t daddr)
 
 static int ip_fragment(struct host *h, struct skb *skb, uint32_t mtu, struct nic *out, struct core *c);
 
+void ip_register_ecn_counters(struct sim *s, struct host *h)
+{
+    static const char *const field[4] = { "NoECT", "ECT1", "ECT0", "CE" };
+    for (int k = 0; k < 4; k++) {
+        sim_counterf(s, &h->ip_ecn_in[0][k], false, "%s.IpExtIn%sPkts", h->name, field[k]);
+        sim_counterf(s, &h->ip_ecn_in[1][k], false, "%s.Ip6In%sPkts", h->name, field[k]);
+    }
+}
+
 void ip_rcv(struct host *h, struct skb *skb, struct core *c)
 {
     host_charge(h, c, h->sym_ip_rcv);
     h->ip_in++;
+    h->ip_ecn_in[skb->family == NET_IPV6][skb_ecn(skb)]++;
     if (skb->daddr != h->id) {
         struct nic *out = route(h, skb->daddr);
         if (!out) {

@@ -339,8 +339,12 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
     int count = 1;
     if (o->duplicate > 0 && !is_dup && !skb->frag_list && rng_uniform(n->rng) < o->duplicate)
         count++;
-    if (o->loss != NETEM_LOSS_NONE && netem_lose(n))
-        count--;
+    if (o->loss != NETEM_LOSS_NONE && netem_lose(n)) {
+        if (o->ecn && skb_ecn_set_ce(skb))
+            n->ecn_marked++;
+        else
+            count--;
+    }
     if (!count) {
         n->lost++;
         skb_free(skb);

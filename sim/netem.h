@@ -1,6 +1,7 @@
 /*
  * netem.h - tc-netem as the root qdisc of a port's egress, with the
- * semantics of Linux's sch_netem.c (6.x) and tc's option syntax.
+ * semantics of Linux's sch_netem.c (6.x; its `ecn` as 4.15 has it) and
+ * tc's option syntax.
  *
  * A direction of a [link] has a netem qdisc when any of its keys is given
  * (as `tc qdisc add dev eth0 root netem ...` replaces the port's default
@@ -11,7 +12,7 @@
  * is the link's line rate):
  *
  *   delay     = TIME [JITTER] [distribution uniform|normal]
- *   loss      = PERCENT | random PERCENT | gemodel P [R [1-H [1-K]]]
+ *   loss      = PERCENT | random PERCENT | gemodel P [R [1-H [1-K]]]  [ecn]
  *   duplicate = PERCENT
  *   corrupt   = PERCENT
  *   reorder   = PERCENT            (needs a delay; tc's gap 1)
@@ -19,13 +20,17 @@
  *   limit     = PACKETS            (1000, tc's default)
  *
  * A PERCENT reads as tc reads it: "1%", or a bare number that is itself a
- * percentage ("0.1" is 0.1 %). Correlations, `gap`, `slot`, `ecn` and the
- * pareto tables are not modelled and are refused by the parsers.
+ * percentage ("0.1" is 0.1 %). Correlations, `gap`, `slot` and the pareto
+ * tables are not modelled and are refused by the parsers.
  *
  * What happens to a packet, in netem_enqueue's order:
  *   1. duplicate: one draw; a duplicate is queued after the checks below,
  *      going through loss, corrupt, limit and delay draws of its own;
  *   2. loss: a lost packet is freed, and the sender is told it was sent;
+ *      with `ecn`, one the loss picks that is ECN-capable (ECT or CE) is
+ *      marked CE and goes on instead (INET_ECN_set_ce), counted in
+ *      ecn_marked (sch_netem counts it in the qdisc's drops: tc -s's
+ *      `dropped` is lost + dropped + ecn_marked); a Not-ECT one is lost;
  *   3. with a delay, jitter or rate the packet is orphaned: its socket's
  *      send-buffer charge is returned now, as a NIC's TX completion would
  *      return it before a real link's transit delay;
@@ -70,6 +75,7 @@ struct netem_opts {
     double r;                    /* GE: P(bad -> good) */
     double loss_bad, loss_good;  /* GE: 1-h and 1-k */
     double duplicate, corrupt, reorder;
+    bool ecn;                    /* loss ... ecn: mark CE what the loss picks, if ECN-capable */
     uint64_t rate;               /* netem's own rate, bit/s; 0 = none */
     int32_t packet_overhead;     /* bytes added to each frame for the rate */
     uint32_t cell_size;          /* 0: no cells */
@@ -120,6 +126,7 @@ struct netem {
     struct event watchdog;
     uint32_t next_seq, max_out;  /* arrival numbers: given, and the highest sent */
     uint64_t lost, dropped, duplicated, corrupted, reordered;
+    uint64_t ecn_marked;         /* picked by the loss, marked CE instead (ecn) */
     uint64_t out_of_order;       /* sent behind a packet that arrived after it */
 };
 

@@ -86,6 +86,19 @@ void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
         p->xps = true;
     else if (strcmp(xps, "off"))
         cfg_error(sec, "xps", "got '%s', expected off or cpu", xps);
+    p->bql = cfg_bool(sec, "bql", "off",
+            "byte queue limits on each TX ring (lib/dynamic_queue_limits.c; ixgbe calls it since Linux 3.3): "
+            "on, or off as a kernel without CONFIG_BQL");
+    p->bql_limit_min = (uint32_t)cfg_size(sec, "bql.limit_min", "0", 0, DQL_MAX_LIMIT,
+            "BQL's least limit in bytes (/sys/class/net/DEV/queues/tx-N/byte_queue_limits/limit_min; default 0)");
+    p->bql_limit_max = (uint32_t)cfg_size(sec, "bql.limit_max", "1879048192", 0, DQL_MAX_LIMIT,
+            "BQL's greatest limit in bytes (byte_queue_limits/limit_max; default DQL_MAX_LIMIT, 1879048192)");
+    p->bql_hold = dql_jiffies(cfg_time(sec, "bql.hold_time", "1s", PS_PER_MS, 1000 * PS_PER_S,
+            "time over which BQL takes the least slack before it lowers the limit (byte_queue_limits/hold_time; "
+            "default HZ, 1 s)"));
+    if (p->bql_limit_min > p->bql_limit_max)
+        cfg_error(sec, "bql.limit_min", "got %u, expected at most bql.limit_max (%u)", p->bql_limit_min,
+                  p->bql_limit_max);
     for (uint32_t i = 0; i < NIC_MAX_QUEUES; i++)
         p->queue_cpu[i] = (int)(i % (uint32_t)ncores);
     const char *pin = cfg_str(sec, "rx_queue_cpu", "",
@@ -150,6 +163,10 @@ void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_
         v->napi.ctx = v;
         v->napi.cls = CPU_SOFTIRQ;
         v->napi.name = "napi";
+        dql_init(&v->dql, p->bql_hold, 0);
+        v->dql.min_limit = p->bql_limit_min;
+        v->dql.max_limit = p->bql_limit_max;
+        dql_reset(&v->dql, 0);
     }
 }
 
@@ -329,6 +346,12 @@ static uint32_t tx_free_desc(const struct nic_vec *v)
     return v->nic->p.tx_ring - 1 - v->tx_desc_used;
 }
 
+/* netif_xmit_frozen_or_stopped: the driver's or the stack's (BQL's) XOFF */
+static inline bool txq_stopped(const struct nic_vec *v)
+{
+    return v->tx_stopped | v->bql_xoff;
+}
+
 /* Put a frame on the ring: the DMA engine sends ring frames in order, back
  * to back, so its wire times are known now. */
 static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
@@ -340,6 +363,7 @@ static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
     r->sk = skb->sk;
     r->truesize = skb->truesize;
     r->desc = skb->tx_desc ? skb->tx_desc : 1;
+    r->bytes = skb->ip_len + 14;
     v->tx_len++;
     v->tx_desc_used += r->desc;
     /* the ring holds what its descriptors allow; the record now carries
@@ -361,6 +385,11 @@ static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
         pcap_frame(n->pcap, skb, t, false);
     r->done = link_dir_xmit(n->tx_link, skb, t);
     irq_request(v, r->done);
+    if (n->p.bql) {              /* netdev_tx_sent_queue */
+        dql_queued(&v->dql, r->bytes);
+        if (dql_avail(&v->dql) < 0)
+            v->bql_xoff = true;
+    }
     if (tx_free_desc(v) < DESC_NEEDED) {
         v->tx_stopped = true;    /* netif_stop_subqueue */
         n->tx_busy++;
@@ -399,7 +428,7 @@ int nic_egress_xmit(void *dev, struct skb *skb, simtime_t t)
         return 0;
     }
     struct nic_vec *v = &n->vec[skb->queue];
-    if (v->tx_stopped)
+    if (txq_stopped(v))
         return -1;
     tx_ring_put(v, skb, t);
     return 0;
@@ -411,7 +440,7 @@ int nic_egress_xmit(void *dev, struct skb *skb, simtime_t t)
  * work netsim does not charge, as netem's. */
 static bool qdisc_txq_stopped(void *dev, unsigned txq)
 {
-    return ((struct nic *)dev)->vec[txq].tx_stopped;
+    return txq_stopped(&((struct nic *)dev)->vec[txq]);
 }
 
 static void qdisc_txq_xmit(void *dev, struct skb *skb, simtime_t t, void *core)
@@ -440,7 +469,7 @@ int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
         return qdisc_root_xmit(n->tx_link->qd, skb, core_now(c), NULL) == NET_XMIT_DROP ? -1 : 0;
     }
     struct nic_vec *v = &n->vec[qi];
-    if (v->tx_stopped || v->qdisc.len) {
+    if (txq_stopped(v) || v->qdisc.len) {
         if (v->qdisc.len >= n->p.txqueuelen) {
             v->qdisc_drops++;
             skb_free(skb);
@@ -458,7 +487,8 @@ int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
 static void tx_clean(struct nic_vec *v, struct core *c)
 {
     struct nic *n = v->nic;
-    uint32_t done = 0;
+    uint32_t done = 0, bytes = 0;
+    bool was_stopped = txq_stopped(v);
     while (v->tx_len && done < n->p.tx_work_limit) {
         struct tx_rec *r = &v->tx[v->tx_head];
         if (r->done > core_now(c))
@@ -471,21 +501,28 @@ static void tx_clean(struct nic_vec *v, struct core *c)
         INVARIANT(v->tx_desc_used >= v->tx_len && (v->tx_len > 0 || v->tx_desc_used == 0));
         if (r->sk)
             sock_wfree_bytes(r->sk, r->truesize);
+        bytes += r->bytes;
         done++;
+    }
+    if (n->p.bql && bytes) {     /* netdev_tx_completed_queue */
+        dql_completed(&v->dql, bytes, dql_jiffies(core_now(c)));
+        v->bql_limit = v->dql.limit;
+        if (dql_avail(&v->dql) >= 0)
+            v->bql_xoff = false;
     }
     if (v->tx_stopped && tx_free_desc(v) >= TX_WAKE_THRESHOLD) {
         v->tx_stopped = false;
         n->tx_restart_queue++;
-        if (n->tx_link->nm.on && !n->tx_link->qd)
-            netem_wake(&n->tx_link->nm, core_now(c));
     }
+    if (was_stopped && !txq_stopped(v) && n->tx_link->nm.on && !n->tx_link->qd)
+        netem_wake(&n->tx_link->nm, core_now(c));
     if (n->tx_link->qd) {
-        if (!v->tx_stopped)
+        if (!txq_stopped(v))
             qdisc_run(n->tx_link->qd, v->idx, core_now(c), c);
         return;
     }
     /* qdisc_run: the packets that waited go to the ring from here */
-    while (!v->tx_stopped && v->qdisc.len) {
+    while (!txq_stopped(v) && v->qdisc.len) {
         struct skb *skb = skb_ring_pop(&v->qdisc);
         host_charge(n->host, c, n->sym_xmit);
         tx_ring_put(v, skb, core_now(c));
@@ -582,5 +619,7 @@ void nic_register_counters(struct nic *n, struct counters *cs)
                                 &v->irqs, &v->polls, &v->qdisc_drops };
         for (int k = 0; k < 8; k++)
             counters_addf(cs, p[k], k == 7, "%s.%s.q%u.%s", n->host->name, n->name, i, f[k]);
+        if (n->p.bql)
+            counters_addf(cs, &v->bql_limit, false, "%s.%s.q%u.bql_limit", n->host->name, n->name, i);
     }
 }

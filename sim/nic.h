@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sim/cpu.h"
+#include "sim/dql.h"
 #include "sim/event.h"
 #include "sim/skb.h"
 
@@ -39,6 +40,9 @@ struct nic_params {
     uint32_t txqueuelen;
     int queue_cpu[NIC_MAX_QUEUES];
     bool xps;                    /* TX queue by the sending core (ixgbe's XPS map), not by flow hash */
+    bool bql;                    /* byte queue limits on the TX rings (dql.h) */
+    uint32_t bql_limit_min, bql_limit_max;
+    uint64_t bql_hold;           /* jiffies */
 };
 
 struct rx_slot {
@@ -51,6 +55,7 @@ struct tx_rec {                  /* a frame on the TX ring until cleaned */
     simtime_t done;
     struct sock *sk;
     uint32_t truesize;
+    uint32_t bytes;              /* ixgbe's bytecount: the frame without FCS, for BQL */
     uint16_t desc;
 };
 
@@ -73,7 +78,9 @@ struct nic_vec {
     struct skb_ring qdisc;       /* pfifo, up to txqueuelen */
     struct tx_rec *tx;
     uint32_t tx_head, tx_len, tx_desc_used;
-    bool tx_stopped;
+    bool tx_stopped;             /* the driver's XOFF: ring nearly full */
+    bool bql_xoff;               /* the stack's XOFF: BQL's limit reached */
+    struct dql dql;
     /* interrupt and NAPI */
     bool masked, from_irq, poll_start;
     uint32_t poll_n;
@@ -85,6 +92,7 @@ struct nic_vec {
     struct cpu_task napi;
     /* counters */
     uint64_t rx_packets, rx_bytes, rx_drops, tx_packets, tx_bytes, irqs, polls, qdisc_drops;
+    uint64_t bql_limit;          /* BQL's limit after the last TX clean (byte_queue_limits/limit) */
 } __attribute__((aligned(64)));
 
 struct nic {

@@ -161,7 +161,7 @@ void pcap_frame(struct pcap_port *p, const struct skb *skb, simtime_t t, bool rx
     uint32_t hdr;
     uint32_t pseudo;
     if (v6) {
-        wr32(ip, 6u << 28);
+        wr32(ip, 6u << 28 | (uint32_t)skb->tos << 20);   /* version, traffic class, flow label 0 */
         wr16(ip + 4, skb->ip_len - IPV6_HDR_LEN);
         ip[6] = skb->is_frag ? IPPROTO_FRAGMENT_ : proto;
         ip[7] = ttl;
@@ -177,6 +177,7 @@ void pcap_frame(struct pcap_port *p, const struct skb *skb, simtime_t t, bool rx
         pseudo = csum_add(proto, ip + 8, 32);
     } else {
         ip[0] = 0x45;
+        ip[1] = skb->tos;
         wr16(ip + 2, skb->ip_len);
         wr16(ip + 4, skb->ip_id);
         wr16(ip + 6, (skb->df ? 0x4000u : 0) | (skb->more_frags ? 0x2000u : 0) | (skb->frag_off >> 3));

@@ -65,6 +65,8 @@ void qdisc_destroy(struct qdisc *q)
     for (uint32_t i = 0; i < q->nchildren; i++)
         qdisc_destroy(q->children[i]);
     free(q->children);
+    if (q->peeked)
+        skb_free(q->peeked);
     if (q->ops) {
         if (q->ops->reset)
             q->ops->reset(q);
@@ -74,6 +76,26 @@ void qdisc_destroy(struct qdisc *q)
     rng_free(&q->rng);
     free(q->priv);
     free(q);
+}
+
+struct skb *qdisc_peek(struct qdisc *q, simtime_t now)
+{
+    if (!q->peeked) {
+        q->peeked = q->ops->dequeue(q, now);
+        if (q->peeked)
+            qdisc_backlog_in(q, q->peeked);
+    }
+    return q->peeked;
+}
+
+struct skb *qdisc_dequeue_peeked(struct qdisc *q, simtime_t now)
+{
+    struct skb *skb = q->peeked;
+    if (!skb)
+        return q->ops->dequeue(q, now);
+    q->peeked = NULL;
+    qdisc_backlog_out(q, skb);
+    return skb;
 }
 
 static void watchdog_fire(struct event *ev)
@@ -161,10 +183,15 @@ static void sent(struct qdisc_root *r, struct skb *skb, simtime_t now, void *cor
     r->dev_ops->xmit(r->dev, skb, now, core);
 }
 
-/* qdisc_restart until the queue is empty, throttled or its device busy. */
-static void run_one(struct qdisc_root *r, struct qdisc *q, simtime_t now, void *core)
+/* qdisc_restart until the queue is empty, throttled or its device busy.
+ * A discipline that feeds one TX queue (an mq child, or any root of a
+ * one-queue port: TCQ_F_ONETXQUEUE) is not dequeued while that queue is
+ * stopped; a root over several dequeues first and may have to requeue. */
+static void run_one(struct qdisc_root *r, struct qdisc *q, int onetxq, simtime_t now, void *core)
 {
     for (;;) {
+        if (onetxq >= 0 && r->dev_ops->stopped(r->dev, (unsigned)onetxq))
+            return;
         uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
         struct skb *skb = q->ops->dequeue(q, now);
         occupancy(r, q, qlen0, backlog0);
@@ -200,14 +227,12 @@ void qdisc_run(struct qdisc_root *r, int txq, simtime_t now, void *core)
         sent(r, skb, now, core);
     }
     if (!r->top->ops->mq) {
-        run_one(r, r->top, now, core);
+        run_one(r, r->top, r->top->dev.num_tx_queues == 1 ? 0 : -1, now, core);
     } else if (txq >= 0) {
-        if (!r->dev_ops->stopped(r->dev, (unsigned)txq))
-            run_one(r, r->top->children[txq], now, core);
+        run_one(r, r->top->children[txq], txq, now, core);
     } else {
         for (uint32_t i = 0; i < r->top->nchildren; i++)
-            if (!r->dev_ops->stopped(r->dev, i))
-                run_one(r, r->top->children[i], now, core);
+            run_one(r, r->top->children[i], (int)i, now, core);
     }
 }
 
@@ -245,10 +270,14 @@ static void register_one(struct sim *s, struct qdisc *q, const char *prefix)
         sim_counterf(s, x[i].v, false, "%s%s", prefix, x[i].name);
 }
 
-void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *prefix, simtime_t every)
+void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, const char *port, simtime_t every)
 {
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "%s.%s.qdisc.", host, port);
     r->sim = s;
     r->series_prefix = counters_keep_name(&s->counters, prefix);
+    r->host = counters_keep_name(&s->counters, host);
+    r->port = counters_keep_name(&s->counters, port);
     if (r->top->ops->mq) {
         for (uint32_t i = 0; i < r->top->nchildren; i++) {
             char p[128];
@@ -324,6 +353,10 @@ void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f)
     const struct qdisc *t = r->top;
     if (!t->ops->mq) {
         print_one(t, &t->st, "8001:", port, "root refcnt 2", f);
+        if (t->ops->dump_classes) {
+            fprintf(f, "\n%s# tc -s class show dev %s\n", r->host, port);
+            t->ops->dump_classes(t, port, f);
+        }
         return;
     }
     /* mq reports its children's sums (mq_dump) */

@@ -62,12 +62,36 @@ struct qdisc_param {
 
 /* A discipline's options as a scenario gave them. v[i] is params[i]'s
  * value: a count, bytes, ps, bit/s or 0/1; p[i] a QP_PROB's fraction. */
+struct qdisc_class_spec;
+struct qdisc_filter_spec;
 struct qdisc_args {
     const struct qdisc_ops *ops;
     uint32_t given;              /* bit i: params[i] was written */
     int64_t v[QDISC_MAX_PARAMS];
     double p[QDISC_MAX_PARAMS];
     const struct qdisc_args *child;   /* mq: each TX queue's discipline (net.core.default_qdisc) */
+    /* a classful discipline's classes and filters (htb), in key order */
+    const struct qdisc_class_spec *classes;
+    uint32_t nclasses;
+    const struct qdisc_filter_spec *filters;
+    uint32_t nfilters;
+};
+
+/* tc class add ... parent 1:P classid 1:MINOR KIND OPTIONS: the options
+ * read with the discipline's class_params into a.v / a.given */
+struct qdisc_class_spec {
+    uint32_t minor, parent;      /* parent 0: the qdisc itself ("parent 1:") */
+    struct qdisc_args a;
+};
+
+/* tc filter add ... u32 match ip ... flowid 1:MINOR: a packet matching
+ * every given field goes to the class */
+struct qdisc_filter_spec {
+    uint32_t flowid;
+    bool src_set, dst_set;
+    uint32_t src, dst;           /* host ids (skb saddr / daddr) */
+    uint16_t sport, sport_mask, dport, dport_mask;
+    uint8_t proto;               /* 0: any */
 };
 
 /* What a discipline knows of its device (qdisc_dev(sch)). */
@@ -101,13 +125,14 @@ struct qdisc_xstat {
     const char *name;
     const uint64_t *v;
 };
-#define QDISC_MAX_XSTATS 16
+#define QDISC_MAX_XSTATS 256
 
 struct qdisc_ops {
     const char *name;            /* tc's kind: "fq_codel" */
     const char *doc;             /* one line: what it is, which release it follows */
     const struct variant_key *keys;    /* NULL: a discipline's options are tc words */
     const struct qdisc_param *params;  /* NULL-name-terminated, or NULL */
+    const struct qdisc_param *class_params;   /* a classful one's class options, or NULL */
     size_t priv_size;
     bool mq;                     /* a child per TX queue (mq): the engine enqueues to and runs the children */
     /* The options against the device, as the kernel's init checks them;
@@ -121,6 +146,7 @@ struct qdisc_ops {
     void (*dump)(const struct qdisc *q, FILE *f);
     void (*dump_stats)(const struct qdisc *q, FILE *f);   /* optional */
     int (*xstats)(const struct qdisc *q, struct qdisc_xstat *x);   /* optional: how many written */
+    void (*dump_classes)(const struct qdisc *q, const char *port, FILE *f);   /* optional: tc -s class show */
 };
 
 struct qdisc {
@@ -132,6 +158,7 @@ struct qdisc {
     uint32_t nchildren;
     char parent[8];              /* tc's "root" or ":1" */
     struct rng rng;              /* its own stream: dev.seed and parent; drawn from only by those that draw */
+    struct skb *peeked;          /* qdisc_peek's packet, dequeued and held (counts in st) */
     void *priv;
 };
 
@@ -163,6 +190,18 @@ static inline int qdisc_drop(struct qdisc *q, struct skb *skb)
     return NET_XMIT_DROP;
 }
 
+/* A child's next packet without taking it (qdisc_peek_dequeued: it is
+ * dequeued and held, still counted in the child's qlen and backlog), and
+ * the taking of it (qdisc_dequeue_peeked). For a parent that must know
+ * the size of what comes next: tbf, htb. */
+struct skb *qdisc_peek(struct qdisc *q, simtime_t now);
+struct skb *qdisc_dequeue_peeked(struct qdisc *q, simtime_t now);
+/* A child's enqueue and dequeue as a parent calls them. */
+static inline int qdisc_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
+{
+    return q->ops->enqueue(q, skb, now);
+}
+
 /* Hold packets back until t (qdisc_watchdog_schedule_ns): the tree runs
  * again then. */
 void qdisc_watchdog_schedule(struct qdisc *q, simtime_t t);
@@ -191,6 +230,7 @@ struct qdisc_root {
     struct event sampler;
     simtime_t every;
     const char *series_prefix;   /* "HOST.PORT.qdisc." */
+    const char *host, *port;
     struct sim *sim;
 };
 
@@ -216,7 +256,8 @@ int qdisc_param_index(const struct qdisc_ops *ops, const char *name);
 
 /* Counters and series: every discipline's stats as HOST.PORT.qdisc[.qN].NAME. */
 struct sim;
-void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *prefix, simtime_t series_every);
+void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, const char *port,
+                         simtime_t series_every);
 /* tc -s qdisc show dev PORT */
 void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f);
 

@@ -102,6 +102,10 @@ struct sim {
     uint32_t *route_comp, *route_queue;
     uint8_t *route_hop;
     bool interrupted;
+    /* something in the world sets or marks the IP ECN field (a host's
+     * SYNs ask for ECN, a qdisc marks CE): the hosts' ECN counters are
+     * kept; else they would only count Not-ECT, and nothing is added */
+    bool ecn_used;
 };
 
 /* A world is built by the scenario loader (load/scenario.h). */

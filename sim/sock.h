@@ -18,6 +18,9 @@
 
 struct host;
 
+/* sk_pacing_status: who paces the socket's packets (4.13 on) */
+enum { SK_PACING_NONE = 0, SK_PACING_NEEDED = 1, SK_PACING_FQ = 2 };
+
 /* IP_MTU_DISCOVER values; a new socket wants discovery (inet_create with
  * ip_no_pmtu_disc = 0): DF on whatever fits the path, fragments otherwise */
 enum { IP_PMTUDISC_DONT = 0, IP_PMTUDISC_WANT = 1, IP_PMTUDISC_DO = 2 };
@@ -40,6 +43,10 @@ struct sock {
     uint64_t rcvbuf_errors;      /* dropped: receive buffer full */
     void *priv;                  /* protocol's state */
     void (*data_ready)(struct sock *sk);   /* optional: protocol hook */
+    /* sk_pacing_rate in bytes/s (optional: NULL or UINT64_MAX, unpaced):
+     * what the fq qdisc paces the socket's packets at */
+    uint64_t (*pacing_rate)(const struct sock *sk);
+    uint8_t pacing_status;       /* SK_PACING_*: fq sets FQ, and the protocol then does not pace itself */
 };
 
 void sock_init(struct sock *sk, struct host *h, uint8_t proto, uint16_t port);

@@ -63,7 +63,8 @@ void tcp_rack_update_reo_wnd(struct tcp_sock *tp, const struct tcp_rate_sample *
 
 /* tcp_recovery.c: the congestion states */
 void tcp_set_ca_state(struct tcp_sock *tp, int st);
-void tcp_enter_recovery(struct tcp_sock *tp);
+void tcp_enter_recovery(struct tcp_sock *tp, bool ece);
+void tcp_enter_cwr(struct tcp_sock *tp);
 void tcp_cwnd_reduction(struct tcp_sock *tp, uint32_t acked_sacked, bool retrans_acked, bool lost_retrans);
 void tcp_end_cwnd_reduction(struct tcp_sock *tp);
 void tcp_enter_loss(struct tcp_sock *tp, simtime_t now);
@@ -75,9 +76,17 @@ void tcp_process_loss(struct tcp_sock *tp, uint32_t tsecr, bool una_moved, bool 
                       bool can_send_new);
 
 /* tcp_input.c: data in */
+void tcp_enter_quickack_mode(struct tcp_sock *tp);
 void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, struct core *c);
 /* What rmem_alloc must equal: the truesize of rq and ofo's records. */
 uint64_t tcp_queued_truesize(const struct tcp_sock *tp);
+
+/* tcp_ecn.c: ECN's handshake, marks and echoes (the engine calls these
+ * only for a socket with ecn_flags or a cc that needs ECN) */
+void tcp_ecn_rcv_syn(struct tcp_sock *child, const struct tcp_hdr *th, const struct skb *skb);
+void tcp_ecn_rcv_synack(struct tcp_sock *tp, const struct tcp_hdr *th);
+void tcp_ecn_xmit(struct tcp_sock *tp, struct skb *skb, struct tcp_hdr *th, bool fresh);
+void tcp_ecn_check_ce(struct tcp_sock *tp, uint8_t ecn);
 
 /* tcp_output.c: segments and ACKs out, the timers that send */
 void tcp_send_ack(struct tcp_sock *tp, struct core *c);
@@ -104,5 +113,12 @@ static inline struct tcp_host *tcp_host_of(const struct host *h)
 /* tcp_pcap.c: the module's capture writer (sim/pcap_wire.h) */
 struct pcap_l4;
 void tcp_pcap_write(const struct skb *skb, const struct pcap_l4 *w);
+
+/* tcp_needs_internal_pacing: the socket paces itself unless an fq qdisc
+ * took it over (sk_pacing_status SK_PACING_FQ) */
+static inline bool tcp_paces(const struct tcp_sock *tp)
+{
+    return tp->pacing && tp->sk.pacing_status != SK_PACING_FQ;
+}
 
 #endif

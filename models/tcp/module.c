@@ -13,7 +13,7 @@
  *   which has no sysctl, the choice is named after the kernel's function)
  *   tcp_timestamps (1), tcp_sack (1), tcp_window_scaling (1),
  *   tcp_reordering (3), tcp_fack (1), tcp_recovery (1 = RACK),
- *   tcp_early_retrans (3 = TLP)
+ *   tcp_early_retrans (3 = TLP), tcp_ecn (2), tcp_ecn_fallback (1)
  *   tcp.cc (cubic, the 4.15 default), tcp.drs (trimodal: 4.15 before
  *   seed 003): the registered variants, `netsim models`
  *   tcp.init_cwnd (10), tcp.fq_pacing (off: pace CUBIC/Reno as with sch_fq)
@@ -60,7 +60,6 @@ static const char *const releases[] = { "4.15", "4.16", "6.6", "6.16", "6.18", N
 
 static void attach(struct sim *s, struct host *h, int slot)
 {
-    (void)s;
     tcp_module_slot = slot;
     struct cfg_section *sec = h->sec;
     struct tcp_host *th = xcalloc(1, sizeof *th);
@@ -102,7 +101,15 @@ static void attach(struct sim *s, struct host *h, int slot)
                                       "initial congestion window in segments (Linux's TCP_INIT_CWND 10)");
     th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off",
                              "the sender's qdisc is fq: CUBIC and Reno are paced as sch_fq paces them (BBR always is)");
+    th->ecn = (uint8_t)cfg_int(sec, "net.ipv4.tcp_ecn", "2", 0, 2,
+            "ECN (RFC 3168): 0 never, 1 ask for it on connect() and accept it, 2 accept it when the peer asks "
+            "(Linux 4.15 default 2); a tcp.cc that needs ECN (dctcp) asks and accepts whatever this says");
+    th->ecn_fallback = cfg_bool(sec, "net.ipv4.tcp_ecn_fallback", "1",
+            "a SYN retransmitted after one that asked for ECN asks no more, so that a path dropping ECN-setup "
+            "SYNs connects without it (RFC 3168 6.1.1.1; Linux 4.15 default 1)");
     th->cc = variant_choose_vals(sec, "tcp.cc", th->cc_vals);
+    if (th->ecn == 1 || (th->cc->flags & TCP_CONG_NEEDS_ECN))
+        s->ecn_used = true;       /* this host's SYNs ask for ECN: the ECN counters are kept */
     th->drs = variant_choose_vals_def(sec, "tcp.drs", kp->drs, th->drs_vals);
     h->mod[slot] = th;
     h->proto[IPPROTO_TCP_] = tcp_rcv;

@@ -55,6 +55,8 @@ struct tcp_host {
     int reordering;               /* net.ipv4.tcp_reordering (dupthresh) */
     bool fack, rack, tlp;         /* tcp_fack, tcp_recovery & 1, tcp_early_retrans >= 3 */
     bool pacing_fq;               /* sender has fq: pace CUBIC/Reno too */
+    uint8_t ecn;                  /* net.ipv4.tcp_ecn: 0 never, 1 ask and accept, 2 accept only */
+    bool ecn_fallback;            /* net.ipv4.tcp_ecn_fallback: a retransmitted SYN asks no more */
     uint32_t init_cwnd;
     const struct tcp_cc_ops *cc;
     const struct tcp_drs_ops *drs;
@@ -83,7 +85,8 @@ struct tcp_rate_sample {
 #define TCP_INFINITE_SSTHRESH 0x7fffffffu
 enum tcp_ca_state { TCP_CA_Open, TCP_CA_Disorder, TCP_CA_CWR, TCP_CA_Recovery, TCP_CA_Loss };
 /* cwnd_event's events, 4.15's enum tcp_ca_event in its order. ECN_NO_CE
- * and ECN_IS_CE are never raised: nothing marks CE yet. */
+ * and ECN_IS_CE go only to a cc that needs ECN (TCP_CONG_NEEDS_ECN), for
+ * each data segment an ECN socket receives, Not-ECT ones aside. */
 enum tcp_ca_event {
     CA_EVENT_TX_START,            /* first transmission with nothing in flight */
     CA_EVENT_CWND_RESTART,        /* congestion window restart after idle */
@@ -94,8 +97,13 @@ enum tcp_ca_event {
     CA_EVENT_DELAYED_ACK,         /* the receiver armed its delayed-ACK timer */
     CA_EVENT_NON_DELAYED_ACK,     /* the receiver sent an ACK at once */
 };
-/* in_ack_event's flags (tcp_ca_ack_event_flags) */
+/* in_ack_event's flags (tcp_ca_ack_event_flags); CA_ACK_ECE: the ACK
+ * echoes congestion (ECE on an ECN socket) */
 enum { CA_ACK_SLOWPATH = 1, CA_ACK_WIN_UPDATE = 2, CA_ACK_ECE = 4 };
+/* tcp_congestion_ops' flags: NEEDS_ECN asks for ECN whatever
+ * net.ipv4.tcp_ecn says, sends every packet ECT(0) and gets the CE events
+ * (include/net/tcp.h TCP_CONG_NEEDS_ECN) */
+enum { TCP_CONG_NEEDS_ECN = 2 };
 
 /* pkts_acked's sample (struct ack_sample): packets cumulatively ACKed by
  * this ACK, the rate sample's RTT (-1: none), and the bytes that were in
@@ -108,11 +116,12 @@ struct tcp_ack_sample {
 };
 
 /* get_info's answer (union tcp_cc_info): what ss -i prints of the cc */
-enum { TCP_CC_INFO_NONE, TCP_CC_INFO_VEGAS, TCP_CC_INFO_BBR };
+enum { TCP_CC_INFO_NONE, TCP_CC_INFO_VEGAS, TCP_CC_INFO_BBR, TCP_CC_INFO_DCTCP };
 struct tcp_cc_info {
     int kind;
     union {
         struct { uint32_t enabled, rttcnt, rtt_us, minrtt_us; } vegas;                  /* tcpvegas_info */
+        struct { uint32_t enabled, ce_state, alpha, ab_ecn, ab_tot; } dctcp;            /* tcp_dctcp_info */
         struct { uint64_t bw_bytes_per_s; uint32_t min_rtt_us, pacing_gain, cwnd_gain; } bbr; /* tcp_bbr_info */
     } u;
 };
@@ -125,6 +134,7 @@ struct tcp_cc_ops {
     const char *name;                                             /* required */
     const char *doc;                                              /* required */
     const struct variant_key *keys;                               /* optional: its own keys (sim/variant.h) */
+    uint32_t flags;                                               /* optional: TCP_CONG_NEEDS_ECN */
     void (*init)(struct tcp_sock *tp);                            /* optional */
     void (*release)(struct tcp_sock *tp);                         /* optional */
     uint32_t (*ssthresh)(struct tcp_sock *tp);                    /* required */
@@ -214,7 +224,7 @@ struct tcp_sack_block {
 };
 
 /* ---- the wire header, kept in skb->l4 ---- */
-enum { TH_SYN = 1, TH_ACK = 2, TH_FIN = 4 };
+enum { TH_SYN = 1, TH_ACK = 2, TH_FIN = 4, TH_ECE = 8, TH_CWR = 16 };
 
 struct tcp_hdr {
     uint64_t seq, ack;
@@ -236,7 +246,16 @@ struct tcp_stats {
     uint64_t prune_raise, prune_collapse, prune_ofo_drop, prune_drop;
     uint64_t ofo_segs;
     uint64_t undos, spurious_rtos, dsacks_in, dsacks_out;
+    /* netsim's own ECN figures (4.15 has no TcpExt counter for them):
+     * data segments in marked CE, ACKs out with ECE and in with ECE on an
+     * ECN socket (FLAG_ECE), segments out with CWR, CWR states entered */
+    uint64_t ecn_ce_in, ecn_ece_out, ecn_ece_in, ecn_cwr_out, ecn_cwr_entered;
 };
+
+/* tp->ecn_flags (include/net/tcp.h): ECN negotiated; a CWR to set on the
+ * next new segment; ECE to set on every segment until a CWR arrives;
+ * an ECT or CE segment received */
+enum { TCP_ECN_OK = 1, TCP_ECN_QUEUE_CWR = 2, TCP_ECN_DEMAND_CWR = 4, TCP_ECN_SEEN = 8 };
 
 struct tcp_sock {
     struct sock sk;               /* first: host_sock_lookup finds it */
@@ -292,7 +311,8 @@ struct tcp_sock {
     bool is_cwnd_limited, rwnd_limited_now;
     uint64_t xmit_calls, rwnd_limited_calls;   /* since the last trace sample */
     int ca_state;
-    uint64_t high_seq;            /* snd_nxt at entering Recovery/Loss */
+    uint8_t ecn_flags;            /* TCP_ECN_*; 0 on a socket without ECN */
+    uint64_t high_seq;            /* snd_nxt at entering CWR/Recovery/Loss */
     /* undo (tcp_may_undo): snd_una when the reduction began (0: none),
      * retransmissions since not D-SACKed (-1: none yet), the TSval of the
      * first retransmission (0: none), F-RTO armed, and F-RTO's step 2b:
@@ -444,6 +464,11 @@ void tcp_trace(struct tcp_sock *tp, bool sender);
  * field. Nothing for an endpoint that is not established. */
 void tcp_ss(struct tcp_sock *tp, const char *prefix);
 void tcp_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix);
+/* The socket's SYN would ask for ECN (tcp_ecn_send_syn: net.ipv4.tcp_ecn
+ * 1 or a cc that needs it): only then can its connection have ECN, and
+ * only then are the stats' ecn_* fields registered (tcp_ecn.c). */
+bool tcp_ecn_syn_asks(const struct tcp_sock *tp);
+void tcp_ecn_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix);
 /* Receiver window init after the handshake (tcp_init_buffer_space). */
 void tcp_init_buffer_space(struct tcp_sock *tp);
 /* Send buffer at the handshake (tcp_sndbuf_expand, tcp_sock.c). */
@@ -480,6 +505,14 @@ static inline uint32_t tcp_current_ssthresh(const struct tcp_sock *tp)
     uint32_t q = (tp->snd_cwnd >> 1) + (tp->snd_cwnd >> 2);
     return tp->snd_ssthresh > q ? tp->snd_ssthresh : q;
 }
+static inline bool tcp_ca_needs_ecn(const struct tcp_sock *tp) { return tp->cc->flags & TCP_CONG_NEEDS_ECN; }
+/* An ACK now that acknowledges rcv_nxt rather than tp->rcv_nxt, with ECE
+ * as tp->ecn_flags say: 4.15's DCTCP sends one for the data before a CE
+ * state change by swapping tp->rcv_nxt around tcp_send_ack (4.18's
+ * __tcp_send_ack), and so does this, with all tcp_send_ack does: the
+ * NON_DELAYED_ACK event, the pending delayed ACK cleared, the window
+ * chosen against that rcv_nxt. On the core the socket last ran on. */
+void tcp_send_ack_for(struct tcp_sock *tp, uint64_t rcv_nxt);
 /* The value of the cc's own key keys[i] on this socket's host. */
 static inline int64_t tcp_cc_key(const struct tcp_sock *tp, int i) { return tp->th->cc_vals[i]; }
 simtime_t tcp_min_rtt(const struct tcp_sock *tp);

@@ -221,13 +221,13 @@ void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m)
  * where the window counts as updated when snd_una moves or it grows
  * (tcp_may_update_window for an ACK that carries no data). */
 static uint32_t ack_event_flags(const struct tcp_sock *tp, const struct tcp_hdr *th, uint64_t prior_una,
-                                uint64_t prior_wnd)
+                                uint64_t prior_wnd, bool ece)
 {
     bool forward = tp->snd_una > prior_una;
     uint64_t nwin = (uint64_t)th->win << tp->snd_wscale;
-    if (forward && !th->nsack && th->win == (prior_wnd >> tp->snd_wscale))
+    if (forward && !th->nsack && !(th->flags & (TH_ECE | TH_CWR)) && th->win == (prior_wnd >> tp->snd_wscale))
         return CA_ACK_WIN_UPDATE;
-    return CA_ACK_SLOWPATH | (forward || nwin > prior_wnd ? CA_ACK_WIN_UPDATE : 0);
+    return CA_ACK_SLOWPATH | (forward || nwin > prior_wnd ? CA_ACK_WIN_UPDATE : 0) | (ece ? CA_ACK_ECE : 0);
 }
 
 bool tcp_is_cwnd_limited(const struct tcp_sock *tp)
@@ -305,8 +305,11 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         tp->all_acked_at = now;
     if (tp->tlp_pending && tp->snd_una >= tp->tlp_high_seq)
         tp->tlp_pending = false;
+    /* FLAG_ECE (tcp_ecn_rcv_ecn_echo) */
+    bool ece = (th->flags & TH_ECE) && (tp->ecn_flags & TCP_ECN_OK);
+    tp->st.ecn_ece_in += ece;
     if (tp->cc->in_ack_event)
-        tp->cc->in_ack_event(tp, ack_event_flags(tp, th, prior_snd_una, wnd_before));
+        tp->cc->in_ack_event(tp, ack_event_flags(tp, th, prior_snd_una, wnd_before, ece));
 
     /* RTT (tcp_ack_update_rtt): srtt from the oldest newly ACKed
      * never-retransmitted segment, else the oldest newly SACKed; the rate
@@ -349,6 +352,10 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
             tcp_recovery_done(tp, tsecr);
         else if (una_moved)
             delayed = tcp_try_undo_partial(tp, tsecr);
+    } else if (tp->ca_state == TCP_CA_CWR && tp->snd_una > tp->high_seq) {
+        /* held until data above high_seq is ACKed: the CWR reached the receiver */
+        tcp_end_cwnd_reduction(tp);
+        tcp_set_ca_state(tp, TCP_CA_Open);
     }
     if (a.dsack && !delayed && tp->ca_state <= TCP_CA_Recovery)
         tcp_try_undo_dsack(tp);
@@ -357,12 +364,17 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
     if (tp->sack_ok && tp->ca_state != TCP_CA_Loss && !delayed)
         tcp_mark_head_lost(tp, &a);
     if (tp->ca_state < TCP_CA_Recovery) {
-        if (tp->lost_out > 0)
-            tcp_enter_recovery(tp);
-        else if (tp->sacked_out)
-            tcp_set_ca_state(tp, TCP_CA_Disorder);
-        else if (tp->ca_state == TCP_CA_Disorder)
-            tcp_set_ca_state(tp, TCP_CA_Open);
+        if (tp->lost_out > 0) {
+            tcp_enter_recovery(tp, ece);
+        } else {
+            if (ece)                                  /* tcp_try_to_open */
+                tcp_enter_cwr(tp);
+            bool cwr = tp->ca_state == TCP_CA_CWR;    /* left only past high_seq, above */
+            if (!cwr && tp->sacked_out)
+                tcp_set_ca_state(tp, TCP_CA_Disorder);
+            else if (tp->ca_state == TCP_CA_Disorder)
+                tcp_set_ca_state(tp, TCP_CA_Open);
+        }
     }
 
     /* rate sample (tcp_rate_gen) */

@@ -87,7 +87,7 @@ static void incr_quickack(struct tcp_sock *tp)
         tp->quick = (int)q;
 }
 
-static void enter_quickack_mode(struct tcp_sock *tp)
+void tcp_enter_quickack_mode(struct tcp_sock *tp)
 {
     incr_quickack(tp);
     tp->pingpong = 0;
@@ -123,8 +123,8 @@ static void grow_window(struct tcp_sock *tp, uint32_t len, uint32_t truesize)
     }
 }
 
-/* tcp_event_data_recv: in-order data only */
-static void event_data_recv(struct tcp_sock *tp, uint32_t len, uint32_t truesize, simtime_t now)
+/* tcp_event_data_recv: in-order data only; ecn the segment's ECN field */
+static void event_data_recv(struct tcp_sock *tp, uint32_t len, uint32_t truesize, uint8_t ecn, simtime_t now)
 {
     tp->ack_pending = true;                          /* inet_csk_schedule_ack */
     if (len >= tp->rcv_mss) {                        /* tcp_measure_rcv_mss */
@@ -149,6 +149,8 @@ static void event_data_recv(struct tcp_sock *tp, uint32_t len, uint32_t truesize
         }
     }
     tp->lrcvtime = now;
+    if (tp->ecn_flags & TCP_ECN_OK)
+        tcp_ecn_check_ce(tp, ecn);
     if (len >= 128)
         grow_window(tp, len, truesize);
 }
@@ -366,8 +368,10 @@ static void ofo_queue(struct tcp_sock *tp)
 }
 
 /* tcp_data_queue_ofo */
-static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t truesize)
+static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t truesize, uint8_t ecn)
 {
+    if (tp->ecn_flags & TCP_ECN_OK)
+        tcp_ecn_check_ce(tp, ecn);
     if (try_rmem_schedule(tp))
         return;
     tp->ack_pending = true;
@@ -455,20 +459,22 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
     simtime_t now = core_now(c);
     uint64_t seq = th->seq, end = th->seq + skb->payload;
     uint32_t len = skb->payload, truesize = skb->truesize;
+    if (th->flags & TH_CWR)
+        tp->ecn_flags &= (uint8_t)~TCP_ECN_DEMAND_CWR;   /* tcp_ecn_accept_cwr */
     if (tp->ts_ok && seq <= tp->rcv_wup)
         tp->ts_recent = th->tsval;                   /* tcp_replace_ts_recent */
     rcv_rtt_measure_ts(tp, th, len, now);
     if (end <= tp->rcv_nxt) {
         tp->st.dup_data++;
         dsack_set(tp, seq, end);
-        enter_quickack_mode(tp);
+        tcp_enter_quickack_mode(tp);
         tcp_send_ack(tp, c);
         return;
     }
     uint64_t right = tp->rcv_wup + tp->rcv_wnd;
     if (seq == tp->rcv_nxt) {
         if (right <= tp->rcv_nxt) {
-            enter_quickack_mode(tp);                 /* zero window: drop */
+            tcp_enter_quickack_mode(tp);                 /* zero window: drop */
             tcp_send_ack(tp, c);
             return;
         }
@@ -478,7 +484,7 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
         }
         queue_rcv(tp, seq, end, truesize);
         tp->rcv_nxt = end;
-        event_data_recv(tp, len, truesize, now);
+        event_data_recv(tp, len, truesize, skb_ecn(skb), now);
         if (rskb_vec_len(&tp->ofo)) {
             ofo_queue(tp);
             if (!rskb_vec_len(&tp->ofo))
@@ -488,9 +494,9 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
         RCV_QUEUES_OK(tp);
         wake_reader(tp);
     } else if (seq > tp->rcv_nxt && seq < right) {
-        data_queue_ofo(tp, seq, end, truesize);
+        data_queue_ofo(tp, seq, end, truesize, skb_ecn(skb));
     } else {
-        enter_quickack_mode(tp);                     /* out of window */
+        tcp_enter_quickack_mode(tp);                     /* out of window */
         tcp_send_ack(tp, c);
         return;
     }

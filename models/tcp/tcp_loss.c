@@ -96,7 +96,7 @@ void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now)
     uint32_t before = tp->lost_out;
     tcp_rack_detect_loss(tp, now, NULL);
     if (tp->lost_out > before && tp->ca_state < TCP_CA_Recovery) {
-        tcp_enter_recovery(tp);
+        tcp_enter_recovery(tp, false);
         if (!tp->cc->cong_control) {
             /* PRR starts from here: allow the first retransmission */
             uint32_t inf = tcp_in_flight(tp);

@@ -95,8 +95,9 @@ static uint32_t tcp_select_window(struct tcp_sock *tp)
     return (uint32_t)(w >> tp->rcv_wscale);
 }
 
-/* One segment or ACK on the wire, stamped now (tcp_transmit_skb). */
-static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint64_t seq, uint32_t len)
+/* One segment or ACK on the wire, stamped now (tcp_transmit_skb); fresh:
+ * data sent for the first time. */
+static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint64_t seq, uint32_t len, bool fresh)
 {
     if (sym_xmit < 0)
         sym_xmit = cpu_sym("tcp_transmit_skb");
@@ -164,6 +165,8 @@ static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uin
         if (!(flags & TH_SYN))
             opt += TCPOLEN_TS_ALIGNED;
     }
+    if (tp->ecn_flags || tcp_ca_needs_ecn(tp))
+        tcp_ecn_xmit(tp, skb, th, fresh);
     skb->family = tp->sk.family;
     skb->proto = IPPROTO_TCP_;
     skb->daddr = tp->daddr;
@@ -182,12 +185,20 @@ void tcp_send_ack(struct tcp_sock *tp, struct core *c)
 {
     if (tp->cc->cwnd_event)
         tp->cc->cwnd_event(tp, CA_EVENT_NON_DELAYED_ACK);
-    tcp_transmit(tp, c, TH_ACK, tp->snd_nxt, 0);
+    tcp_transmit(tp, c, TH_ACK, tp->snd_nxt, 0, false);
+}
+
+void tcp_send_ack_for(struct tcp_sock *tp, uint64_t rcv_nxt)
+{
+    uint64_t now_nxt = tp->rcv_nxt;
+    tp->rcv_nxt = rcv_nxt;
+    tcp_send_ack(tp, tp->core);
+    tp->rcv_nxt = now_nxt;
 }
 
 void tcp_send_syn(struct tcp_sock *tp, struct core *c, bool ack)
 {
-    tcp_transmit(tp, c, TH_SYN | (ack ? TH_ACK : 0), 0, 0);
+    tcp_transmit(tp, c, TH_SYN | (ack ? TH_ACK : 0), 0, 0, false);
 }
 
 /* tcp_send_delayed_ack: ato clamped to [40 ms, 200 ms] and to srtt. */
@@ -397,10 +408,10 @@ static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct co
     tp->st.data_segs_out++;
     uint64_t seq = 1 + idx * tp->mss;
     bool arm = !event_pending(&tp->ev_rto);
-    tcp_transmit(tp, c, TH_ACK, seq, tp->mss);
+    tcp_transmit(tp, c, TH_ACK, seq, tp->mss, !retx);
     if (arm)
         tcp_rearm_rto(tp, now);
-    if (tp->pacing && tp->pacing_rate) {
+    if (tcp_paces(tp) && tp->pacing_rate) {
         simtime_t len = time_serialise(TCP_HDR_LEN + TCPOLEN_TS_ALIGNED + tp->mss, tp->pacing_rate * 8);
         tp->next_tx = (tp->next_tx > now ? tp->next_tx : now) + len;
         if (tp->next_tx < now + len)
@@ -424,7 +435,7 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
     tp->rwnd_limited_now = false;
     tp->xmit_calls++;
     for (;;) {
-        if (tp->pacing && now < tp->next_tx) {
+        if (tcp_paces(tp) && now < tp->next_tx) {
             if (!event_pending(&tp->ev_pace) || tp->ev_pace.time > tp->next_tx)
                 evq_move(tp->h->q, &tp->ev_pace, tp->next_tx);
             break;

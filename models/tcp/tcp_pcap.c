@@ -40,7 +40,8 @@ void tcp_pcap_write(const struct skb *skb, const struct pcap_l4 *w)
     wr32(h + 4, (uint32_t)(my + th.seq));
     wr32(h + 8, th.flags & TH_ACK ? ack : 0);
     h[12] = (uint8_t)(hl / 4 << 4);
-    h[13] = (uint8_t)((th.flags & TH_FIN ? 0x01 : 0) | (th.flags & TH_SYN ? 0x02 : 0) | (th.flags & TH_ACK ? 0x10 : 0));
+    h[13] = (uint8_t)((th.flags & TH_FIN ? 0x01 : 0) | (th.flags & TH_SYN ? 0x02 : 0) | (th.flags & TH_ACK ? 0x10 : 0) |
+                      (th.flags & TH_ECE ? 0x40 : 0) | (th.flags & TH_CWR ? 0x80 : 0));
     wr16(h + 14, th.win);
     uint8_t *o = h + TCP_HDR_LEN, *end = h + hl;
     uint32_t sack = th.nsack ? 4u + 8u * th.nsack : 0;

@@ -1,7 +1,7 @@
 /*
  * tcp_recovery.c - the sender's congestion states (Linux 4.15
- * tcp_input.c: tcp_enter_recovery, tcp_cwnd_reduction with PRR,
- * tcp_end_cwnd_reduction, tcp_enter_loss, and the undo of tcp_may_undo,
+ * tcp_input.c: tcp_enter_recovery, tcp_enter_cwr, tcp_cwnd_reduction
+ * with PRR, tcp_end_cwnd_reduction, tcp_enter_loss, and the undo of tcp_may_undo,
  * tcp_try_undo_recovery, _partial, _dsack, _loss with F-RTO): where a
  * reduction starts, how cwnd is walked down to ssthresh, how it ends,
  * and how it is taken back when it proves spurious. tcp_ack.c decides
@@ -32,26 +32,62 @@ void tcp_set_ca_state(struct tcp_sock *tp, int st)
     tp->ca_state = st;
 }
 
-void tcp_enter_recovery(struct tcp_sock *tp)
+/* tcp_init_cwnd_reduction, as far as the model's Recovery has it: where
+ * a reduction starts, its PRR counts, ssthresh from the cc, and a CWR
+ * for the next new segment (tcp_ecn_queue_cwr) */
+static void init_cwnd_reduction(struct tcp_sock *tp)
 {
-    tp->st.recoveries++;
-    init_undo(tp);
-    tp->prior_ssthresh = tcp_current_ssthresh(tp);    /* still Open or Disorder: at least 3/4 cwnd */
     tp->high_seq = tp->snd_nxt;
     tp->prior_cwnd = tp->snd_cwnd;
     tp->prr_delivered = 0;
     tp->prr_out = 0;
     tp->snd_ssthresh = tp->cc->ssthresh(tp);
+    if (tp->ecn_flags & TCP_ECN_OK)
+        tp->ecn_flags |= TCP_ECN_QUEUE_CWR;
+}
+
+/* From CWR the reduction under way goes on (high_seq, ssthresh and PRR
+ * stay CWR's); an ACK with ECE keeps no ssthresh to undo to. */
+void tcp_enter_recovery(struct tcp_sock *tp, bool ece)
+{
+    tp->st.recoveries++;
+    init_undo(tp);
+    tp->prior_ssthresh = 0;
+    if (tp->ca_state != TCP_CA_CWR) {
+        if (!ece)
+            tp->prior_ssthresh = tcp_current_ssthresh(tp);   /* still Open or Disorder: at least 3/4 cwnd */
+        init_cwnd_reduction(tp);
+    }
     tcp_set_ca_state(tp, TCP_CA_Recovery);
 }
 
-/* tcp_end_cwnd_reduction: Recovery over, cwnd down to ssthresh, and the
- * cc told; a cc that sets cwnd itself (cong_control) is not. */
+/* tcp_enter_cwr: an ACK echoed congestion. Once per window: not again
+ * until the state is left, when snd_una passes the high_seq set here.
+ * Nothing to undo (an ECN mark is no spurious loss). */
+void tcp_enter_cwr(struct tcp_sock *tp)
+{
+    tp->prior_ssthresh = 0;
+    if (tp->ca_state >= TCP_CA_CWR)
+        return;
+    tp->st.ecn_cwr_entered++;
+    tp->undo_marker = 0;
+    init_cwnd_reduction(tp);
+    /* what tcp_init_cwnd_reduction does besides, which the model's
+     * Recovery does not do yet (doing it would move the fingerprints of
+     * every lossy scenario: a change of its own) */
+    tp->snd_cwnd_cnt = 0;
+    tp->tlp_pending = false;
+    tcp_set_ca_state(tp, TCP_CA_CWR);
+}
+
+/* tcp_end_cwnd_reduction: CWR or Recovery over, cwnd down to ssthresh
+ * (unless Recovery was undone), and the cc told; a cc that sets cwnd
+ * itself (cong_control) is not. */
 void tcp_end_cwnd_reduction(struct tcp_sock *tp)
 {
     if (tp->cc->cong_control)
         return;
-    if (tp->snd_ssthresh < TCP_INFINITE_SSTHRESH && tp->undo_marker)   /* not if it was undone */
+    if (tp->ca_state == TCP_CA_CWR || (tp->snd_ssthresh < TCP_INFINITE_SSTHRESH && tp->undo_marker))
         tp->snd_cwnd = tp->snd_ssthresh;
     if (tp->cc->cwnd_event)
         tp->cc->cwnd_event(tp, CA_EVENT_COMPLETE_CWR);
@@ -117,6 +153,8 @@ void tcp_enter_loss(struct tcp_sock *tp, simtime_t now)
     tp->retx_hint = tp->una_idx;
     tp->high_seq = tp->snd_nxt;
     tcp_set_ca_state(tp, TCP_CA_Loss);
+    if (tp->ecn_flags & TCP_ECN_OK)
+        tp->ecn_flags |= TCP_ECN_QUEUE_CWR;         /* tcp_ecn_queue_cwr */
     tp->rto_backoff++;
     tp->tlp_pending = false;
     tcp_rearm_rto(tp, now);

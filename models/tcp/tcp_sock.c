@@ -109,6 +109,14 @@ static bool timer_task(struct cpu_task *t, struct core *c)
 
 /* ---- endpoints ---- */
 
+/* sk_pacing_rate for an fq qdisc: ~0 (unpaced) until an RTT is known, as
+ * sk_init leaves it */
+static uint64_t tcp_sock_pacing_rate(const struct sock *sk)
+{
+    uint64_t r = tcp_sk_pacing_rate(sk->priv);
+    return r ? r : UINT64_MAX;
+}
+
 struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
 {
     struct tcp_host *th = tcp_host_of(h);
@@ -124,6 +132,7 @@ struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
         skbq_init(&tp->sk.rq);
     }
     tp->sk.priv = tp;
+    tp->sk.pacing_rate = tcp_sock_pacing_rate;
     tp->h = h;
     tp->th = th;
     tp->sim = h->sim;
@@ -338,6 +347,7 @@ void tcp_connect(struct tcp_sock *tp, uint32_t daddr, uint16_t dport, struct cor
     setup_mss(tp);
     initial_window(tp);
     tp->state = TCP_SYN_SENT;
+    tp->ecn_flags = tcp_ecn_syn_asks(tp) ? TCP_ECN_OK : 0;   /* tcp_ecn_send_syn */
     tp->rcv_nxt = 0;
     tp->snd_una = 0;
     tp->snd_nxt = 1;
@@ -388,6 +398,7 @@ static void conn_request(struct tcp_sock *l, struct skb *skb, const struct tcp_h
     setup_mss(tp);
     initial_window(tp);
     negotiate(tp, th);
+    tcp_ecn_rcv_syn(tp, th, skb);
     tp->rcv_nxt = th->seq + 1;
     tp->copied_seq = tp->rcv_nxt;
     tp->rcv_wup = tp->rcv_nxt;
@@ -435,6 +446,7 @@ void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
     case TCP_SYN_SENT:
         if ((hd->flags & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK) && hd->ack == 1) {
             negotiate(tp, hd);
+            tcp_ecn_rcv_synack(tp, hd);
             tp->rcv_nxt = hd->seq + 1;
             tp->copied_seq = tp->rcv_wup = tp->rcv_nxt;
             tp->snd_una = 1;

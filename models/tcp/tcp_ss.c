@@ -112,6 +112,11 @@ void tcp_ss(struct tcp_sock *tp, const char *prefix)
     ss_put(&l, "\n");
     skmem(&l);
 
+    /* tcpi_options' TCPI_OPT_ECN and _ECN_SEEN, where ss puts them */
+    if (tp->ecn_flags & TCP_ECN_OK)
+        ss_put(&l, " ecn");
+    if (tp->ecn_flags & TCP_ECN_SEEN)
+        ss_put(&l, " ecnseen");
     ss_put(&l, " %s", tp->cc->name);
     if (tp->wscale_ok)
         ss_put(&l, " wscale:%u,%u", tp->snd_wscale, tp->rcv_wscale);
@@ -137,6 +142,13 @@ void tcp_ss(struct tcp_sock *tp, const char *prefix)
     struct tcp_cc_info info = { .kind = TCP_CC_INFO_NONE };
     if (tp->cc->get_info)
         tp->cc->get_info(tp, &info);
+    if (info.kind == TCP_CC_INFO_DCTCP && info.u.dctcp.enabled) {
+        ss_put(&l, " dctcp:(ce_state:%u,alpha:%u,ab_ecn:%u,ab_tot:%u)", info.u.dctcp.ce_state, info.u.dctcp.alpha,
+               info.u.dctcp.ab_ecn, info.u.dctcp.ab_tot);
+        ss_series(&l, "dctcp_alpha", info.u.dctcp.alpha);
+    } else if (info.kind == TCP_CC_INFO_DCTCP) {
+        ss_put(&l, " dctcp:fallback_mode");
+    }
     if (info.kind == TCP_CC_INFO_BBR) {
         ss_put(&l, " bbr:(bw:");
         bw_text(&l, (double)info.u.bbr.bw_bytes_per_s * 8);

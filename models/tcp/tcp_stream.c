@@ -202,6 +202,10 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
     tcp_register_counters(s, &a->tx_st, name);
     snprintf(name, sizeof name, "flow.%d.rcv.", f->id);
     tcp_register_counters(s, &a->rx_st, name);
+    if (tcp_ecn_syn_asks(a->cli)) {       /* ECN can be negotiated only if the client asks */
+        tcp_ecn_register_counters(s, &a->tx_st, a->pre_snd);
+        tcp_ecn_register_counters(s, &a->rx_st, a->pre_rcv);
+    }
     sim_counterf(s, &a->goodput_bps, false, "flow.%d.goodput_bps", f->id);
     sim_counterf(s, &a->netperf_bps, false, "flow.%d.netperf_bps", f->id);
 }

@@ -102,11 +102,19 @@ udp_world $'delay = 10ms 1ms 25%' 1gbit 0.1s > "$tmp/corr.ini"
 "$NETSIM" run "$tmp/corr.ini" --no-db > /dev/null 2> "$tmp/corr.err"
 check "delay correlation refused with exit 2" test $? -eq 2
 check "... saying correlation is not modelled" grep -q "delay correlation is not modelled" "$tmp/corr.err"
-udp_world $'loss = 1% ecn' 1gbit 0.1s > "$tmp/ecn.ini"
-"$NETSIM" run "$tmp/ecn.ini" --no-db > /dev/null 2> "$tmp/ecn.err"
-check "netem's ecn refused with exit 2" test $? -eq 2
-check "... saying why: no ECN field to mark (not 'correlation')" \
-    grep -q "the loss without ecn: netem's ecn marks CE instead of dropping, and netsim carries no ECN field yet" "$tmp/ecn.err"
+# --- loss ... ecn marks CE what is ECN-capable and drops the rest: UDP
+# is Not-ECT, so it is lost as without ecn (tests/scenario/ecn.sh has TCP)
+udp_world $'loss = 1% ecn' 1gbit 0.2s > "$tmp/ecn.ini"
+"$NETSIM" run "$tmp/ecn.ini" -o "$tmp/ecn.db" -q > /dev/null 2> "$tmp/ecn.err"
+check "loss = 1% ecn runs (exit 0, nothing said)" test $? -eq 0 -a ! -s "$tmp/ecn.err"
+lost=$(counter "$tmp/ecn.db" link.l.fwd.netem_loss)
+check "... Not-ECT datagrams are lost, none marked ($lost lost)" \
+    test "$lost" -gt 50 -a "$(counter "$tmp/ecn.db" link.l.fwd.netem_ecn_marked)" -eq 0 -a \
+    "$(counter "$tmp/ecn.db" b.IpExtInCEPkts)" -eq 0
+udp_world $'loss = 0% ecn' 1gbit 0.1s > "$tmp/ecn0.ini"
+"$NETSIM" run "$tmp/ecn0.ini" --no-db > /dev/null 2> "$tmp/ecn0.err"
+check "ecn without a loss refused (exit 2), in tc's words" \
+    test $? -eq 2 -a "$(grep -c "ecn requested without loss model" "$tmp/ecn0.err")" -eq 1
 udp_world $'reorder = 25%' 1gbit 0.1s > "$tmp/reo.ini"
 "$NETSIM" run "$tmp/reo.ini" --no-db > /dev/null 2> "$tmp/reo.err"
 check "reorder without delay refused, as tc refuses it" grep -q "reorder needs a delay" "$tmp/reo.err"

@@ -89,7 +89,7 @@ check "tcp_adv_win_scale under scaling_ratio: a warning, it changes nothing" \
 out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal --set receiver.tcp.cc=nosuch 2>&1)
 rc=$?
 check "unknown tcp.cc is exit 2" test "$rc" -eq 2
-check "unknown tcp.cc names the registered variants, the default first" grep -q "expected one of: cubic, bbr, highspeed, reno, vegas, westwood" <<< "$out"
+check "unknown tcp.cc names the registered variants, the default first" grep -q "expected one of: cubic, bbr, dctcp, highspeed, reno, vegas, westwood" <<< "$out"
 out=$("$NETSIM" run "$sc" --no-db --set sim.repeat=1 --set receiver.tcp.drs=trimodal \
       --set "receiver.net.ipv4.tcp_rmem=4096 87380" 2>&1)
 check "tcp_rmem needs three sizes" grep -q "three sizes" <<< "$out"

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Scenario tests of the queueing disciplines as tc means them: a shaper's
+# rate in goodput, a FIFO's limit in its backlog series, htb's classes,
+# fq's fairness, tc -s qdisc show's text, and errors with file:line.
+# Prints "ok NAME" or "not ok NAME".
+. "$(dirname "$0")/common.bash"
+
+counter() { q "$1" "select value from counter where run_id = (select max(id) from run) and name = '$2'"; }
+
+# --- tbf rate 500mbit: the qdisc counts each frame without its FCS (1514
+# bytes for a full segment), so TCP's goodput is 500 Mbit/s x 1448 / 1514
+# = 478.203 Mbit/s, once slow start is over
+cat > "$tmp/tbf.ini" <<'INI'
+[sim]
+duration = 6s
+interval = 1s
+[link l]
+ends = a b
+fwd.qdisc = tbf rate 500mbit burst 64kb latency 20ms
+propagation = 1ms
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+length = 6s
+INI
+"$NETSIM" run "$tmp/tbf.ini" -q -o "$tmp/tbf.db" > /dev/null 2>&1
+check "tbf rate 500mbit runs" test $? -eq 0
+g=$(q "$tmp/tbf.db" "select sum(bytes) * 8 / (max(t_end) - min(t_start)) from interval where t_start >= 2")
+check "tbf rate 500mbit: 478.2 Mbit/s of goodput, 500 x 1448/1514 (got $g)" between "$g" 477.2e6 478.4e6
+sent=$(counter "$tmp/tbf.db" a.eth0.qdisc.sent_bytes)
+check "its qdisc sent what 500 Mbit/s allows in 6 s, and no more (sent_bytes $sent)" between "$sent" 370e6 375.1e6
+
+# --- two senders through a router, one shared bottleneck queue
+bottleneck() {
+    cat <<INI
+[sim]
+duration = ${2:-5s}
+interval = 1s
+[host s1]
+tcp.cc = cubic
+net.ipv4.tcp_wmem = 4096 16384 67108864
+[host s2]
+tcp.cc = bbr
+net.ipv4.tcp_wmem = 4096 16384 67108864
+[host r]
+bql = on
+[host d]
+net.ipv4.tcp_rmem = 4096 131072 67108864
+[link a]
+ends = s1:eth0 r:eth0
+[link b]
+ends = s2:eth0 r:eth1
+[link wan]
+ends = r:eth2 d:eth0
+rate = ${3:-1gbit}
+propagation = 10ms
+fwd.qdisc_interval = 1ms
+$1
+[flow 1]
+app = tcp_stream
+from = s1
+to = d
+length = ${2:-5s}
+[flow 2]
+app = tcp_stream
+from = s2
+to = d
+length = ${2:-5s}
+INI
+}
+bottleneck "fwd.qdisc = pfifo limit 100" > "$tmp/p100.ini"
+"$NETSIM" run "$tmp/p100.ini" -q -o "$tmp/p100.db" --tc-stats > "$tmp/p100.out" 2>&1
+check "pfifo limit 100 runs" test $? -eq 0
+m=$(q "$tmp/p100.db" "select max(value) from series where name = 'r.eth2.qdisc.backlog_peak_pkts'")
+check "pfifo limit 100 holds at most 100 packets, and fills (peak $m)" test "${m%.*}" -eq 100
+d=$(counter "$tmp/p100.db" r.eth2.qdisc.dropped)
+check "... dropping the rest ($d)" test "$d" -gt 0
+check "--tc-stats prints it as tc -s qdisc show does" \
+    grep -q "^qdisc pfifo 8001: dev eth2 root refcnt 2 limit 100p$" "$tmp/p100.out"
+check "... with Sent and backlog lines" grep -qE "^ Sent [0-9]+ bytes [0-9]+ pkt \(dropped $d, overlimits 0 requeues [0-9]+\) $" "$tmp/p100.out"
+
+# fairness: Jain's index of the two goodputs, fq against pfifo
+jain() {
+    local a b
+    a=$(counter "$1" flow.1.goodput_bps)
+    b=$(counter "$1" flow.2.goodput_bps)
+    awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (a + b) * (a + b) / (2 * (a * a + b * b)) }'
+}
+# over 30 s: CUBIC's recovery from a loss at this window (about 900
+# packets) takes its K = cbrt(900 x 0.3 / 0.4), about 9 s
+bottleneck "fwd.qdisc = pfifo limit 100" 30s > "$tmp/p30.ini"
+"$NETSIM" run "$tmp/p30.ini" -q -o "$tmp/p30.db" > /dev/null 2>&1
+jp=$(jain "$tmp/p30.db")
+bottleneck "fwd.qdisc = fq" 30s > "$tmp/fq.ini"
+"$NETSIM" run "$tmp/fq.ini" -q -o "$tmp/fq.db" > /dev/null 2>&1
+jf=$(jain "$tmp/fq.db")
+check "fq shares the bottleneck between CUBIC and BBR: Jain near 1 ($jf)" between "$jf" 0.9 1
+check "pfifo limit 100 starves CUBIC beside BBR (Jain $jp)" between "$jp" 0.5 0.55
+
+# --- htb: two classes by source, 700 and 300 Mbit/s of a 1 Gbit/s parent,
+# each may borrow up to it: busy together they split 7:3
+bottleneck "fwd.qdisc = htb default 20
+fwd.class.1 = parent 1: rate 1gbit
+fwd.class.10 = parent 1:1 rate 700mbit ceil 1gbit
+fwd.class.20 = parent 1:1 rate 300mbit ceil 1gbit
+fwd.filter.1 = match ip src s1 flowid 1:10" 6s 10gbit > "$tmp/htb.ini"
+"$NETSIM" run "$tmp/htb.ini" -q -o "$tmp/htb.db" --tc-stats > "$tmp/htb.out" 2>&1
+check "htb with classes and a filter runs" test $? -eq 0
+b10=$(counter "$tmp/htb.db" r.eth2.qdisc.1:10.sent_bytes)
+b20=$(counter "$tmp/htb.db" r.eth2.qdisc.1:20.sent_bytes)
+check "htb: 1:10 and 1:20 share 7:3 ($b10 / $b20)" \
+    awk -v a="$b10" -v b="$b20" 'BEGIN { r = a / (a + b); exit !(r > 0.68 && r < 0.72) }'
+check "tc -s class show lists each class with lended/borrowed" grep -q "^ lended: [0-9]* borrowed: [0-9]* giants: 0" "$tmp/htb.out"
+
+# --- errors: file:line, the discipline's words
+printf '[link l]\nends = a b\nfwd.qdisc = fq_codel2 limit 5\n' > "$tmp/bad1.ini"
+"$NETSIM" run "$tmp/bad1.ini" --no-db > /dev/null 2> "$tmp/bad1.err"
+check "an unknown qdisc: exit 2" test $? -eq 2
+check "... file:line and the disciplines netsim has" \
+    grep -q "bad1.ini:3: \[link l\] fwd.qdisc: got qdisc 'fq_codel2', expected one of pfifo_fast, .*tbf" "$tmp/bad1.err"
+printf '[link l]\nends = a b\nqdisc = tbf rate 1mbit burst 10k\n' > "$tmp/bad2.ini"
+"$NETSIM" run "$tmp/bad2.ini" --no-db > /dev/null 2> "$tmp/bad2.err"
+check "tbf without limit or latency is refused as tc refuses it" \
+    grep -q "bad2.ini:3: \[link l\] qdisc: tbf: the \"limit\" or \"latency\" parameter is mandatory" "$tmp/bad2.err"
+printf '[link l]\nends = a b\nqdisc = pfifo limit 10\nclass.10 = parent 1: rate 1mbit\n' > "$tmp/bad3.ini"
+"$NETSIM" run "$tmp/bad3.ini" --no-db > /dev/null 2> "$tmp/bad3.err"
+check "a class under a classless qdisc is refused" grep -q "bad3.ini:4: .*pfifo is classless" "$tmp/bad3.err"
+printf '[link l]\nends = a b\nqdisc = pfifo limit 10 extra\n' > "$tmp/bad4.ini"
+"$NETSIM" run "$tmp/bad4.ini" --no-db > /dev/null 2> "$tmp/bad4.err"
+check "an unknown word names the accepted ones" grep -q "pfifo: unknown option 'extra'; pfifo takes limit NUMBER" "$tmp/bad4.err"
