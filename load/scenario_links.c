@@ -320,7 +320,7 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
                                struct host *h, const char *dir)
 {
     struct qdisc_args top, pfifo_fast;
-    char err[600], key[40];
+    char err[600], key[40], seedname[96];
     struct qdisc_class_spec *cl = NULL;
     struct qdisc_filter_spec *fl = NULL;
     const struct qdisc_args *def = h->default_qdisc;
@@ -345,8 +345,10 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
         free(fl);
         return;
     }
+    snprintf(seedname, sizeof seedname, "%s.qdisc", d->key);
     struct qdisc_dev dev = { .mtu = d->mtu, .hard_header_len = 14, .txqueuelen = n->p.txqueuelen,
-                             .num_tx_queues = n->p.num_queues, .rate = d->rate };
+                             .num_tx_queues = n->p.num_queues, .rate = d->rate,
+                             .seed = rng_derive_seed(s->seed, seedname) };
     d->qd = qdisc_root_new(&top, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
     free(cl);
     free(fl);

@@ -34,6 +34,7 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
     q->dev = *dev;
     q->root = r;
     snprintf(q->parent, sizeof q->parent, "%s", parent);
+    rng_init(&q->rng, dev->seed, q->parent);
     if (a->ops->priv_size)
         q->priv = xcalloc(1, a->ops->priv_size);
     if (a->ops->mq) {
@@ -72,6 +73,7 @@ void qdisc_destroy(struct qdisc *q)
         if (q->ops->destroy)
             q->ops->destroy(q);
     }
+    rng_free(&q->rng);
     free(q->priv);
     free(q);
 }

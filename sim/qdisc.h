@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "sim/event.h"
+#include "sim/rng.h"
 #include "sim/skb.h"
 #include "sim/time.h"
 #include "sim/variant.h"
@@ -100,6 +101,12 @@ struct qdisc_dev {
     uint32_t txqueuelen;
     uint32_t num_tx_queues;
     uint64_t rate;               /* line rate, bit/s */
+    /* Where the port's disciplines draw from (red's prandom_u32, and
+     * what the kernel seeds at boot: fq_codel's flow hash key): a
+     * seed derived from the run's seed and the link direction's key, so
+     * a discipline's draws move with neither other links nor the order
+     * of construction. 0 in a test is as good as any. */
+    uint64_t seed;
 };
 
 /* gnet_stats_basic + gnet_stats_queue: tc's "Sent ... (dropped, overlimits
@@ -150,6 +157,7 @@ struct qdisc {
     struct qdisc **children;     /* mq: one per TX queue */
     uint32_t nchildren;
     char parent[8];              /* tc's "root" or ":1" */
+    struct rng rng;              /* its own stream: dev.seed and parent; drawn from only by those that draw */
     struct skb *peeked;          /* qdisc_peek's packet, dequeued and held (counts in st) */
     void *priv;
 };
