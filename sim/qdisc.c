@@ -162,11 +162,28 @@ static inline void occupancy(struct qdisc_root *r, const struct qdisc *q, uint64
         r->backlog_peak = r->backlog;
 }
 
+static void sent(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core);
+
 int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core)
 {
     struct qdisc *q = txq_qdisc(r, skb->queue);
     uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
     skb->t_due = now;            /* the enqueue time: sojourn, codel's enqueue_time */
+    if (q->ops->bypass && !qlen0 && !r->requeued) {
+        /* empty and work-conserving: no enqueue, no dequeue; a stopped
+         * queue makes it a requeue, as sch_direct_xmit does */
+        qdisc_sent(q, skb);
+        if (r->dev_ops->stopped(r->dev, skb->queue)) {
+            r->requeued = skb;
+            r->requeued_q = q;
+            q->st.requeues++;
+            qdisc_backlog_in(q, skb);
+            occupancy(r, q, qlen0, backlog0);
+        } else {
+            sent(r, skb, now, core);
+        }
+        return NET_XMIT_SUCCESS;
+    }
     int ret = q->ops->enqueue(q, skb, now);
     occupancy(r, q, qlen0, backlog0);
     qdisc_run(r, r->top->ops->mq ? skb->queue : -1, now, core);

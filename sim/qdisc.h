@@ -135,6 +135,8 @@ struct qdisc_ops {
     const struct qdisc_param *class_params;   /* a classful one's class options, or NULL */
     size_t priv_size;
     bool mq;                     /* a child per TX queue (mq): the engine enqueues to and runs the children */
+    bool bypass;                 /* TCQ_F_CAN_BYPASS: work-conserving; a packet that finds it empty goes
+                                  * straight to the device (__dev_xmit_skb's sch_direct_xmit) */
     /* The options against the device, as the kernel's init checks them;
      * 0, or -1 with the reason in err (one line, tc's terms). */
     int (*init)(struct qdisc *q, const struct qdisc_args *a, char *err, size_t n);

@@ -180,7 +180,7 @@ static int codel_xstats(const struct qdisc *q, struct qdisc_xstat *x)
 }
 
 const struct qdisc_ops qdisc_codel = {
-    .name = "codel", .params = codel_params, .priv_size = sizeof(struct codel_sched),
+    .name = "codel", .bypass = true, .params = codel_params, .priv_size = sizeof(struct codel_sched),
     .doc = "CoDel: a FIFO whose packets above target sojourn for an interval are dropped or CE-marked at "
            "interval/sqrt(count) (sch_codel.c, Linux 4.15)",
     .init = codel_init, .enqueue = codel_enqueue, .dequeue = codel_qdequeue, .reset = codel_reset,

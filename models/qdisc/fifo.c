@@ -109,21 +109,21 @@ static void bfifo_dump(const struct qdisc *q, FILE *f)
 }
 
 const struct qdisc_ops qdisc_pfifo = {
-    .name = "pfifo", .params = pfifo_params, .priv_size = sizeof(struct fifo),
+    .name = "pfifo", .bypass = true, .params = pfifo_params, .priv_size = sizeof(struct fifo),
     .doc = "a FIFO of at most limit packets, tail drop (sch_fifo.c, Linux 4.15)",
     .init = fifo_init, .enqueue = pfifo_enqueue, .dequeue = fifo_dequeue, .reset = fifo_reset, .dump = pfifo_dump,
 };
 VARIANT("qdisc", qdisc_pfifo);
 
 const struct qdisc_ops qdisc_bfifo = {
-    .name = "bfifo", .params = bfifo_params, .priv_size = sizeof(struct fifo),
+    .name = "bfifo", .bypass = true, .params = bfifo_params, .priv_size = sizeof(struct fifo),
     .doc = "a FIFO of at most limit bytes (frames with their Ethernet header), tail drop (sch_fifo.c, Linux 4.15)",
     .init = fifo_init, .enqueue = bfifo_enqueue, .dequeue = fifo_dequeue, .reset = fifo_reset, .dump = bfifo_dump,
 };
 VARIANT("qdisc", qdisc_bfifo);
 
 const struct qdisc_ops qdisc_pfifo_head_drop = {
-    .name = "pfifo_head_drop", .params = pfifo_params, .priv_size = sizeof(struct fifo),
+    .name = "pfifo_head_drop", .bypass = true, .params = pfifo_params, .priv_size = sizeof(struct fifo),
     .doc = "a FIFO of at most limit packets that drops its oldest to take a new one (sch_fifo.c, Linux 4.15)",
     .init = fifo_init, .enqueue = head_drop_enqueue, .dequeue = fifo_dequeue, .reset = fifo_reset,
     .dump = pfifo_dump,

@@ -382,7 +382,7 @@ static int fq_codel_xstats(const struct qdisc *q, struct qdisc_xstat *x)
 }
 
 const struct qdisc_ops qdisc_fq_codel = {
-    .name = "fq_codel", .params = fq_codel_params, .priv_size = sizeof(struct fq_codel),
+    .name = "fq_codel", .bypass = true, .params = fq_codel_params, .priv_size = sizeof(struct fq_codel),
     .doc = "flow queues with CoDel each, served by deficit round robin, new flows first; the fattest flow "
            "loses packets at the limit (sch_fq_codel.c, Linux 4.15)",
     .init = fq_codel_init, .enqueue = fq_codel_enqueue, .dequeue = fq_codel_dequeue, .reset = fq_codel_reset,

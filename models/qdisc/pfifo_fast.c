@@ -80,7 +80,7 @@ static void pf_dump(const struct qdisc *q, FILE *f)
 }
 
 const struct qdisc_ops qdisc_pfifo_fast = {
-    .name = "pfifo_fast", .priv_size = sizeof(struct pfifo_fast),
+    .name = "pfifo_fast", .bypass = true, .priv_size = sizeof(struct pfifo_fast),
     .doc = "three bands by TOS in strict priority, txqueuelen packets in all (sch_generic.c, Linux 4.15's default)",
     .init = pf_init, .enqueue = pf_enqueue, .dequeue = pf_dequeue, .reset = pf_reset, .dump = pf_dump,
 };

@@ -129,3 +129,42 @@ check "a class under a classless qdisc is refused" grep -q "bad3.ini:4: .*pfifo 
 printf '[link l]\nends = a b\nqdisc = pfifo limit 10 extra\n' > "$tmp/bad4.ini"
 "$NETSIM" run "$tmp/bad4.ini" --no-db > /dev/null 2> "$tmp/bad4.err"
 check "an unknown word names the accepted ones" grep -q "pfifo: unknown option 'extra'; pfifo takes limit NUMBER" "$tmp/bad4.err"
+
+# --- DCTCP at a CE threshold: fq_codel ce_threshold 1ms marks every packet
+# that waited longer than 1 ms (999 us in CoDel's 1.024-us units); DCTCP
+# (at both ends: a listener whose cc needs no ECN refuses an ECT SYN)
+# holds the queue there and the link full. 1 Gbit/s, 0.2 ms RTT, where the
+# threshold (83 packets) is above DCTCP's need of about a seventh of the
+# window
+cat > "$tmp/dctcp.ini" <<'INI'
+[sim]
+duration = 10s
+interval = 1s
+[host s]
+tcp.cc = dctcp
+[host r]
+bql = on
+[host d]
+tcp.cc = dctcp
+[link a]
+ends = s:eth0 r:eth0
+[link wan]
+ends = r:eth1 d:eth0
+rate = 1gbit
+propagation = 100us
+fwd.qdisc = fq_codel ce_threshold 1ms
+fwd.qdisc_interval = 100ms
+[flow 1]
+app = tcp_stream
+from = s
+to = d
+length = 10s
+INI
+"$NETSIM" run "$tmp/dctcp.ini" -q -o "$tmp/dctcp.db" > /dev/null 2>&1
+check "DCTCP through fq_codel ce_threshold 1ms runs" test $? -eq 0
+s=$(q "$tmp/dctcp.db" "select avg(value) from series where name = 'r.eth1.qdisc.sojourn_ms' and t > 2")
+check "DCTCP holds the queue at the 1-ms threshold: mean sojourn 0.9 to 1.1 ms ($s)" between "$s" 0.9 1.1
+m=$(counter "$tmp/dctcp.db" r.eth1.qdisc.ce_mark)
+check "... by CE marks ($m), with no drop" test "$m" -gt 1000 -a "$(counter "$tmp/dctcp.db" r.eth1.qdisc.dropped)" = 0
+g=$(counter "$tmp/dctcp.db" flow.1.goodput_bps)
+check "... and the link full: over 930 Mbit/s of the 941.48 frames allow ($g)" between "$g" 930e6 941.48e6
