@@ -30,3 +30,11 @@ tools/plot "$tmp/sctp_rwnd.db" --kind throughput -o "$out/sctp_rwnd_throughput.p
 # docs/cases/ipfrag.md: goodput against ipfrag_high_thresh, 3 evictors
 "$netsim" sweep scenarios/frag_evict.ini -j "$jobs" -q -o "$tmp/frag_evict.db" > /dev/null
 tools/plot "$tmp/frag_evict.db" --kind sweep --axis high -o "$out/frag_evict_sweep.png"
+
+# docs/cases/bottleneck.md: the router's qdisc against flow 1's congestion control
+"$netsim" sweep scenarios/bottleneck.ini -j "$jobs" -q -o "$tmp/bottleneck.db" > /dev/null
+"$netsim" plot "$tmp/bottleneck.db" --metric goodput --by flow --axis qdisc --variant-axis cc \
+    -o "$out/bottleneck_goodput.png" > /dev/null
+"$netsim" plot "$tmp/bottleneck.db" --metric jain --axis qdisc --variant-axis cc -o "$out/bottleneck_jain.png" > /dev/null
+tools/plot "$tmp/bottleneck.db" --kind series --series r.eth2.qdisc.sojourn_ms \
+    --title "time in the router's qdisc, mean per 100 ms (ms)" -o "$out/bottleneck_sojourn.png"
