@@ -94,6 +94,10 @@ static const struct dir_key netem_keys[NK_COUNT] = {
 static const struct dir_key qdisc_key =
     DIR_KEY("qdisc", "", "{the port's default, mq with net.core.default_qdisc children|tc's words after root, "
             "e.g. fq_codel target 5ms ecn} the sending port's queueing discipline (netsim keys qdisc)");
+static const struct dir_key netem_at_key =
+    DIR_KEY("netem_at", "root", "{root|root or leaf} with a qdisc key too, where netem goes: root (netem over the "
+            "qdisc, tc's parent 1:1 recipe) or leaf (the qdisc over netem: tbf's child, each htb leaf, each TX queue "
+            "under mq)");
 static const struct dir_key qdisc_interval_key =
     DIR_KEY("qdisc_interval", "10ms", "{10ms|0 (none) or a TIME} period of the qdisc's series: backlog_bytes, "
             "backlog_pkts, their peaks in the period, sojourn_ms and sojourn_max_ms");
@@ -164,6 +168,18 @@ static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, cons
             d->qargs = xmalloc(sizeof a);
             *d->qargs = a;
         }
+    }
+    char akey[40];
+    v = dir_value(sec, dir, &netem_at_key, akey, &given);
+    if (!strcmp(v, "leaf")) {
+        if (!d->qargs)
+            cfg_error(sec, akey, "netem_at = leaf puts netem under the direction's qdisc, and it has none "
+                      "(give qdisc, e.g. tbf rate 100mbit burst 32kb latency 50ms)");
+        else if (d->nm.on)
+            d->netem_leaf = true;
+        d->nm.on = false;
+    } else if (strcmp(v, "root")) {
+        cfg_error(sec, akey, "got '%s', expected root or leaf", v);
     }
     v = dir_value(sec, dir, &qdisc_interval_key, ikey, &given);
     why = NULL;
@@ -349,7 +365,8 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
     struct qdisc_dev dev = { .mtu = d->mtu, .hard_header_len = 14, .txqueuelen = n->p.txqueuelen,
                              .num_tx_queues = n->p.num_queues, .rate = d->rate,
                              .seed = rng_derive_seed(s->seed, seedname) };
-    d->qd = qdisc_root_new(&top, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
+    d->qd = qdisc_root_new_netem(&top, &dev, &s->q, &nic_qdisc_dev, n, d->netem_leaf ? &d->nopts : NULL, err,
+                                 sizeof err);
     free(cl);
     free(fl);
     if (!d->qd) {

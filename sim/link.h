@@ -54,6 +54,7 @@ struct link_dir {
     struct qdisc_args *qargs;    /* a qdisc key's discipline, as parsed; NULL: the port's default */
     struct qdisc_root *qd;       /* its tree, once the sending port exists (netem's child when nm.on) */
     simtime_t qd_every;          /* period of its backlog and sojourn series; 0: none */
+    bool netem_leaf;             /* netem_at = leaf: netem under the qdisc, not over it */
     struct rng rng;              /* netem's draws */
     simtime_t propagation;
     simtime_t wire_free;         /* when the serialiser is next idle */

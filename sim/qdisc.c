@@ -43,7 +43,7 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
         for (uint32_t i = 0; i < q->nchildren; i++) {
             char p[sizeof q->parent];
             snprintf(p, sizeof p, ":%x", (i + 1) & 0xffff);
-            q->children[i] = qdisc_create(a->child, dev, r, p, err, n);
+            q->children[i] = qdisc_create_leaf(q, a->child, p, err, n);
             if (!q->children[i]) {
                 qdisc_destroy(q);
                 return NULL;
@@ -117,20 +117,34 @@ void qdisc_watchdog_schedule(struct qdisc *q, simtime_t t)
         evq_move(r->q, &r->watchdog, t);
 }
 
-struct qdisc_root *qdisc_root_new(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,
-                                  const struct qdisc_dev_ops *dev_ops, void *devp, char *err, size_t n)
+struct qdisc_root *qdisc_root_new_netem(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,
+                                        const struct qdisc_dev_ops *dev_ops, void *devp,
+                                        const struct netem_opts *leaf_netem, char *err, size_t n)
 {
     struct qdisc_root *r = xcalloc(1, sizeof *r);
     r->q = q;
     r->dev_ops = dev_ops;
     r->dev = devp;
+    r->leaf_netem = leaf_netem;
     event_init(&r->watchdog, watchdog_fire, r);
     r->top = qdisc_create(a, dev, r, "root", err, n);
+    if (r->top && leaf_netem && !r->netem_leaves) {
+        snprintf(err, n, "%s has no leaf for netem (netem_at = leaf takes tbf, htb or mq, whose leaves netem "
+                 "becomes)", a->ops->name);
+        qdisc_destroy(r->top);
+        r->top = NULL;
+    }
     if (!r->top) {
         free(r);
         return NULL;
     }
     return r;
+}
+
+struct qdisc_root *qdisc_root_new(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,
+                                  const struct qdisc_dev_ops *dev_ops, void *devp, char *err, size_t n)
+{
+    return qdisc_root_new_netem(a, dev, q, dev_ops, devp, NULL, err, n);
 }
 
 void qdisc_root_free(struct qdisc_root *r)
@@ -303,6 +317,16 @@ void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, 
         }
     } else {
         register_one(s, r->top, prefix);
+    }
+    /* netem leaves under mq count as its children above; under tbf and
+     * htb they are counted by the class they serve */
+    for (uint32_t i = 0; !r->top->ops->mq && i < r->netem_leaves && i < QDISC_MAX_NETEM_LEAVES; i++) {
+        char p[128];
+        snprintf(p, sizeof p, "%s%s.", prefix, r->netem_leaf[i]->parent);
+        struct qdisc_xstat x[QDISC_MAX_XSTATS];
+        int nx = r->netem_leaf[i]->ops->xstats(r->netem_leaf[i], x);
+        for (int k = 0; k < nx; k++)
+            sim_counterf(s, x[k].v, k < 2, "%s%s", p, x[k].name);
     }
     r->every = every;
     if (every > 0) {

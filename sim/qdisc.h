@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "sim/event.h"
+#include "sim/netem.h"
 #include "sim/rng.h"
 #include "sim/skb.h"
 #include "sim/time.h"
@@ -218,6 +219,10 @@ struct qdisc_dev_ops {
 
 struct qdisc_root {
     struct qdisc *top;
+    const struct netem_opts *leaf_netem;   /* netem_at = leaf: the leaves are netem with these */
+    uint32_t netem_leaves;
+#define QDISC_MAX_NETEM_LEAVES 64
+    struct qdisc *netem_leaf[QDISC_MAX_NETEM_LEAVES];   /* for their counters */
     struct evq *q;
     const struct qdisc_dev_ops *dev_ops;
     void *dev;
@@ -240,6 +245,11 @@ struct qdisc_root {
  * refuses the options. */
 struct qdisc_root *qdisc_root_new(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,
                                   const struct qdisc_dev_ops *dev_ops, void *devp, char *err, size_t n);
+/* The same with netem at the leaves (NULL: none); err when the discipline
+ * has no leaf to put it in. */
+struct qdisc_root *qdisc_root_new_netem(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,
+                                        const struct qdisc_dev_ops *dev_ops, void *devp,
+                                        const struct netem_opts *leaf_netem, char *err, size_t n);
 void qdisc_root_free(struct qdisc_root *r);
 /* dev_queue_xmit's part after the TX queue choice (skb->queue): the
  * enqueue's NET_XMIT_* answer; then the tree runs. */
@@ -252,6 +262,11 @@ void qdisc_run(struct qdisc_root *r, int txq, simtime_t now, void *core);
 struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *dev, struct qdisc_root *r,
                            const char *parent, char *err, size_t n);
 void qdisc_destroy(struct qdisc *q);
+/* A classful discipline's leaf (tbf's child, an htb class's queue, mq's
+ * per-queue one): dflt, or netem when the tree's netem is at its leaves
+ * (qdisc_netem.c). */
+struct qdisc *qdisc_create_leaf(struct qdisc *parent, const struct qdisc_args *dflt, const char *name, char *err,
+                                size_t n);
 
 /* Index of the param named `name` (or an alias of it), or -1. */
 int qdisc_param_index(const struct qdisc_ops *ops, const char *name);

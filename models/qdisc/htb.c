@@ -157,7 +157,7 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
     fifo.ops = variant_find("qdisc", "pfifo");
     char parent_name[8];
     snprintf(parent_name, sizeof parent_name, "1:%x", s->minor & 0xfff);
-    c->leaf = qdisc_create(&fifo, &q->dev, q->root, parent_name, err, n);
+    c->leaf = qdisc_create_leaf(q, &fifo, parent_name, err, n);
     if (!c->leaf)
         return -1;
     static const char *const f[] = { "sent_bytes", "sent_packets", "dropped", "lended", "borrowed", "giants",

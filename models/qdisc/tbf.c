@@ -111,7 +111,7 @@ static int tbf_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
     c.ops = variant_find("qdisc", "bfifo");
     c.given = 1;
     c.v[0] = t->limit;
-    t->child = qdisc_create(&c, &q->dev, q->root, "1:1", err, n);
+    t->child = qdisc_create_leaf(q, &c, "1:1", err, n);
     return t->child ? 0 : -1;
 }
 

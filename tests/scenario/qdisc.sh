@@ -168,3 +168,45 @@ m=$(counter "$tmp/dctcp.db" r.eth1.qdisc.ce_mark)
 check "... by CE marks ($m), with no drop" test "$m" -gt 1000 -a "$(counter "$tmp/dctcp.db" r.eth1.qdisc.dropped)" = 0
 g=$(counter "$tmp/dctcp.db" flow.1.goodput_bps)
 check "... and the link full: over 930 Mbit/s of the 941.48 frames allow ($g)" between "$g" 930e6 941.48e6
+
+# --- tc's two recipes of netem with a shaper: netem at the root with tbf
+# as its child (netem_at = root, the default), or tbf at the root with
+# netem as its child (netem_at = leaf), where netem's limit (1000 packets)
+# replaces tbf's bytes: a TCP flow then keeps up to 1000 packets in the
+# shaper, about 120 ms at 100 Mbit/s, where tbf's latency 50ms holds it
+# to 50 ms above netem's 20 ms
+recipe() {
+    cat <<INI
+[sim]
+duration = 10s
+[link l]
+ends = a b
+fwd.qdisc = $1
+fwd.delay = 20ms
+fwd.netem_at = $2
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+length = 10s
+[flow 2]
+app = ping
+from = a
+to = b
+interval = 100ms
+INI
+}
+ping_avg() { q "$1" "select avg(value) / 1000 from series where name = 'flow.2.rtt_us' and t > 3"; }
+recipe "tbf rate 100mbit burst 32kb latency 50ms" root > "$tmp/r1.ini"
+"$NETSIM" run "$tmp/r1.ini" -q -o "$tmp/r1.db" > /dev/null 2>&1
+recipe "tbf rate 100mbit burst 32kb latency 50ms" leaf > "$tmp/r2.ini"
+"$NETSIM" run "$tmp/r2.ini" -q -o "$tmp/r2.db" > /dev/null 2>&1
+p1=$(ping_avg "$tmp/r1.db")
+p2=$(ping_avg "$tmp/r2.db")
+check "netem over tbf: the ping waits netem's 20 ms and tbf's at most 50 ms ($p1 ms)" between "$p1" 40 71
+check "tbf over netem: netem's 1000 packets set the queue, 100 to 145 ms ($p2 ms)" between "$p2" 100 145
+g2=$(counter "$tmp/r2.db" flow.1.goodput_bps)
+check "tbf over netem still shapes to 100 Mbit/s of frames (goodput $g2)" between "$g2" 93e6 95.7e6
+recipe "pfifo limit 100" leaf > "$tmp/r3.ini"
+"$NETSIM" run "$tmp/r3.ini" --no-db > /dev/null 2> "$tmp/r3.err"
+check "netem_at = leaf under a classless qdisc is refused" grep -q "pfifo has no leaf for netem" "$tmp/r3.err"
