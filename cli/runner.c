@@ -73,17 +73,24 @@ static int64_t sink_begin(const struct sink_ops *k, void *rec, struct cfg *cfg, 
     return id;
 }
 
-/* --tc-stats: each sending port's tree, under the command that shows it */
+/* --tc-stats: each port's egress, under the command that shows it */
 static void tc_stats_print(const struct sim *s, FILE *out)
 {
-    for (int i = 0; i < s->nlinks; i++)
-        for (int e = 0; e < 2; e++) {
-            const struct qdisc_root *r = s->links[i]->dir[e].qd;
-            if (!r)
-                continue;
-            fprintf(out, "\n%s# tc -s qdisc show dev %s\n", r->host, r->port);
-            qdisc_root_print(r, r->port, out);
+    for (int i = 0; i < s->nhosts; i++) {
+        const struct host *h = s->hosts[i];
+        for (int k = 0; k < h->nnics; k++) {
+            const struct nic *n = h->nics[k];
+            const struct link_dir *d = n->tx_link;
+            fprintf(out, "\n%s# tc -s qdisc show dev %s\n", h->name, n->name);
+            if (d && d->qd)
+                qdisc_root_print(d->qd, n->name, out);
+            else if (d && d->nm.on)
+                fprintf(out, "qdisc netem 8001: dev %s root refcnt 2 limit %u\n (its counters: %s.netem_*)\n",
+                        n->name, d->nopts.limit, d->key);
+            else
+                nic_print_default_qdisc(n, out);
         }
+    }
 }
 
 int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)

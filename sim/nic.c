@@ -604,6 +604,38 @@ static bool nic_napi(struct cpu_task *t, struct core *c)
     return false;
 }
 
+/* tc -s qdisc show of a port without a qdisc key: what 4.15 attaches (mq,
+ * a pfifo_fast per TX queue) with the NIC's own FIFOs' figures. Sent
+ * counts every packet put on the ring, as a bypassed qdisc counts it. */
+void nic_print_default_qdisc(const struct nic *n, FILE *f)
+{
+    uint64_t pk = 0, by = 0, dr = 0, ql = 0, bl = 0;
+    for (uint32_t i = 0; i < n->p.num_queues; i++) {
+        const struct nic_vec *v = &n->vec[i];
+        pk += v->tx_packets;
+        by += v->tx_bytes + 14 * v->tx_packets;
+        dr += v->qdisc_drops;
+        ql += v->qdisc.len;
+        for (uint32_t k = 0; k < v->qdisc.len; k++)
+            bl += v->qdisc.e[(v->qdisc.head + k) & (v->qdisc.cap - 1)]->ip_len + 14;
+    }
+    char b[32];
+    fprintf(f, "qdisc mq 0: dev %s root \n Sent %llu bytes %llu pkt (dropped %llu, overlimits 0 requeues 0) \n"
+            " backlog %s %llup requeues 0 \n", n->name, (unsigned long long)by, (unsigned long long)pk,
+            (unsigned long long)dr, qdisc_fmt_size(b, sizeof b, bl), (unsigned long long)ql);
+    for (uint32_t i = 0; i < n->p.num_queues; i++) {
+        const struct nic_vec *v = &n->vec[i];
+        uint64_t qb = 0;
+        for (uint32_t k = 0; k < v->qdisc.len; k++)
+            qb += v->qdisc.e[(v->qdisc.head + k) & (v->qdisc.cap - 1)]->ip_len + 14;
+        fprintf(f, "qdisc pfifo_fast 0: dev %s parent :%x bands 3 priomap  1 2 2 2 1 2 0 0 1 1 1 1 1 1 1 1\n"
+                " Sent %llu bytes %llu pkt (dropped %llu, overlimits 0 requeues 0) \n backlog %s %up requeues 0 \n",
+                n->name, i + 1, (unsigned long long)(v->tx_bytes + 14 * v->tx_packets),
+                (unsigned long long)v->tx_packets, (unsigned long long)v->qdisc_drops,
+                qdisc_fmt_size(b, sizeof b, qb), v->qdisc.len);
+    }
+}
+
 void nic_register_counters(struct nic *n, struct counters *cs)
 {
     counters_addf(cs, &n->rx_missed, true, "%s.%s.rx_missed", n->host->name, n->name);

@@ -12,6 +12,7 @@
 #define NETSIM_NIC_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "sim/cpu.h"
 #include "sim/dql.h"
@@ -129,6 +130,8 @@ extern const struct qdisc_dev_ops nic_qdisc_dev;
 simtime_t nic_eitr_interval(uint32_t itr);
 /* RSS queue of a received frame (exposed for tests). */
 uint32_t nic_rss_hash(const struct nic *n, const struct skb *skb);
+/* tc -s qdisc show for a port on its default FIFOs (mq over pfifo_fast). */
+void nic_print_default_qdisc(const struct nic *n, FILE *f);
 /* Its counters (per port and per queue) into a run's set. */
 struct counters;
 void nic_register_counters(struct nic *n, struct counters *cs);
