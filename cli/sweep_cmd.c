@@ -357,6 +357,8 @@ int cmd_sweep(int argc, char **argv)
     if (only > x.nruns) {
         fprintf(stderr, "netsim sweep: --only %d: %s has %d run%s\n", only, x.path, x.nruns, x.nruns == 1 ? "" : "s");
         sweep_free(x.sw);
+        free(x.text);
+        free(x.stem);
         return 2;
     }
     x.selected = xcalloc((size_t)x.nruns + 1, 1);
