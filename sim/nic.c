@@ -86,7 +86,7 @@ void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
         p->xps = true;
     else if (strcmp(xps, "off"))
         cfg_error(sec, "xps", "got '%s', expected off or cpu", xps);
-    p->bql = cfg_bool(sec, "bql", "off",
+    p->bql = cfg_bool(sec, "bql", "on",
             "byte queue limits on each TX ring (lib/dynamic_queue_limits.c; ixgbe calls it since Linux 3.3): "
             "on, or off as a kernel without CONFIG_BQL");
     p->bql_limit_min = (uint32_t)cfg_size(sec, "bql.limit_min", "0", 0, DQL_MAX_LIMIT,

@@ -5,11 +5,12 @@
 # start's overshoot and its recovery).
 #
 # The NIC's TX ring (512 descriptors, two a packet: about 256 packets,
-# 3.1 ms at 1 Gbit/s) sits between the qdisc and the wire, with byte queue
-# limits off by default (the host key bql): it is full whenever the qdisc
-# holds anything, and every packet, the ping's too, waits there ~3.1 ms on
-# top of its qdisc sojourn. The bounds below say where they count it, and
-# one run turns BQL on.
+# 3.1 ms at 1 Gbit/s) sits between the qdisc and the wire. These runs turn
+# byte queue limits off on every host (bql = off; netsim's default is on)
+# so that the ring is full whenever the qdisc holds anything, and every
+# packet, the ping's too, waits there ~3.1 ms on top of its qdisc sojourn:
+# the AQM is measured against the ring as a second FIFO. The bounds below
+# say where they count it, and one run turns BQL on at the router.
 . "$(dirname "$0")/common.bash"
 
 cat > "$tmp/aqm.ini" <<'INI'
@@ -18,8 +19,12 @@ duration = 30s
 interval = 1s
 [host s]
 net.ipv4.tcp_wmem = 4096 16384 67108864
+bql = off
+[host r]
+bql = off
 [host d]
 net.ipv4.tcp_rmem = 4096 131072 67108864
+bql = off
 [link up]
 ends = s:eth0 r:eth0
 [link wan]

@@ -177,12 +177,16 @@ check "inet6 over a 1200-byte link is refused with the RFC's 1280" grep -q 'fami
 # b from the table's row for W (at 663 < W <= 851: 86/256, one third,
 # where Reno halves). A 100 Mbit/s path of 20 ms whose netem holds 400
 # packets: slow start ends at about 3 s, congestion avoidance then loses
-# near 720 packets.
+# near 720 packets. Byte queue limits are off on a (the default is on):
+# its TX ring's 256 packets are part of the buffer that puts the loss in
+# the 663-851 row (with BQL on the ring holds a few and the loss comes at
+# about 490 packets, another row of the table).
 cat > "$tmp/hs.ini" <<'INI'
 [sim]
 duration = 12s
 [host a]
 tcp.cc = highspeed
+bql = off
 [host b]
 [link l]
 ends = a b
