@@ -37,12 +37,26 @@ struct cfg_limits {
  * first ask is kept: a key read twice (nic's itr as text, then as a time)
  * is documented as first read.
  */
+struct cfg_ask_probe {
+    const struct cfg_section *s;
+    const char *key;
+};
+
+static bool cfg_ask_eq(const void *ctx, uint32_t id)
+{
+    const struct cfg_ask_probe *p = ctx;
+    return strcmp(p->s->asked[id].key, p->key) == 0;
+}
+
 static int cfg_mark_asked(struct cfg_section *s, const char *key, const char *def, enum cfg_type type,
                           const struct cfg_limits *lim, const char *doc, int pattern)
 {
-    for (int i = 0; i < s->nasked; i++)
-        if (strcmp(s->asked[i].key, key) == 0)
-            return 0;
+    struct cfg_ask_probe p = { s, key };
+    uint32_t h = strindex_hash(STRINDEX_SEED, key, strlen(key));
+    if (strindex_find(&s->aindex, h, cfg_ask_eq, &p) >= 0)
+        return 0;
+    if (strindex_add(&s->aindex, h, (uint32_t)s->nasked))
+        xoom();
     s->asked = xgrow(s->asked, sizeof *s->asked, s->nasked, &s->capasked, 8);
     char *d = s->cfg->describe && def ? xstrdup(def) : NULL;
     struct cfg_ask *a = &s->asked[s->nasked++];

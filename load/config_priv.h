@@ -59,6 +59,8 @@ struct cfg_section {
     struct cfg_ask *asked; /* keys a getter asked for, in ask order: the valid keys */
     int nasked;
     size_t capasked;
+    struct strindex aindex;   /* asked key -> asked[]: a build asks a host section
+                               * a hundred keys, each once per run of a sweep */
 };
 
 struct cfg_param {

@@ -221,6 +221,7 @@ void cfg_free(struct cfg *c)
         }
         free(s->keys);
         strindex_free(&s->kindex);
+        strindex_free(&s->aindex);
         free(s->asked);
         free(s->kind);
         free(s->name);
