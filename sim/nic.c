@@ -7,12 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/invariant.h"
-#include "sim/config.h"
 #include "sim/host.h"
 #include "sim/link.h"
 #include "sim/nic.h"
 #include "sim/pcap.h"
-#include "sim/counter.h"
 #include "sim/sock.h"
 #include "sim/xalloc.h"
 
@@ -34,92 +32,6 @@ static void nic_irq(struct event *ev);
 static bool nic_napi(struct cpu_task *t, struct core *c);
 static void rx_page_release(struct skb_page *pg, const struct skb *skb);
 _Static_assert(offsetof(struct rx_slot, page) == 0, "a slot is its page");
-
-void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
-{
-    memset(p, 0, sizeof *p);
-    p->rx_ring = (uint32_t)cfg_int(sec, "rx_ring_size", "512", 64, 4096,
-                                   "RX descriptors per queue, a multiple of 8 (ethtool -G rx; ixgbe default 512)");
-    p->tx_ring = (uint32_t)cfg_int(sec, "tx_ring_size", "512", 64, 4096,
-                                   "TX descriptors per queue, a multiple of 8 (ethtool -G tx; ixgbe default 512)");
-    if (p->rx_ring % 8)
-        cfg_error(sec, "rx_ring_size", "got %u, expected a multiple of 8 (ethtool -G)", p->rx_ring);
-    if (p->tx_ring % 8)
-        cfg_error(sec, "tx_ring_size", "got %u, expected a multiple of 8 (ethtool -G)", p->tx_ring);
-    p->refill_batch = (uint32_t)cfg_int(sec, "rx_refill_batch", "16", 1, 4096,
-            "cleaned RX descriptors handed back to the NIC at once (ixgbe's IXGBE_RX_BUFFER_WRITE 16)");
-    static const char *const bufs[] = { "1536", "2048", "3072", "4096", NULL };
-    static const uint32_t bufv[] = { 1536, 2048, 3072, 4096 };
-    p->rx_buf_size = bufv[cfg_choice(sec, "rx_buf_size", "2048", bufs,
-                                     "RX buffer per descriptor in bytes (ixgbe: half a 4K page, 2048)")];
-    p->rx_hdr_size = (uint32_t)cfg_size(sec, "rx_hdr_size", "256", 64, 4096,
-            "frames up to this size are copied into the skb head and the page reused (IXGBE_RX_HDR_SIZE 256)");
-    p->skb_head_truesize = (uint32_t)cfg_size(sec, "skb_head_truesize", "896", 256, 65536,
-            "truesize charged for an skb head (a copied small frame; plus rx_buf_size for a page frame)");
-    char def[16];
-    snprintf(def, sizeof def, "%d", ncores < NIC_MAX_QUEUES ? ncores : NIC_MAX_QUEUES);
-    p->num_queues = (uint32_t)cfg_int(sec, "num_rx_queues", def, 1, NIC_MAX_QUEUES,
-            "{cores, at most 16|1 to 16} RX/TX queue pairs, one interrupt vector each (ixgbe: one per core)");
-    p->rss_udp_ports = cfg_bool(sec, "rss_udp_ports", "off",
-            "RSS hashes UDP ports too (ethtool -N rx-flow-hash udp4 sdfn); off: addresses only, the ixgbe default");
-    const char *itr = cfg_str(sec, "itr", "adaptive",
-            "{|adaptive or 0 to 1022us} interrupt throttle: adaptive (ethtool -C rx-usecs 1, the default) "
-            "or a fixed interval, 0 = off");
-    if (!strcmp(itr, "adaptive")) {
-        p->itr_us = 0;
-    } else {
-        simtime_t t = cfg_time(sec, "itr", "0", 0, 1022 * PS_PER_US, NULL);   /* documented as first read */
-        p->itr_us = (uint32_t)(t / PS_PER_US);
-        p->itr_off = (p->itr_us == 0);
-    }
-    p->napi_weight = (uint32_t)cfg_int(sec, "napi_weight", "64", 1, 1024,
-                                       "packets one NAPI poll may take before yielding (Linux default 64)");
-    p->tx_work_limit = (uint32_t)cfg_int(sec, "tx_work_limit", "256", 1, 4096,
-                                         "TX completions cleaned per poll (ixgbe default 256)");
-    p->rx_latency = cfg_time(sec, "nic_rx_latency", "1us", 0, PS_PER_MS,
-                             "DMA and descriptor write-back time from the wire to the RX ring");
-    p->txqueuelen = (uint32_t)cfg_int(sec, "txqueuelen", "1000", 1, 1000000,
-            "packets the pfifo qdisc of each TX queue holds while the ring is full (Linux default 1000)");
-    const char *xps = cfg_str(sec, "xps", "off",
-                              "{|off, cpu} TX queue choice: off (flow hash) or cpu (the sending core's queue, XPS)");
-    if (!strcmp(xps, "cpu"))
-        p->xps = true;
-    else if (strcmp(xps, "off"))
-        cfg_error(sec, "xps", "got '%s', expected off or cpu", xps);
-    p->bql = cfg_bool(sec, "bql", "on",
-            "byte queue limits on each TX ring (lib/dynamic_queue_limits.c; ixgbe calls it since Linux 3.3): "
-            "on, or off as a kernel without CONFIG_BQL");
-    p->bql_limit_min = (uint32_t)cfg_size(sec, "bql.limit_min", "0", 0, DQL_MAX_LIMIT,
-            "BQL's least limit in bytes (/sys/class/net/DEV/queues/tx-N/byte_queue_limits/limit_min; default 0)");
-    p->bql_limit_max = (uint32_t)cfg_size(sec, "bql.limit_max", "1879048192", 0, DQL_MAX_LIMIT,
-            "BQL's greatest limit in bytes (byte_queue_limits/limit_max; default DQL_MAX_LIMIT, 1879048192)");
-    p->bql_hold = dql_jiffies(cfg_time(sec, "bql.hold_time", "1s", PS_PER_MS, 1000 * PS_PER_S,
-            "time over which BQL takes the least slack before it lowers the limit (byte_queue_limits/hold_time; "
-            "default HZ, 1 s)"));
-    if (p->bql_limit_min > p->bql_limit_max)
-        cfg_error(sec, "bql.limit_min", "got %u, expected at most bql.limit_max (%u)", p->bql_limit_min,
-                  p->bql_limit_max);
-    for (uint32_t i = 0; i < NIC_MAX_QUEUES; i++)
-        p->queue_cpu[i] = (int)(i % (uint32_t)ncores);
-    const char *pin = cfg_str(sec, "rx_queue_cpu", "",
-            "{queue i on core i mod cores|core numbers} the core that serves each RX queue's interrupt, "
-            "\"0, 1, 2\" (smp_affinity)");
-    if (*pin) {
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", pin);
-        uint32_t i = 0;
-        for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", "), i++) {
-            char *end;
-            long v = strtol(tok, &end, 10);
-            if (*end || v < 0 || v >= ncores || i >= NIC_MAX_QUEUES) {
-                cfg_error(sec, "rx_queue_cpu", "got '%s', expected a comma-separated list of core numbers 0 to %d",
-                          pin, ncores - 1);
-                break;
-            }
-            p->queue_cpu[i] = (int)v;
-        }
-    }
-}
 
 /* A queue's rings are allocated when it first receives or sends: most
  * queues of a large topology never do (a 3000-host tree's rings were
@@ -602,56 +514,4 @@ static bool nic_napi(struct cpu_task *t, struct core *c)
     if (v->tx_len)
         irq_request(v, v->tx[v->tx_head].done > core_now(c) ? v->tx[v->tx_head].done : core_now(c));
     return false;
-}
-
-/* tc -s qdisc show of a port without a qdisc key: what 4.15 attaches (mq,
- * a pfifo_fast per TX queue) with the NIC's own FIFOs' figures. Sent
- * counts every packet put on the ring, as a bypassed qdisc counts it. */
-void nic_print_default_qdisc(const struct nic *n, FILE *f)
-{
-    uint64_t pk = 0, by = 0, dr = 0, ql = 0, bl = 0;
-    for (uint32_t i = 0; i < n->p.num_queues; i++) {
-        const struct nic_vec *v = &n->vec[i];
-        pk += v->tx_packets;
-        by += v->tx_bytes + 14 * v->tx_packets;
-        dr += v->qdisc_drops;
-        ql += v->qdisc.len;
-        for (uint32_t k = 0; k < v->qdisc.len; k++)
-            bl += v->qdisc.e[(v->qdisc.head + k) & (v->qdisc.cap - 1)]->ip_len + 14;
-    }
-    char b[32];
-    fprintf(f, "qdisc mq 0: dev %s root \n Sent %llu bytes %llu pkt (dropped %llu, overlimits 0 requeues 0) \n"
-            " backlog %s %llup requeues 0 \n", n->name, (unsigned long long)by, (unsigned long long)pk,
-            (unsigned long long)dr, qdisc_fmt_size(b, sizeof b, bl), (unsigned long long)ql);
-    for (uint32_t i = 0; i < n->p.num_queues; i++) {
-        const struct nic_vec *v = &n->vec[i];
-        uint64_t qb = 0;
-        for (uint32_t k = 0; k < v->qdisc.len; k++)
-            qb += v->qdisc.e[(v->qdisc.head + k) & (v->qdisc.cap - 1)]->ip_len + 14;
-        fprintf(f, "qdisc pfifo_fast 0: dev %s parent :%x bands 3 priomap  1 2 2 2 1 2 0 0 1 1 1 1 1 1 1 1\n"
-                " Sent %llu bytes %llu pkt (dropped %llu, overlimits 0 requeues 0) \n backlog %s %up requeues 0 \n",
-                n->name, i + 1, (unsigned long long)(v->tx_bytes + 14 * v->tx_packets),
-                (unsigned long long)v->tx_packets, (unsigned long long)v->qdisc_drops,
-                qdisc_fmt_size(b, sizeof b, qb), v->qdisc.len);
-    }
-}
-
-void nic_register_counters(struct nic *n, struct counters *cs)
-{
-    counters_addf(cs, &n->rx_missed, true, "%s.%s.rx_missed", n->host->name, n->name);
-    counters_addf(cs, &n->pages_alloc, false, "%s.%s.pages_alloc", n->host->name, n->name);
-    counters_addf(cs, &n->pages_recycled, false, "%s.%s.pages_recycled", n->host->name, n->name);
-    counters_addf(cs, &n->tx_busy, false, "%s.%s.tx_busy", n->host->name, n->name);
-    counters_addf(cs, &n->tx_restart_queue, false, "%s.%s.tx_restart_queue", n->host->name, n->name);
-    for (uint32_t i = 0; i < n->p.num_queues; i++) {
-        struct nic_vec *v = &n->vec[i];
-        static const char *const f[] = { "rx_packets", "rx_bytes", "rx_drops", "tx_packets", "tx_bytes",
-                                         "interrupts", "napi_polls", "qdisc_drops" };
-        const uint64_t *p[] = { &v->rx_packets, &v->rx_bytes, &v->rx_drops, &v->tx_packets, &v->tx_bytes,
-                                &v->irqs, &v->polls, &v->qdisc_drops };
-        for (int k = 0; k < 8; k++)
-            counters_addf(cs, p[k], k == 7, "%s.%s.q%u.%s", n->host->name, n->name, i, f[k]);
-        if (n->p.bql)
-            counters_addf(cs, &v->bql_limit, false, "%s.%s.q%u.bql_limit", n->host->name, n->name, i);
-    }
 }
