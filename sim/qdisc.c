@@ -178,6 +178,18 @@ static inline void occupancy(struct qdisc_root *r, const struct qdisc *q, uint64
 
 static void sent(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core);
 
+/* dev_requeue_skb: the packet waits first in line for its stopped queue,
+ * and still counts in the discipline's qlen and backlog (so in its limit) */
+static void requeue(struct qdisc_root *r, struct qdisc *q, struct skb *skb)
+{
+    uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
+    r->requeued = skb;
+    r->requeued_q = q;
+    q->st.requeues++;
+    qdisc_backlog_in(q, skb);
+    occupancy(r, q, qlen0, backlog0);
+}
+
 int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core)
 {
     struct qdisc *q = txq_qdisc(r, skb->queue);
@@ -187,15 +199,10 @@ int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *
         /* empty and work-conserving: no enqueue, no dequeue; a stopped
          * queue makes it a requeue, as sch_direct_xmit does */
         qdisc_sent(q, skb);
-        if (r->dev_ops->stopped(r->dev, skb->queue)) {
-            r->requeued = skb;
-            r->requeued_q = q;
-            q->st.requeues++;
-            qdisc_backlog_in(q, skb);
-            occupancy(r, q, qlen0, backlog0);
-        } else {
+        if (r->dev_ops->stopped(r->dev, skb->queue))
+            requeue(r, q, skb);
+        else
             sent(r, skb, now, core);
-        }
         return NET_XMIT_SUCCESS;
     }
     int ret = q->ops->enqueue(q, skb, now);
@@ -229,15 +236,7 @@ static void run_one(struct qdisc_root *r, struct qdisc *q, int onetxq, simtime_t
         if (!skb)
             return;
         if (r->dev_ops->stopped(r->dev, skb->queue)) {
-            /* dev_requeue_skb: it waits first in line, and still counts
-             * in the discipline's qlen and backlog (so in its limit) */
-            r->requeued = skb;
-            r->requeued_q = q;
-            q->st.requeues++;
-            qlen0 = q->st.qlen;
-            backlog0 = q->st.backlog;
-            qdisc_backlog_in(q, skb);
-            occupancy(r, q, qlen0, backlog0);
+            requeue(r, q, skb);
             return;
         }
         sent(r, skb, now, core);

@@ -185,6 +185,17 @@ static inline void qdisc_sent(struct qdisc *q, const struct skb *skb)
     q->st.bytes += qdisc_pkt_len(skb);
     q->st.packets++;
 }
+/* __qdisc_dequeue_head + qdisc_bstats_update: the head of one of the
+ * discipline's lists leaves it, counted */
+static inline struct skb *qdisc_pop(struct qdisc *q, struct skb_queue *list)
+{
+    struct skb *skb = skbq_pop(list);
+    if (skb) {
+        qdisc_backlog_out(q, skb);
+        qdisc_sent(q, skb);
+    }
+    return skb;
+}
 /* qdisc_drop: counted and freed (its socket's memory comes back) */
 static inline int qdisc_drop(struct qdisc *q, struct skb *skb)
 {

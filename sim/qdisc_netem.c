@@ -47,14 +47,8 @@ static int nl_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
 
 static struct skb *nl_dequeue(struct qdisc *q, simtime_t now)
 {
-    struct netem_leaf *l = q->priv;
     (void)now;
-    struct skb *skb = skbq_pop(&l->ready);
-    if (skb) {
-        qdisc_backlog_out(q, skb);
-        qdisc_sent(q, skb);
-    }
-    return skb;
+    return qdisc_pop(q, &((struct netem_leaf *)q->priv)->ready);
 }
 
 static void nl_reset(struct qdisc *q)

@@ -80,14 +80,8 @@ static int head_drop_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
 
 static struct skb *fifo_dequeue(struct qdisc *q, simtime_t now)
 {
-    struct fifo *f = q->priv;
     (void)now;
-    struct skb *skb = skbq_pop(&f->q);
-    if (skb) {
-        qdisc_backlog_out(q, skb);
-        qdisc_sent(q, skb);
-    }
-    return skb;
+    return qdisc_pop(q, &((struct fifo *)q->priv)->q);
 }
 
 static void fifo_reset(struct qdisc *q)

@@ -326,10 +326,16 @@ static struct skb *htb_dequeue(struct qdisc *q, simtime_t tnow)
         return NULL;
     int64_t now = (int64_t)(tnow / PS_PER_NS), wait = INT64_MAX;
     int via[HTB_MAX_CLASSES];
-    for (int k = 0; k < h->n; k++)
+    uint8_t prios[HTB_LEVELS] = { 0 };   /* the priorities that can send at each level */
+    for (int k = 0; k < h->n; k++) {
         via[k] = h->c[k].leaf && h->c[k].leaf->st.qlen ? lender(h, k, now, &wait) : -1;
+        if (via[k] >= 0)
+            prios[h->c[via[k]].level] |= (uint8_t)(1u << h->c[k].prio);
+    }
     for (int level = 0; level < HTB_LEVELS; level++)
         for (int prio = 0; prio < HTB_PRIOS; prio++) {
+            if (!(prios[level] >> prio & 1))
+                continue;
             /* the leaves that send at this level and priority take turns
              * in class id order: the first at or after the pointer */
             int pick = -1, first = -1;

@@ -54,14 +54,9 @@ static struct skb *pf_dequeue(struct qdisc *q, simtime_t now)
 {
     struct pfifo_fast *p = q->priv;
     (void)now;
-    for (int i = 0; i < BANDS; i++) {
-        struct skb *skb = skbq_pop(&p->band[i]);
-        if (skb) {
-            qdisc_backlog_out(q, skb);
-            qdisc_sent(q, skb);
-            return skb;
-        }
-    }
+    for (int i = 0; i < BANDS; i++)
+        if (p->band[i].head)
+            return qdisc_pop(q, &p->band[i]);
     return NULL;
 }
 
