@@ -78,7 +78,10 @@ void ip_rcv(struct host *h, struct skb *skb, struct core *c)
             return;
         }
         uint32_t mtu = out->tx_link->mtu;
-        if (skb->ip_len > mtu && (skb->df || skb->family == NET_IPV6)) {
+        /* a GRO packet goes on whole when its segments fit (ip_exceeds_mtu:
+         * skb_gso_validate_mtu), to be cut again at the egress port */
+        uint32_t len = skb->gso_size ? skb->gso_size + skb->ip_len - skb->payload : skb->ip_len;
+        if (len > mtu && (skb->df || skb->family == NET_IPV6 || skb->gso_size)) {
             /* ip_forward: DF set (IPv6 routers never fragment): drop and
              * tell the source the next hop's MTU */
             h->ip_frag_fails++;
@@ -88,7 +91,7 @@ void ip_rcv(struct host *h, struct skb *skb, struct core *c)
         }
         host_charge(h, c, h->sym_ip_forward);
         h->ip_forwarded++;
-        if (skb->ip_len > mtu)
+        if (len > mtu)
             ip_fragment(h, skb, mtu, out, c);
         else
             nic_xmit(out, skb, c);
@@ -155,7 +158,7 @@ static int ip_fragment(struct host *h, struct skb *skb, uint32_t mtu, struct nic
             f->corrupt = false;  /* the flipped bit is in one piece only */
         }
         f->is_frag = true;
-        f->frag_off = base + off;
+        f->frag_off = (uint16_t)(base + off);
         f->more_frags = !last || mf;
         f->ip_len = hdr + len;
         f->truesize = skb_truesize_for(f->ip_len + 14);
@@ -243,7 +246,7 @@ int ip_output(struct host *h, struct skb *skb, struct core *c)
     }
     h->ip_out++;
     uint32_t mtu = learned_mtu(h, skb->daddr, skb->family, out->tx_link->mtu);
-    if (skb->ip_len > mtu) {
+    if (skb->ip_len > mtu && !skb->gso_size) {   /* a GSO packet's segments fit (ip_finish_output_gso) */
         if (skb->df) {           /* the sender should have said EMSGSIZE */
             h->ip_frag_fails++;
             skb_free(skb);

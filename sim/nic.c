@@ -10,6 +10,7 @@
 #include "sim/host.h"
 #include "sim/link.h"
 #include "sim/nic.h"
+#include "sim/offload.h"
 #include "sim/pcap.h"
 #include "sim/sock.h"
 #include "sim/xalloc.h"
@@ -61,6 +62,11 @@ void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_
     n->sym_page = cpu_sym("ixgbe_alloc_rx_buffers");
     n->sym_txclean = cpu_sym("ixgbe_clean_tx_irq");
     n->sym_xmit = cpu_sym("ixgbe_xmit_frame");
+    n->sym_gso = cpu_sym("tcp_gso_segment");
+    n->sym_gso_seg = cpu_sym("tcp_gso_segment.per_seg");
+    n->sym_gro = cpu_sym("dev_gro_receive");
+    n->sym_gro_merge = cpu_sym("tcp_gro_receive");
+    n->sym_gro_complete = cpu_sym("napi_gro_complete");
     for (uint32_t i = 0; i < p->num_queues; i++) {
         struct nic_vec *v = &n->vec[i];
         v->nic = n;
@@ -79,6 +85,7 @@ void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_
         v->dql.min_limit = p->bql_limit_min;
         v->dql.max_limit = p->bql_limit_max;
         dql_reset(&v->dql, 0);
+        skbq_init(&v->gso_rest);
     }
 }
 
@@ -93,6 +100,8 @@ void nic_free(struct nic *n)
             skb_free(s);
         }
         skb_ring_purge(&v->qdisc);
+        skbq_purge(&v->gso_rest);
+        gro_purge(&v->gro);
         free(v->fifo);
         free(v->fifo_slot);
         free(v->slots);
@@ -197,7 +206,23 @@ static void rx_page_release(struct skb_page *pg, const struct skb *skb)
         slot->free_time = ctx_now();
 }
 
-/* One received frame: driver work, buffer accounting, then the stack. */
+/* netif_receive_skb: a frame, or a GRO packet, goes up to the stack on
+ * the queue's NAPI core; tcpdump sees it here, stamped now. */
+static void rx_deliver(void *ctx, struct skb *skb)
+{
+    struct nic_vec *v = ctx;
+    struct nic *n = v->nic;
+    struct core *c = v->core;
+    if (skb->gso_size)
+        host_charge(n->host, c, n->sym_gro_complete);
+    skb->tstamp = core_now(c);
+    if (n->pcap)
+        pcap_frame(n->pcap, skb, skb->tstamp, true);
+    ip_rcv(n->host, skb, c);
+}
+
+/* One received frame: driver work, buffer accounting, then GRO or the
+ * stack. */
 static void rx_one(struct nic_vec *v, struct core *c)
 {
     struct nic *n = v->nic;
@@ -206,6 +231,7 @@ static void rx_one(struct nic_vec *v, struct core *c)
     v->fifo_head = ring_add(v->fifo_head, 1, n->p.rx_ring);
     v->fifo_len--;
 
+    INVARIANT(c == v->core);     /* rx_deliver hands up on the vector's core */
     host_charge(n->host, c, n->sym_drv);
     uint32_t frame = skb->ip_len + 14;
     slot->gen++;
@@ -240,15 +266,21 @@ static void rx_one(struct nic_vec *v, struct core *c)
     }
     skb->sk = NULL;
     skb->destructor = NULL;
-    skb->tstamp = core_now(c);
-    if (n->pcap)                 /* netif_receive_skb: where tcpdump sees it */
-        pcap_frame(n->pcap, skb, skb->tstamp, true);
     v->rx_packets++;
     v->rx_bytes += skb->ip_len;
     v->itr_bytes += frame;
     v->cleaned++;
     v->poll_n++;
-    ip_rcv(n->host, skb, c);
+    if (!n->p.gro) {
+        rx_deliver(v, skb);
+        return;
+    }
+    host_charge(n->host, c, n->sym_gro);
+    uint64_t merged = v->gro.merged;
+    uint32_t page_part = skb->truesize > n->p.skb_head_truesize ? skb->truesize - n->p.skb_head_truesize : 0;
+    gro_receive(&v->gro, skb, page_part, dql_jiffies(core_now(c)), rx_deliver, v);
+    if (v->gro.merged != merged)
+        host_charge(n->host, c, n->sym_gro_merge);
 }
 
 /* ---- TX ---- */
@@ -258,33 +290,43 @@ static uint32_t tx_free_desc(const struct nic_vec *v)
     return v->nic->p.tx_ring - 1 - v->tx_desc_used;
 }
 
-/* netif_xmit_frozen_or_stopped: the driver's or the stack's (BQL's) XOFF */
-static inline bool txq_stopped(const struct nic_vec *v)
+/* The driver's or the stack's (BQL's) XOFF */
+static inline bool ring_stopped(const struct nic_vec *v)
 {
     return v->tx_stopped | v->bql_xoff;
 }
 
+/* netif_xmit_frozen_or_stopped, and software GSO's requeued segments,
+ * which go before anything else */
+static inline bool txq_stopped(const struct nic_vec *v)
+{
+    return ring_stopped(v) | (v->gso_rest.len != 0);
+}
+
 /* Put a frame on the ring: the DMA engine sends ring frames in order, back
- * to back, so its wire times are known now. */
-static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
+ * to back, so its wire times are known now. A GSO packet on a TSO port
+ * is one record and its segments' frames on the wire (ixgbe_tso). */
+static void tx_ring_frame(struct nic_vec *v, struct skb *skb, simtime_t t)
 {
     struct nic *n = v->nic;
     if (!v->tx)
         v->tx = xcalloc(n->p.tx_ring, sizeof *v->tx);
     struct tx_rec *r = &v->tx[ring_add(v->tx_head, v->tx_len, n->p.tx_ring)];
+    uint32_t segs = skb_gso_segs(skb);
     r->sk = skb->sk;
     r->truesize = skb->truesize;
     r->desc = skb->tx_desc ? skb->tx_desc : 1;
-    r->bytes = skb->ip_len + 14;
+    /* ixgbe's bytecount: every segment's headers (skb->len + (gso_segs - 1) x hdr_len) */
+    r->bytes = skb->ip_len + 14 + (segs - 1) * (skb->ip_len - skb->payload + 14);
     v->tx_len++;
     v->tx_desc_used += r->desc;
     /* the ring holds what its descriptors allow; the record now carries
      * the socket's charge, which tx_clean gives back */
     INVARIANT(v->tx_len <= n->p.tx_ring && v->tx_desc_used <= n->p.tx_ring - 1 && v->tx_desc_used >= v->tx_len);
     INVARIANT(!r->sk || r->sk->wmem_alloc >= r->truesize);
-    v->tx_packets++;
-    v->tx_bytes += skb->ip_len;
-    v->itr_bytes += skb->ip_len + 14;
+    v->tx_packets += segs;
+    v->tx_bytes += r->bytes - 14 * segs;
+    v->itr_bytes += r->bytes;
     /* The frame that crosses the wire is the receiver's copy: it no longer
      * belongs to the sending socket, which the ring record now stands for. */
     skb->sk = NULL;
@@ -293,9 +335,20 @@ static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
         rx_page_release(skb->rx_page, skb);
         skb->rx_page = NULL;
     }
+    if (skb->frag_list)          /* a forwarded GRO packet: its frames' pages too */
+        skb_drop_frag_list(skb);
     if (n->pcap)                 /* dev_hard_start_xmit: after the qdisc, as tcpdump sees it */
         pcap_frame(n->pcap, skb, t, false);
-    r->done = link_dir_xmit(n->tx_link, skb, t);
+    if (segs > 1) {
+        for (struct skb *f = skb_gso_segment(skb, false), *nx; f; f = nx) {
+            nx = f->next;
+            f->next = NULL;
+            r->done = link_dir_xmit(n->tx_link, f, t);
+        }
+    } else {
+        skb->gso_size = 0;
+        r->done = link_dir_xmit(n->tx_link, skb, t);
+    }
     irq_request(v, r->done);
     if (n->p.bql) {              /* netdev_tx_sent_queue */
         dql_queued(&v->dql, r->bytes);
@@ -306,6 +359,42 @@ static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t)
         v->tx_stopped = true;    /* netif_stop_subqueue */
         n->tx_busy++;
     }
+}
+
+/* Segments of a software-cut GSO packet while the ring takes them; the
+ * rest wait in gso_rest for the next TX clean. */
+static void tx_put_segs(struct nic_vec *v, struct skb *seg, simtime_t t)
+{
+    for (struct skb *nx; seg; seg = nx) {
+        nx = seg->next;
+        seg->next = NULL;
+        if (ring_stopped(v))
+            skbq_push(&v->gso_rest, seg);
+        else
+            tx_ring_frame(v, seg, t);
+    }
+}
+
+/* validate_xmit_skb: a GSO packet for a port without TSO is cut here, after
+ * the qdisc, before the driver, on the core that sends it (c; NULL for
+ * netem's and a qdisc watchdog's softirq, which netsim does not charge). */
+static void tx_ring_put(struct nic_vec *v, struct skb *skb, simtime_t t, struct core *c)
+{
+    struct nic *n = v->nic;
+    if (!skb->gso_size || n->p.tso || skb_gso_segs(skb) == 1) {
+        tx_ring_frame(v, skb, t);
+        return;
+    }
+    uint32_t segs = skb_gso_segs(skb);
+    if (c) {
+        host_charge(n->host, c, n->sym_gso);
+        for (uint32_t i = 0; i < segs; i++)
+            host_charge(n->host, c, n->sym_gso_seg);
+    }
+    struct skb *list = skb_gso_segment(skb, true);
+    for (struct skb *f = list; f; f = f->next)
+        f->tx_desc = 2;
+    tx_put_segs(v, list, t);
 }
 
 /* __netdev_pick_tx. With XPS (xps = cpu) the packet takes the queue whose
@@ -342,7 +431,7 @@ int nic_egress_xmit(void *dev, struct skb *skb, simtime_t t)
     struct nic_vec *v = &n->vec[skb->queue];
     if (txq_stopped(v))
         return -1;
-    tx_ring_put(v, skb, t);
+    tx_ring_put(v, skb, t, NULL);
     return 0;
 }
 
@@ -360,7 +449,7 @@ static void qdisc_txq_xmit(void *dev, struct skb *skb, simtime_t t, void *core)
     struct nic *n = dev;
     if (core)
         host_charge(n->host, core, n->sym_xmit);
-    tx_ring_put(&n->vec[skb->queue], skb, t);
+    tx_ring_put(&n->vec[skb->queue], skb, t, core);
 }
 
 const struct qdisc_dev_ops nic_qdisc_dev = { qdisc_txq_stopped, qdisc_txq_xmit };
@@ -391,7 +480,7 @@ int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
         INVARIANT(v->qdisc.len <= n->p.txqueuelen);
         return 0;
     }
-    tx_ring_put(v, skb, core_now(c));
+    tx_ring_put(v, skb, core_now(c), c);
     return 0;
 }
 
@@ -426,6 +515,8 @@ static void tx_clean(struct nic_vec *v, struct core *c)
         v->tx_stopped = false;
         n->tx_restart_queue++;
     }
+    while (!ring_stopped(v) && v->gso_rest.len)   /* the requeued segments first */
+        tx_ring_frame(v, skbq_pop(&v->gso_rest), core_now(c));
     if (was_stopped && !txq_stopped(v) && n->tx_link->nm.on && !n->tx_link->qd)
         netem_wake(&n->tx_link->nm, core_now(c));
     if (n->tx_link->qd) {
@@ -437,7 +528,7 @@ static void tx_clean(struct nic_vec *v, struct core *c)
     while (!txq_stopped(v) && v->qdisc.len) {
         struct skb *skb = skb_ring_pop(&v->qdisc);
         host_charge(n->host, c, n->sym_xmit);
-        tx_ring_put(v, skb, core_now(c));
+        tx_ring_put(v, skb, core_now(c), c);
     }
 }
 
@@ -502,10 +593,15 @@ static bool nic_napi(struct cpu_task *t, struct core *c)
         return true;
     }
     if (v->fifo_len) {
-        /* budget used up: net_rx_action polls again */
+        /* budget used up: net_rx_action polls again, after handing up
+         * what GRO has held since an earlier jiffy (napi_gro_flush(n, HZ >= 1000)) */
+        if (v->gro.n)
+            gro_flush(&v->gro, true, dql_jiffies(core_now(c)), rx_deliver, v);
         v->poll_start = true;
         return true;
     }
+    if (v->gro.n)                /* napi_complete_done */
+        gro_flush(&v->gro, false, 0, rx_deliver, v);
     v->hw_free += v->cleaned;
     v->cleaned = 0;
     assert(v->hw_free + v->fifo_len + v->cleaned == n->p.rx_ring - 1);

@@ -17,6 +17,7 @@
 #include "sim/cpu.h"
 #include "sim/dql.h"
 #include "sim/event.h"
+#include "sim/gro.h"
 #include "sim/skb.h"
 
 struct host;
@@ -44,6 +45,12 @@ struct nic_params {
     bool bql;                    /* byte queue limits on the TX rings (dql.h) */
     uint32_t bql_limit_min, bql_limit_max;
     uint64_t bql_hold;           /* jiffies */
+    /* offloads (ethtool -K; ip link's gso_max_size, gso_max_segs) */
+    bool tso;                    /* the NIC cuts a GSO packet into MSS frames */
+    bool gso;                    /* the stack builds GSO packets even without tso (cut in software) */
+    bool gro;                    /* NAPI merges a flow's in-order TCP segments (dev_gro_receive) */
+    bool lro;                    /* the 82599's RSC merges them in hardware */
+    uint32_t gso_max_size, gso_max_segs;
 };
 
 struct rx_slot {
@@ -77,6 +84,8 @@ struct nic_vec {
     struct rx_slot *slots;
     /* TX */
     struct skb_ring qdisc;       /* pfifo, up to txqueuelen */
+    struct skb_queue gso_rest;   /* software GSO's segments the stopped ring did not take
+                                  * (dev_requeue_skb of the list): they go first */
     struct tx_rec *tx;
     uint32_t tx_head, tx_len, tx_desc_used;
     bool tx_stopped;             /* the driver's XOFF: ring nearly full */
@@ -91,6 +100,7 @@ struct nic_vec {
     int itr_state;               /* 0 lowest, 1 low, 2 bulk */
     uint64_t itr_bytes;          /* RX + TX bytes since the last ITR update */
     struct cpu_task napi;
+    struct gro_list gro;         /* the NAPI context's held GRO packets */
     /* counters */
     uint64_t rx_packets, rx_bytes, rx_drops, tx_packets, tx_bytes, irqs, polls, qdisc_drops;
     uint64_t bql_limit;          /* BQL's limit after the last TX clean (byte_queue_limits/limit) */
@@ -104,7 +114,8 @@ struct nic {
     uint8_t reta[NIC_RETA_SIZE];
     struct nic_vec vec[NIC_MAX_QUEUES];
     uint64_t rx_missed, pages_alloc, pages_recycled, tx_busy, tx_restart_queue;
-    int sym_irq, sym_poll, sym_drv, sym_page, sym_txclean, sym_xmit;
+    int sym_irq, sym_poll, sym_drv, sym_page, sym_txclean, sym_xmit, sym_gso, sym_gso_seg;
+    int sym_gro, sym_gro_merge, sym_gro_complete;
     /* Observer of every arriving frame (tests, traces); NULL normally. */
     void (*rx_observer)(struct nic *n, const struct skb *skb, bool dropped);
     /* The port's capture (sim/pcap.h), or NULL: tested once per frame. */

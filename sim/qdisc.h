@@ -165,7 +165,14 @@ struct qdisc {
     void *priv;
 };
 
-static inline uint32_t qdisc_pkt_len(const struct skb *skb) { return skb->ip_len + 14; }
+/* qdisc_pkt_len_init: a GSO packet counts every segment's headers */
+static inline uint32_t qdisc_pkt_len(const struct skb *skb)
+{
+    uint32_t len = skb->ip_len + 14;
+    if (skb->gso_size)
+        len += (skb_gso_segs(skb) - 1) * (skb->ip_len - skb->payload + 14);
+    return len;
+}
 
 /* The bookkeeping every discipline does as the kernel's helpers do it. */
 static inline void qdisc_backlog_in(struct qdisc *q, const struct skb *skb)

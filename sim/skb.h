@@ -49,7 +49,9 @@ struct skb {
     uint16_t ip_id;              /* IPv4 id / IPv6 fragment id (low bits) */
     uint32_t saddr, daddr;       /* host ids (see host.h for dotted names) */
     uint32_t ip_len;             /* L3 length: IP header(s) + L4 header + payload */
-    uint32_t frag_off;           /* fragment offset in bytes */
+    uint16_t frag_off;           /* fragment offset in bytes (an IP datagram is at most 64 KB) */
+    uint16_t gso_size;           /* skb_shinfo(skb)->gso_size: a GSO or GRO packet's segment
+                                  * payload (the MSS); 0: one segment (skb_gso_segs) */
     uint32_t netem_seq;          /* arrival order at a netem qdisc (reordering count) */
     bool more_frags;             /* MF */
     bool is_frag;                /* part of a fragmented datagram */
@@ -99,6 +101,13 @@ static inline bool skb_ecn_set_ce(struct skb *s)
         return false;
     s->tos |= INET_ECN_CE;
     return true;
+}
+
+/* A GSO or GRO packet's segment count (skb_shinfo(skb)->gso_segs): the
+ * payload in gso_size pieces, the last one shorter. */
+static inline uint32_t skb_gso_segs(const struct skb *s)
+{
+    return s->gso_size ? (s->payload + s->gso_size - 1) / s->gso_size : 1;
 }
 
 /* Pool of packets. Grows in slabs of 1024 on demand and never shrinks, so

@@ -79,6 +79,8 @@ void sock_wfree_bytes(struct sock *sk, uint32_t truesize)
 {
     assert(sk->wmem_alloc >= truesize);
     sk->wmem_alloc -= truesize;
+    if (sk->wfree)
+        sk->wfree(sk);
     /* sock_def_write_space wakes a writer once half the buffer is free */
     if (sk->writer && sk->wmem_alloc * 2 <= sk->sndbuf)
         wake(&sk->writer, sk->writer_core);

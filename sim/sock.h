@@ -47,6 +47,9 @@ struct sock {
      * what the fq qdisc paces the socket's packets at */
     uint64_t (*pacing_rate)(const struct sock *sk);
     uint8_t pacing_status;       /* SK_PACING_*: fq sets FQ, and the protocol then does not pace itself */
+    /* optional: called when a sent packet's charge comes back (TCP's
+     * tcp_wfree, which runs TCP Small Queues' handler) */
+    void (*wfree)(struct sock *sk);
 };
 
 void sock_init(struct sock *sk, struct host *h, uint8_t proto, uint16_t port);

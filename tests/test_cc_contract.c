@@ -129,22 +129,47 @@ static void test_contract_hooks(void **state)
     assert_int_equal(rcv.release, 1);
 }
 
-/* tcp_tso_segs: BBR's own goal, else tcp_tso_autosize at min 2 */
+/* tcp_tso_segs: the cc's own goal, else tcp_tso_autosize (4.15): a
+ * millisecond (rate >> 10) of the pacing rate in MSS segments, at most
+ * gso_max_size - 1 - MAX_TCP_HEADER bytes, at least tcp_min_tso_segs, and
+ * never more than gso_max_segs; one segment on a port without GSO */
 static void test_tso_segs(void **state)
 {
     (void)state;
     static struct tcp_sock tp;
     static struct tcp_host th;
     memset(&tp, 0, sizeof tp);
+    th.min_tso_segs = 2;
     tp.th = &th;
     tp.mss = 1448;
     tp.cc = tcp_cc_find("cubic");
+    tp.gso_ok = true;
+    tp.gso_max_size = 65536;
+    tp.gso_max_segs = 65535;
     tp.pacing_rate = 125000000;                    /* 1 Gbit/s: 122070 bytes a ms, capped at 65215 */
     assert_int_equal(tcp_tso_segs(&tp), 45);       /* 65215 / 1448 */
     tp.pacing_rate = 1250000;                      /* 10 Mbit/s: 1220 bytes, below 2 segments */
     assert_int_equal(tcp_tso_segs(&tp), 2);
+    th.min_tso_segs = 4;                           /* net.ipv4.tcp_min_tso_segs */
+    assert_int_equal(tcp_tso_segs(&tp), 4);
+    th.min_tso_segs = 2;
     tp.pacing_rate = 12500000;                     /* 100 Mbit/s: 12207 / 1448 = 8 */
     assert_int_equal(tcp_tso_segs(&tp), 8);
+    tp.pacing_rate = 12499999;                     /* 12206 bytes: still 8 (12206 / 1448 = 8.4) */
+    assert_int_equal(tcp_tso_segs(&tp), 8);
+    tp.pacing_rate = 11862016;                     /* 11584 bytes a ms: exactly 8 x 1448 */
+    assert_int_equal(tcp_tso_segs(&tp), 8);
+    tp.pacing_rate = 11862015;                     /* one byte a second less: 11583 bytes, 7 */
+    assert_int_equal(tcp_tso_segs(&tp), 7);
+    tp.pacing_rate = 125000000;
+    tp.gso_max_size = 16384;                       /* ip link set gso_max_size 16384: 16063 / 1448 = 11 */
+    assert_int_equal(tcp_tso_segs(&tp), 11);
+    tp.gso_max_size = 65536;
+    tp.gso_max_segs = 16;                          /* gso_max_segs caps the answer */
+    assert_int_equal(tcp_tso_segs(&tp), 16);
+    tp.gso_ok = false;                             /* no tso, no gso: sk_gso_max_segs 1 */
+    tp.gso_max_segs = 1;
+    assert_int_equal(tcp_tso_segs(&tp), 1);
 }
 
 /* ------------------------------------------------------------ Westwood+ */

@@ -102,6 +102,23 @@ uint64_t tcp_new_window(struct tcp_sock *tp);
 
 /* tcp_sock.c */
 void tcp_sock_free(struct tcp_sock *tp);
+/* run the socket's softirq work (TW_* bits) on its core now */
+void tcp_kick(struct tcp_sock *tp, int bit);
+
+/* tcp_gso.c: GSO packet sizes, TSO deferral, TCP Small Queues */
+void tcp_setup_caps(struct tcp_sock *tp);
+uint32_t tcp_tso_autosize(const struct tcp_sock *tp, uint32_t mss, uint32_t min_tso_segs);
+/* segments the next skb from idx holds (new data: cut by the window,
+ * the cwnd quota and the write queue's skb; a retransmission: a run of
+ * lost segments), or *defer when TSO deferral holds it */
+uint32_t tcp_gso_segs_now(struct tcp_sock *tp, uint64_t idx, bool retx, uint32_t max_segs, uint32_t in_flight,
+                          simtime_t now, bool *defer);
+uint32_t tcp_data_truesize(const struct tcp_sock *tp, uint32_t ip_len, uint32_t payload);
+bool tcp_small_queue_check(struct tcp_sock *tp, uint32_t truesize, bool retx);
+void tcp_wfree(struct sock *sk);
+
+/* tcp_offload.c: TCP's GSO and GRO rules for the engine (sim/offload.h) */
+void tcp_offload_init(void);
 
 /* module.c: the family's slot in host->mod, set when it attaches */
 extern int tcp_module_slot;

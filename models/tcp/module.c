@@ -61,6 +61,7 @@ static const char *const releases[] = { "4.15", "4.16", "6.6", "6.16", "6.18", N
 static void attach(struct sim *s, struct host *h, int slot)
 {
     tcp_module_slot = slot;
+    tcp_offload_init();
     struct cfg_section *sec = h->sec;
     struct tcp_host *th = xcalloc(1, sizeof *th);
     const struct kernel_profile *kp = &profiles[cfg_choice(sec, "kernel", "4.15", releases,
@@ -101,6 +102,17 @@ static void attach(struct sim *s, struct host *h, int slot)
                                       "initial congestion window in segments (Linux's TCP_INIT_CWND 10)");
     th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off",
                              "the sender's qdisc is fq: CUBIC and Reno are paced as sch_fq paces them (BBR always is)");
+    th->limit_output_bytes = (uint32_t)cfg_size(sec, "net.ipv4.tcp_limit_output_bytes", "262144", 0, 0x7fffffff,
+            "TCP Small Queues: bytes of a socket's packets below it (qdisc, driver, ring) before it waits for a "
+            "TX completion; at least two packets, up to a millisecond of its pacing rate (Linux 4.15 default 262144)");
+    th->tsq = cfg_bool(sec, "tcp.tsq", "off",
+            "TCP Small Queues (Linux 3.6 on): off is an older kernel; net.ipv4.tcp_limit_output_bytes only caps "
+            "TSQ's limit, whose floor is two packets or a millisecond at the pacing rate");
+    th->min_tso_segs = (uint32_t)cfg_int(sec, "net.ipv4.tcp_min_tso_segs", "2", 1, 127,
+            "least segments in a GSO packet tcp_tso_autosize asks for (Linux 4.15 default 2)");
+    th->tso_win_divisor = (uint32_t)cfg_int(sec, "net.ipv4.tcp_tso_win_divisor", "3", 0, 255,
+            "TSO deferral sends once 1/n of the congestion window can go in one packet; 0: once more than three "
+            "segments can (Linux 4.15 default 3)");
     th->ecn = (uint8_t)cfg_int(sec, "net.ipv4.tcp_ecn", "2", 0, 2,
             "ECN (RFC 3168): 0 never, 1 ask for it on connect() and accept it, 2 accept it when the peer asks "
             "(Linux 4.15 default 2); a tcp.cc that needs ECN (dctcp) asks and accepts whatever this says");

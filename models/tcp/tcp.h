@@ -57,6 +57,10 @@ struct tcp_host {
     bool pacing_fq;               /* sender has fq: pace CUBIC/Reno too */
     uint8_t ecn;                  /* net.ipv4.tcp_ecn: 0 never, 1 ask and accept, 2 accept only */
     bool ecn_fallback;            /* net.ipv4.tcp_ecn_fallback: a retransmitted SYN asks no more */
+    bool tsq;                     /* tcp.tsq: TCP Small Queues (3.6 on) */
+    uint32_t limit_output_bytes;  /* net.ipv4.tcp_limit_output_bytes (TSQ) */
+    uint32_t min_tso_segs;        /* net.ipv4.tcp_min_tso_segs */
+    uint32_t tso_win_divisor;     /* net.ipv4.tcp_tso_win_divisor */
     uint32_t init_cwnd;
     const struct tcp_cc_ops *cc;
     const struct tcp_drs_ops *drs;
@@ -245,6 +249,8 @@ struct tcp_stats {
     uint64_t drs_calls, drs_raised, drs_not_raised, drs_below_space;
     uint64_t prune_raise, prune_collapse, prune_ofo_drop, prune_drop;
     uint64_t ofo_segs;
+    uint64_t tsq_throttled;       /* TCP Small Queues stopped tcp_write_xmit (TSQ_THROTTLED set) */
+    uint64_t gso_pkts_out;        /* skbs of more than one segment sent (GSO packets) */
     uint64_t undos, spurious_rtos, dsacks_in, dsacks_out;
     /* netsim's own ECN figures (4.15 has no TcpExt counter for them):
      * data segments in marked CE, ACKs out with ECE and in with ECE on an
@@ -348,6 +354,14 @@ struct tcp_sock {
     uint64_t rate_delivered, rate_interval_us;
     bool rate_app_limited;
     uint64_t segs_in, data_segs_in;   /* tcp_segs_in: every segment this end received */
+    /* offloads: sk_route_caps of the egress port (sk_setup_caps) */
+    bool gso_ok;                  /* sk_can_gso: the port has tso or gso on */
+    uint32_t gso_max_size, gso_max_segs;   /* sk_gso_max_size, sk_gso_max_segs */
+    uint32_t size_goal_segs;      /* tp->gso_segs: segments per skb tcp_sendmsg builds */
+    uint64_t wq_skb_end;          /* segment index where the write queue's head skb ends */
+    uint64_t max_window;          /* largest window the peer offered */
+    uint64_t lsndtime;            /* jiffy of the last data sent (TSO deferral) */
+    bool tsq_throttled;           /* TSQ_THROTTLED: waits for a TX completion */
     /* pacing */
     uint64_t pacing_rate;         /* bytes per second, 0 = off */
     bool pacing;
@@ -395,7 +409,7 @@ struct tcp_sock {
     FILE *drs_log;                /* DRS log (tcp.drs_log), or NULL */
 };
 
-enum { TW_RTO = 1, TW_DELACK = 2, TW_PACE = 4, TW_REO = 8, TW_TLP = 16, TW_XMIT = 32 };
+enum { TW_RTO = 1, TW_DELACK = 2, TW_PACE = 4, TW_REO = 8, TW_TLP = 16, TW_XMIT = 32, TW_TSQ = 64 };
 
 /* ---- helpers on the window arithmetic (include/net/tcp.h) ---- */
 /* Linux 6.6 (dfa2f0483360): win = space x scaling_ratio / 2^8, the ratio

@@ -252,6 +252,8 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         return;
     uint64_t wnd_before = tp->snd_wnd;
     tp->snd_wnd = (uint64_t)th->win << tp->snd_wscale;
+    if (tp->snd_wnd > tp->max_window)
+        tp->max_window = tp->snd_wnd;
     if (tp->ts_ok)
         tp->ts_recent = th->tsval;
     if (tp->state != TCP_ESTABLISHED)

@@ -123,14 +123,16 @@ static void grow_window(struct tcp_sock *tp, uint32_t len, uint32_t truesize)
     }
 }
 
-/* tcp_event_data_recv: in-order data only; ecn the segment's ECN field */
-static void event_data_recv(struct tcp_sock *tp, uint32_t len, uint32_t truesize, uint8_t ecn, simtime_t now)
+/* tcp_event_data_recv: in-order data only; ecn the segment's ECN field,
+ * seg its segment size (a GRO packet's gso_size, else len) */
+static void event_data_recv(struct tcp_sock *tp, uint32_t len, uint32_t seg, uint32_t truesize, uint8_t ecn,
+                            simtime_t now)
 {
     tp->ack_pending = true;                          /* inet_csk_schedule_ack */
-    if (len >= tp->rcv_mss) {                        /* tcp_measure_rcv_mss */
-        if (tp->th->scaling_ratio && len != tp->rcv_mss)
+    if (seg >= tp->rcv_mss) {                        /* tcp_measure_rcv_mss */
+        if (tp->th->scaling_ratio && seg != tp->rcv_mss)
             tcp_scaling_ratio_measure(tp, len, truesize);
-        tp->rcv_mss = len < tp->advmss ? len : tp->advmss;
+        tp->rcv_mss = seg < tp->advmss ? seg : tp->advmss;
     }
     rcv_rtt_measure(tp, now);
     if (!tp->ato) {
@@ -484,7 +486,7 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
         }
         queue_rcv(tp, seq, end, truesize);
         tp->rcv_nxt = end;
-        event_data_recv(tp, len, truesize, skb_ecn(skb), now);
+        event_data_recv(tp, len, skb->gso_size ? skb->gso_size : len, truesize, skb_ecn(skb), now);
         if (rskb_vec_len(&tp->ofo)) {
             ofo_queue(tp);
             if (!rskb_vec_len(&tp->ofo))

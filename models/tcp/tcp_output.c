@@ -11,6 +11,7 @@
 #include <string.h>
 #include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
+#include "sim/dql.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
 
@@ -97,7 +98,8 @@ static uint32_t tcp_select_window(struct tcp_sock *tp)
 
 /* One segment or ACK on the wire, stamped now (tcp_transmit_skb); fresh:
  * data sent for the first time. */
-static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint64_t seq, uint32_t len, bool fresh)
+static int tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint64_t seq, uint32_t len, bool fresh,
+                        uint32_t segs)
 {
     if (sym_xmit < 0)
         sym_xmit = cpu_sym("tcp_transmit_skb");
@@ -175,17 +177,31 @@ static void tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uin
     skb->payload = len;
     skb->flow = tp->flow ? (uint32_t)tp->flow->id : 0;
     skb->ip_len = ip_hdr_len(skb->family) + TCP_HDR_LEN + opt + len;
-    skb->truesize = skb_truesize_for(skb->ip_len + 16);
+    if (len) {
+        skb->truesize = tcp_data_truesize(tp, skb->ip_len, len);
+        tp->lsndtime = dql_jiffies(now);          /* tcp_event_data_sent */
+    } else {
+        skb->truesize = skb_truesize_for(skb->ip_len + 16);
+    }
     skb->tx_desc = 2;
-    tp->st.segs_out++;
-    ip_output(tp->h, skb, c);
+    if (segs > 1) {
+        /* a GSO packet: a context descriptor, the headers, and the
+         * payload's pages in pieces of at most 16 KB
+         * (IXGBE_MAX_DATA_PER_TXD) */
+        skb->gso_size = (uint16_t)tp->mss;
+        skb->tx_desc = (uint8_t)(2 + (len + 16383) / 16384);
+        tp->st.gso_pkts_out++;
+    }
+    tp->st.segs_out += segs;
+    sock_charge_w(&tp->sk, skb);             /* skb_set_owner_w: TSQ counts it until the TX clean */
+    return ip_output(tp->h, skb, c);
 }
 
 void tcp_send_ack(struct tcp_sock *tp, struct core *c)
 {
     if (tp->cc->cwnd_event)
         tp->cc->cwnd_event(tp, CA_EVENT_NON_DELAYED_ACK);
-    tcp_transmit(tp, c, TH_ACK, tp->snd_nxt, 0, false);
+    tcp_transmit(tp, c, TH_ACK, tp->snd_nxt, 0, false, 1);
 }
 
 void tcp_send_ack_for(struct tcp_sock *tp, uint64_t rcv_nxt)
@@ -198,7 +214,7 @@ void tcp_send_ack_for(struct tcp_sock *tp, uint64_t rcv_nxt)
 
 void tcp_send_syn(struct tcp_sock *tp, struct core *c, bool ack)
 {
-    tcp_transmit(tp, c, TH_SYN | (ack ? TH_ACK : 0), 0, 0, false);
+    tcp_transmit(tp, c, TH_SYN | (ack ? TH_ACK : 0), 0, 0, false, 1);
 }
 
 /* tcp_send_delayed_ack: ato clamped to [40 ms, 200 ms] and to srtt. */
@@ -362,27 +378,11 @@ void tcp_seg_free_all(struct tcp_sock *tp)
     tp->nblk = 0;
 }
 
-/* Send segment idx (new data or a retransmission) now. */
-static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct core *c)
+/* Send segments idx .. idx + n - 1 (new data or a retransmission) now,
+ * as one skb: a GSO packet when n > 1. */
+static void tcp_xmit_segs(struct tcp_sock *tp, uint64_t idx, uint32_t n, bool retx, struct core *c)
 {
     simtime_t now = core_now(c);
-    struct tcp_seg *s;
-    if (retx) {
-        s = tcp_seg_at(tp, idx);
-        s->flags |= SEG_RETRANS | SEG_EVER_RETRANS;
-        INVARIANT(tp->lost_unretx > 0 && (s->flags & SEG_LOST) && !(s->flags & SEG_SACKED));
-        tp->retrans_out++;
-        tp->lost_unretx--;
-        tp->st.retrans++;
-        ts_unlink(tp, idx);
-    } else {
-        tcp_seg_reserve(tp, idx);
-        s = tcp_seg_at(tp, idx);
-        memset(s, 0, sizeof *s);
-        s->dprev = TCP_SEG_UNLINKED;
-        tp->nxt_idx++;
-        tp->snd_nxt += tp->mss;
-    }
     /* tcp_rate_skb_sent */
     if (!tp->packets_out) {
         tp->first_tx_mstamp = now;
@@ -390,29 +390,49 @@ static void tcp_xmit_seg(struct tcp_sock *tp, uint64_t idx, bool retx, struct co
         if (tp->cc->cwnd_event)
             tp->cc->cwnd_event(tp, CA_EVENT_TX_START);
     }
-    if (!retx)
-        tp->packets_out++;
-    s->first_tx = tp->first_tx_mstamp;
-    s->delivered_time = tp->delivered_mstamp;
-    s->delivered_lo = (uint32_t)tp->delivered;
-    if (tp->app_limited)
-        s->flags |= SEG_APP_LIMITED;
-    else
-        s->flags &= (uint8_t)~SEG_APP_LIMITED;
-    s->tx_time = now;
-    seg_set_una_dist(s, idx - tp->una_idx);
-    ts_append(tp, idx);
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t i = idx + k;
+        struct tcp_seg *s;
+        if (retx) {
+            s = tcp_seg_at(tp, i);
+            s->flags |= SEG_RETRANS | SEG_EVER_RETRANS;
+            INVARIANT(tp->lost_unretx > 0 && (s->flags & SEG_LOST) && !(s->flags & SEG_SACKED));
+            tp->retrans_out++;
+            tp->lost_unretx--;
+            tp->st.retrans++;
+            ts_unlink(tp, i);
+        } else {
+            tcp_seg_reserve(tp, i);
+            s = tcp_seg_at(tp, i);
+            memset(s, 0, sizeof *s);
+            s->dprev = TCP_SEG_UNLINKED;
+            tp->nxt_idx++;
+            tp->snd_nxt += tp->mss;
+            tp->packets_out++;
+        }
+        s->first_tx = tp->first_tx_mstamp;
+        s->delivered_time = tp->delivered_mstamp;
+        s->delivered_lo = (uint32_t)tp->delivered;
+        if (tp->app_limited)
+            s->flags |= SEG_APP_LIMITED;
+        else
+            s->flags &= (uint8_t)~SEG_APP_LIMITED;
+        s->tx_time = now;
+        seg_set_una_dist(s, i - tp->una_idx);
+        ts_append(tp, i);
+    }
     SCOREBOARD_OK(tp);
     if (tp->ca_state >= TCP_CA_CWR)
-        tp->prr_out++;
-    tp->st.data_segs_out++;
+        tp->prr_out += n;
+    tp->st.data_segs_out += n;
     uint64_t seq = 1 + idx * tp->mss;
     bool arm = !event_pending(&tp->ev_rto);
-    tcp_transmit(tp, c, TH_ACK, seq, tp->mss, !retx);
+    tcp_transmit(tp, c, TH_ACK, seq, n * tp->mss, !retx, n);
     if (arm)
         tcp_rearm_rto(tp, now);
     if (tcp_paces(tp) && tp->pacing_rate) {
-        simtime_t len = time_serialise(TCP_HDR_LEN + TCPOLEN_TS_ALIGNED + tp->mss, tp->pacing_rate * 8);
+        /* tcp_internal_pacing: the skb's TCP header and payload */
+        simtime_t len = time_serialise(TCP_HDR_LEN + TCPOLEN_TS_ALIGNED + n * tp->mss, tp->pacing_rate * 8);
         tp->next_tx = (tp->next_tx > now ? tp->next_tx : now) + len;
         if (tp->next_tx < now + len)
             tp->next_tx = now + len;
@@ -434,6 +454,7 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
     tp->rexmit_new = false;
     tp->rwnd_limited_now = false;
     tp->xmit_calls++;
+    uint32_t max_segs = tp->gso_ok ? tcp_tso_segs(tp) : 1;
     for (;;) {
         if (tcp_paces(tp) && now < tp->next_tx) {
             if (!event_pending(&tp->ev_pace) || tp->ev_pace.time > tp->next_tx)
@@ -458,7 +479,18 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
             tp->rwnd_limited_calls++;
             break;
         }
-        tcp_xmit_seg(tp, idx, retx, c);
+        uint32_t n = 1;
+        if (max_segs > 1) {
+            bool defer;
+            n = tcp_gso_segs_now(tp, idx, retx, max_segs, inflight, now, &defer);
+            if (defer)
+                break;
+        }
+        uint32_t payload = n * tp->mss;
+        if (tcp_small_queue_check(tp, tcp_data_truesize(tp, payload + ip_hdr_len(tp->sk.family) + TCP_HDR_LEN, payload),
+                                  retx))
+            break;
+        tcp_xmit_segs(tp, idx, n, retx, c);
         if (!retx) {
             sent_new = true;
         } else {
@@ -468,7 +500,7 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
                 tp->retrans_stamp = (uint32_t)tcp_now_ms(tp, now);
             if (tp->undo_retrans < 0)
                 tp->undo_retrans = 0;
-            tp->undo_retrans++;
+            tp->undo_retrans += (int32_t)n;
         }
         if (tcp_in_flight(tp) > tp->max_packets_out)
             tp->max_packets_out = tcp_in_flight(tp);
@@ -498,7 +530,7 @@ void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c)
         return;
     tp->st.tlps++;
     if (have_new_data(tp) && tp->snd_nxt + tp->mss <= tp->snd_una + tp->snd_wnd) {
-        tcp_xmit_seg(tp, tp->nxt_idx, false, c);
+        tcp_xmit_segs(tp, tp->nxt_idx, 1, false, c);
     } else {
         uint64_t idx = tp->nxt_idx - 1;
         struct tcp_seg *s = tcp_seg_at(tp, idx);
@@ -508,8 +540,8 @@ void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c)
          * twice in flight until (S)ACKed, as in the kernel */
         if (s->flags & SEG_RETRANS)
             return;
-        tp->lost_unretx++;       /* tcp_xmit_seg takes it back */
-        tcp_xmit_seg(tp, idx, true, c);
+        tp->lost_unretx++;       /* tcp_xmit_segs takes it back */
+        tcp_xmit_segs(tp, idx, 1, true, c);
     }
     tp->tlp_pending = true;
     tp->tlp_high_seq = tp->snd_nxt;
@@ -521,19 +553,4 @@ void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c)
 uint64_t tcp_sk_pacing_rate(const struct tcp_sock *tp)
 {
     return tp->pacing_rate || !tp->srtt ? tp->pacing_rate : tcp_cwnd_pacing_rate(tp);
-}
-
-/* tcp_tso_segs -> tcp_tso_autosize (4.15): a millisecond of the pacing
- * rate (rate >> 10), at most a GSO packet less one byte and
- * MAX_TCP_HEADER, at least tcp_min_tso_segs; or what the cc asks for. */
-uint32_t tcp_tso_segs(struct tcp_sock *tp)
-{
-    uint32_t goal = tp->cc->tso_segs_goal ? tp->cc->tso_segs_goal(tp) : 0;
-    if (goal)
-        return goal;
-    uint64_t bytes = tcp_sk_pacing_rate(tp) >> 10;
-    if (bytes > TCP_GSO_MAX_SIZE - 1 - MAX_TCP_HEADER)
-        bytes = TCP_GSO_MAX_SIZE - 1 - MAX_TCP_HEADER;
-    uint64_t segs = bytes / tp->mss;
-    return segs > TCP_MIN_TSO_SEGS ? (uint32_t)segs : TCP_MIN_TSO_SEGS;
 }

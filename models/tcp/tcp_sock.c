@@ -48,23 +48,23 @@ void tcp_cong_avoid_ai(struct tcp_sock *tp, uint32_t w, uint32_t acked)
 
 /* ---- timers ---- */
 
-static void kick(struct tcp_sock *tp, int bit)
+void tcp_kick(struct tcp_sock *tp, int bit)
 {
     tp->pending_work |= (uint8_t)bit;
     core_wake(tp->core, &tp->task, tp->h->q->now);
 }
-static void ev_rto(struct event *ev) { kick(ev->ctx, TW_RTO); }
+static void ev_rto(struct event *ev) { tcp_kick(ev->ctx, TW_RTO); }
 static void ev_delack(struct event *ev)
 {
     struct tcp_sock *tp = ev->ctx;
     if (!tp->delack_timer)
         return;                  /* left queued after its ACK went out */
     tp->delack_timer = false;
-    kick(tp, TW_DELACK);
+    tcp_kick(tp, TW_DELACK);
 }
-static void ev_pace(struct event *ev) { kick(ev->ctx, TW_PACE); }
-static void ev_reo(struct event *ev) { kick(ev->ctx, TW_REO); }
-static void ev_tlp(struct event *ev) { kick(ev->ctx, TW_TLP); }
+static void ev_pace(struct event *ev) { tcp_kick(ev->ctx, TW_PACE); }
+static void ev_reo(struct event *ev) { tcp_kick(ev->ctx, TW_REO); }
+static void ev_tlp(struct event *ev) { tcp_kick(ev->ctx, TW_TLP); }
 
 static bool timer_task(struct cpu_task *t, struct core *c)
 {
@@ -102,7 +102,7 @@ static bool timer_task(struct cpu_task *t, struct core *c)
     }
     if (w & TW_TLP)
         tcp_send_loss_probe(tp, c);
-    if (w & (TW_PACE | TW_XMIT))
+    if (w & (TW_PACE | TW_XMIT | TW_TSQ))    /* TW_TSQ: tcp_tsq_handler */
         tcp_write_xmit(tp, c);
     return false;
 }
@@ -133,6 +133,7 @@ struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
     }
     tp->sk.priv = tp;
     tp->sk.pacing_rate = tcp_sock_pacing_rate;
+    tp->sk.wfree = tcp_wfree;
     tp->h = h;
     tp->th = th;
     tp->sim = h->sim;
@@ -251,6 +252,7 @@ static void setup_mss(struct tcp_sock *tp)
     struct nic *n = route_next(tp->h, tp->daddr);
     uint32_t mtu = n ? n->tx_link->mtu : 1500;
     tp->advmss = mtu - ip_hdr_len(tp->sk.family) - TCP_HDR_LEN;
+    tcp_setup_caps(tp);
     tcp_seg_free_all(tp);        /* blocks come with the first segment sent (tcp_seg_reserve) */
     tp->nblk = 1;
     tp->blk = xcalloc(1, sizeof *tp->blk);
@@ -431,8 +433,8 @@ void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
         skb_free(skb);
         return;
     }
-    tp->segs_in++;
-    tp->data_segs_in += skb->payload > 0;
+    tp->segs_in += skb_gso_segs(skb);                /* a GRO packet counts its segments */
+    tp->data_segs_in += skb->payload > 0 ? skb_gso_segs(skb) : 0;
     struct tcp_hdr hdr;
     memcpy(&hdr, skb->l4, sizeof hdr);          /* l4 is not 8-byte aligned */
     const struct tcp_hdr *hd = &hdr;
@@ -451,6 +453,7 @@ void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
             tp->copied_seq = tp->rcv_wup = tp->rcv_nxt;
             tp->snd_una = 1;
             tp->snd_wnd = hd->win;            /* a SYN's window is never scaled */
+            tp->max_window = tp->snd_wnd;
             tcp_rtt_sample(tp, now - tp->first_tx_mstamp);
             established(tp);
             tcp_send_ack(tp, c);
@@ -461,6 +464,7 @@ void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
         if ((hd->flags & TH_ACK) && hd->ack == 1 && !(hd->flags & TH_SYN)) {
             tp->snd_una = 1;
             tp->snd_wnd = (uint64_t)hd->win << tp->snd_wscale;
+            tp->max_window = tp->snd_wnd;
             tcp_rtt_sample(tp, now - tp->first_tx_mstamp);
             established(tp);
             if (tp->peer_listener && tp->peer_listener->accept)
