@@ -379,10 +379,18 @@ void tcp_seg_free_all(struct tcp_sock *tp)
 }
 
 /* Send segments idx .. idx + n - 1 (new data or a retransmission) now,
- * as one skb: a GSO packet when n > 1. */
-static void tcp_xmit_segs(struct tcp_sock *tp, uint64_t idx, uint32_t n, bool retx, struct core *c)
+ * as one skb: a GSO packet when n > 1. A packet the local qdisc drops is
+ * not sent (tcp_transmit_skb's error: it stays at the head of the write
+ * queue) and puts the socket in CWR; returns false then. */
+static bool tcp_xmit_segs(struct tcp_sock *tp, uint64_t idx, uint32_t n, bool retx, struct core *c)
 {
     simtime_t now = core_now(c);
+    bool arm = !event_pending(&tp->ev_rto);
+    if (tcp_transmit(tp, c, TH_ACK, 1 + idx * tp->mss, n * tp->mss, !retx, n) < 0) {
+        if (tp->state == TCP_ESTABLISHED)
+            tcp_enter_cwr(tp);
+        return false;
+    }
     /* tcp_rate_skb_sent */
     if (!tp->packets_out) {
         tp->first_tx_mstamp = now;
@@ -425,9 +433,6 @@ static void tcp_xmit_segs(struct tcp_sock *tp, uint64_t idx, uint32_t n, bool re
     if (tp->ca_state >= TCP_CA_CWR)
         tp->prr_out += n;
     tp->st.data_segs_out += n;
-    uint64_t seq = 1 + idx * tp->mss;
-    bool arm = !event_pending(&tp->ev_rto);
-    tcp_transmit(tp, c, TH_ACK, seq, n * tp->mss, !retx, n);
     if (arm)
         tcp_rearm_rto(tp, now);
     if (tcp_paces(tp) && tp->pacing_rate) {
@@ -437,6 +442,7 @@ static void tcp_xmit_segs(struct tcp_sock *tp, uint64_t idx, uint32_t n, bool re
         if (tp->next_tx < now + len)
             tp->next_tx = now + len;
     }
+    return true;
 }
 
 static bool have_new_data(const struct tcp_sock *tp)
@@ -490,7 +496,8 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
         if (tcp_small_queue_check(tp, tcp_data_truesize(tp, payload + ip_hdr_len(tp->sk.family) + TCP_HDR_LEN, payload),
                                   retx))
             break;
-        tcp_xmit_segs(tp, idx, n, retx, c);
+        if (!tcp_xmit_segs(tp, idx, n, retx, c))
+            break;
         if (!retx) {
             sent_new = true;
         } else {
