@@ -16,6 +16,7 @@
 #include <string.h>
 #include "sim/invariant.h"
 #include "sim/netem.h"
+#include "sim/offload.h"
 #include "sim/xalloc.h"
 
 static void netem_watchdog(struct event *ev);
@@ -333,6 +334,19 @@ static struct skb *duplicate_of(const struct skb *skb)
     return d;
 }
 
+static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_dup);
+
+/* The other segments of a GSO packet netem cut (netem_segment's
+ * finish_segs: each goes through netem_enqueue again) */
+static void enqueue_rest(struct netem *n, struct skb *rest, simtime_t now)
+{
+    for (struct skb *nx; rest; rest = nx) {
+        nx = rest->next;
+        rest->next = NULL;
+        enqueue_one(n, rest, now, false);
+    }
+}
+
 static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_dup)
 {
     const struct netem_opts *o = &n->o;
@@ -357,7 +371,15 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
         skb->sk = NULL;
     }
     struct skb *dup = count > 1 ? duplicate_of(skb) : NULL;
+    struct skb *rest = NULL;
     if (o->corrupt > 0 && rng_uniform(n->rng) < o->corrupt) {
+        if (skb_gso_segs(skb) > 1) {
+            /* netem_segment: the bit flips in one segment; the others are
+             * queued after it, each drawing its own fate */
+            skb = skb_gso_segment(skb, true);
+            rest = skb->next;
+            skb->next = NULL;
+        }
         skb->corrupt = true;
         n->corrupted++;
     }
@@ -366,6 +388,10 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
         skb_free(skb);
         if (dup)
             skb_free(dup);
+        for (struct skb *nx; rest; rest = nx) {
+            nx = rest->next;
+            skb_free(rest);
+        }
         return -1;
     }
     if (dup) {
@@ -379,6 +405,7 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
         skb->t_due = now;
         skbq_push_head(&n->front, skb);   /* __qdisc_enqueue_head: the newest goes first */
         INVARIANT(qlen_ok(n));
+        enqueue_rest(n, rest, now);
         return 0;
     }
     simtime_t tts = now + netem_delay_draw(n);
@@ -397,6 +424,7 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
     else
         heap_push(n, skb, tts);
     INVARIANT(qlen_ok(n) && n->flen <= n->qlen);
+    enqueue_rest(n, rest, now);
     return 0;
 }
 

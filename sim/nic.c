@@ -517,7 +517,10 @@ static void tx_clean(struct nic_vec *v, struct core *c)
     }
     while (!ring_stopped(v) && v->gso_rest.len)   /* the requeued segments first */
         tx_ring_frame(v, skbq_pop(&v->gso_rest), core_now(c));
-    if (was_stopped && !txq_stopped(v) && n->tx_link->nm.on && !n->tx_link->qd)
+    /* netem waits for a restart when the device refused it a packet: also
+     * one refused during this clean, by a send the clean itself caused
+     * (a TSQ handler's), which was_stopped did not see */
+    if ((was_stopped || n->tx_link->nm.requeued) && !txq_stopped(v) && n->tx_link->nm.on && !n->tx_link->qd)
         netem_wake(&n->tx_link->nm, core_now(c));
     if (n->tx_link->qd) {
         if (!txq_stopped(v))

@@ -15,6 +15,7 @@
  * the buffer, and drops anything longer at once.
  */
 #include <math.h>
+#include "sim/offload.h"
 #include "sim/psched.h"
 #include "sim/qdisc.h"
 
@@ -115,11 +116,37 @@ static int tbf_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
     return t->child ? 0 : -1;
 }
 
+/* tbf_segment: a GSO packet too big for the bucket whose segments fit is
+ * cut here, each segment queued on its own */
+static int tbf_segment(struct qdisc *q, struct skb *skb, simtime_t now)
+{
+    struct tbf *t = q->priv;
+    uint32_t nb = 0;
+    for (struct skb *seg = skb_gso_segment(skb, true), *nx; seg; seg = nx) {
+        nx = seg->next;
+        seg->next = NULL;
+        uint32_t len = qdisc_pkt_len(seg);
+        int ret = qdisc_enqueue(t->child, seg, now);
+        if (ret != NET_XMIT_SUCCESS) {
+            if (ret == NET_XMIT_DROP)
+                q->st.drops++;
+            continue;
+        }
+        q->st.backlog += len;
+        q->st.qlen++;
+        nb++;
+    }
+    return nb ? NET_XMIT_SUCCESS : NET_XMIT_DROP;
+}
+
 static int tbf_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
 {
     struct tbf *t = q->priv;
-    if (qdisc_pkt_len(skb) > t->max_size)
+    if (qdisc_pkt_len(skb) > t->max_size) {
+        if (skb->gso_size && skb->ip_len - skb->payload + skb->gso_size + 14 <= t->max_size)
+            return tbf_segment(q, skb, now);
         return qdisc_drop(q, skb);
+    }
     uint32_t len = qdisc_pkt_len(skb);
     int ret = qdisc_enqueue(t->child, skb, now);
     if (ret != NET_XMIT_SUCCESS) {

@@ -478,6 +478,8 @@ void tcp_trace(struct tcp_sock *tp, bool sender);
  * field. Nothing for an endpoint that is not established. */
 void tcp_ss(struct tcp_sock *tp, const char *prefix);
 void tcp_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix);
+/* tsq_throttled and gso_pkts_out, for a host with TSQ or a GSO port */
+void tcp_offload_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix, const struct host *h);
 /* The socket's SYN would ask for ECN (tcp_ecn_send_syn: net.ipv4.tcp_ecn
  * 1 or a cc that needs it): only then can its connection have ECN, and
  * only then are the stats' ecn_* fields registered (tcp_ecn.c). */

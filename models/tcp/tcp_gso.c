@@ -200,3 +200,18 @@ void tcp_wfree(struct sock *sk)
     tp->tsq_throttled = false;
     tcp_kick(tp, TW_TSQ);
 }
+
+/* The offload counters of one end (sender or receiver stats): TSQ's when
+ * the host has TSQ, GSO's when one of its ports builds GSO packets; a
+ * host with neither keeps the rows it had before they existed. */
+void tcp_offload_register_counters(struct sim *s, struct tcp_stats *st, const char *prefix, const struct host *h)
+{
+    const struct tcp_host *th = tcp_host_of(h);
+    if (th && th->tsq)
+        sim_counter_in(s, sim_keep_name(s, prefix), "tsq_throttled", &st->tsq_throttled, false);
+    for (int i = 0; i < h->nnics; i++)
+        if (h->nics[i]->p.tso || h->nics[i]->p.gso) {
+            sim_counter_in(s, sim_keep_name(s, prefix), "gso_pkts_out", &st->gso_pkts_out, false);
+            break;
+        }
+}

@@ -202,6 +202,8 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
     tcp_register_counters(s, &a->tx_st, name);
     snprintf(name, sizeof name, "flow.%d.rcv.", f->id);
     tcp_register_counters(s, &a->rx_st, name);
+    tcp_offload_register_counters(s, &a->tx_st, a->pre_snd, f->from);
+    tcp_offload_register_counters(s, &a->rx_st, a->pre_rcv, f->to);
     if (tcp_ecn_syn_asks(a->cli)) {       /* ECN can be negotiated only if the client asks */
         tcp_ecn_register_counters(s, &a->tx_st, a->pre_snd);
         tcp_ecn_register_counters(s, &a->rx_st, a->pre_rcv);
