@@ -61,6 +61,7 @@ static const char *const releases[] = { "4.15", "4.16", "6.6", "6.16", "6.18", N
 static void attach(struct sim *s, struct host *h, int slot)
 {
     tcp_module_slot = slot;
+    tcp_syms_init();
     struct cfg_section *sec = h->sec;
     struct tcp_host *th = xcalloc(1, sizeof *th);
     const struct kernel_profile *kp = &profiles[cfg_choice(sec, "kernel", "4.15", releases,

@@ -368,8 +368,10 @@ static void ofo_queue(struct tcp_sock *tp)
 }
 
 /* tcp_data_queue_ofo */
-static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t truesize, uint8_t ecn)
+static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t truesize, uint8_t ecn,
+                           struct core *c)
 {
+    host_charge(tp->h, c, tcp_sym.ofo);
     if (tp->ecn_flags & TCP_ECN_OK)
         tcp_ecn_check_ce(tp, ecn);
     if (try_rmem_schedule(tp))
@@ -456,6 +458,7 @@ static void wake_reader(struct tcp_sock *tp)
 
 void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, struct core *c)
 {
+    host_charge(tp->h, c, tcp_sym.data_queue);
     simtime_t now = core_now(c);
     uint64_t seq = th->seq, end = th->seq + skb->payload;
     uint32_t len = skb->payload, truesize = skb->truesize;
@@ -494,7 +497,7 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
         RCV_QUEUES_OK(tp);
         wake_reader(tp);
     } else if (seq > tp->rcv_nxt && seq < right) {
-        data_queue_ofo(tp, seq, end, truesize, skb_ecn(skb));
+        data_queue_ofo(tp, seq, end, truesize, skb_ecn(skb), c);
     } else {
         tcp_enter_quickack_mode(tp);                     /* out of window */
         tcp_send_ack(tp, c);
@@ -526,6 +529,13 @@ static void cleanup_rbuf(struct tcp_sock *tp, uint64_t copied, struct core *c)
 
 uint64_t tcp_recvmsg(struct tcp_sock *tp, uint64_t len, struct core *c)
 {
+    /* the call and the skbs it will free (ends rise along the queue, the
+     * last at rcv_nxt), before the loop: 4.15 runs tcp_rcv_space_adjust
+     * once the work is done */
+    uint32_t freed = 0;
+    while (freed < rskb_vec_len(&tp->rq) && rskb_vec_at(&tp->rq, freed)->end - tp->copied_seq <= len)
+        freed++;
+    tcp_charge_n(tp->h, c, tcp_sym.recvmsg, tcp_sym.recvmsg_skb, freed);
     uint64_t copied = 0;
     while (copied < len && rskb_vec_len(&tp->rq)) {
         struct tcp_rskb *r = rskb_vec_at(&tp->rq, 0);
