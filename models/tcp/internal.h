@@ -112,6 +112,8 @@ struct tcp_syms {
 };
 extern struct tcp_syms tcp_sym;
 void tcp_syms_init(void);
+struct cost_row;
+const struct cost_row *tcp_costs(const char *profile);
 /* One call of sym costing its row plus n times the row `per` */
 static inline void tcp_charge_n(struct host *h, struct core *c, int sym, int per, uint64_t n)
 {

@@ -170,6 +170,7 @@ const struct model_module tcp_module = {
     .attach_host = attach,
     .detach_host = detach,
     .families = families,
+    .costs = tcp_costs,
     .pcap_proto = IPPROTO_TCP_,
     .pcap_write = tcp_pcap_write,
 };
