@@ -195,10 +195,10 @@ check-asan:
 	  LDFLAGS="-fsanitize=address,undefined" unit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 tests/run.sh build-asan ./netsim-asan
 
-bench: all $(BUILD)/tests/bench_evq
+bench: all $(BUILD)/tests/bench_evq $(BUILD)/tests/bench_cores
 	tools/bench.sh $(BUILD) ./$(NETSIM)
 
-$(BUILD)/tests/bench_evq: tests/bench_evq.c $(TEST_LIB)
+$(BUILD)/tests/bench_evq $(BUILD)/tests/bench_cores: $(BUILD)/tests/bench_%: tests/bench_%.c $(TEST_LIB)
 	@mkdir -p $(dir $@)
 	$(say) LINK $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB) $(LDLIBS)

@@ -120,6 +120,23 @@ void tcp_wfree(struct sock *sk);
 /* tcp_offload.c: TCP's GSO and GRO rules for the engine (sim/offload.h) */
 void tcp_offload_init(void);
 
+/* tcp_costs.c: the kernel functions the engine books its CPU work under
+ * (a ".per_*" id is a parameter booked under the function before the dot:
+ * tcp_charge_n) */
+struct tcp_syms {
+    int xmit, v4_rcv, established, data_queue, ofo, ack, ack_seg, sacktag, sacktag_seg;
+    int recvmsg, recvmsg_skb, copy_to_user, wake, write_timer, delack_timer, tsq_handler;
+};
+extern struct tcp_syms tcp_sym;
+void tcp_syms_init(void);
+struct cost_row;
+const struct cost_row *tcp_costs(const char *profile);
+/* One call of sym costing its row plus n times the row `per` */
+static inline void tcp_charge_n(struct host *h, struct core *c, int sym, int per, uint64_t n)
+{
+    core_charge(c, sym, h->cost[sym] + h->cost[per] * (double)n);
+}
+
 /* module.c: the family's slot in host->mod, set when it attaches */
 extern int tcp_module_slot;
 static inline struct tcp_host *tcp_host_of(const struct host *h)

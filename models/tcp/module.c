@@ -62,6 +62,7 @@ static void attach(struct sim *s, struct host *h, int slot)
 {
     tcp_module_slot = slot;
     tcp_offload_init();
+    tcp_syms_init();
     struct cfg_section *sec = h->sec;
     struct tcp_host *th = xcalloc(1, sizeof *th);
     const struct kernel_profile *kp = &profiles[cfg_choice(sec, "kernel", "4.15", releases,
@@ -181,6 +182,7 @@ const struct model_module tcp_module = {
     .attach_host = attach,
     .detach_host = detach,
     .families = families,
+    .costs = tcp_costs,
     .pcap_proto = IPPROTO_TCP_,
     .pcap_write = tcp_pcap_write,
 };

@@ -258,6 +258,13 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         tp->ts_recent = th->tsval;
     if (tp->state != TCP_ESTABLISHED)
         return;
+    /* 4.15 reaches the work below only with data in flight: a receiver's
+     * data segments take header prediction past tcp_ack, and with nothing
+     * out tcp_ack leaves at no_queue. One call, and each segment the ACK
+     * frees from the retransmit queue */
+    bool charged = tp->packets_out > 0;
+    if (charged)
+        tcp_charge_n(tp->h, c, tcp_sym.ack, tcp_sym.ack_seg, (ack - 1) / tp->mss - tp->una_idx);
 
     struct tcp_rate_sample rs = { .rtt_us = -1, .interval = -1 };
     struct ack_ctx a = { .now = now, .rs = &rs, .reord = -1, .prior_highest = tp->highest_sack };
@@ -266,8 +273,12 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
     uint64_t prior_snd_una = tp->snd_una;
     rs.prior_in_flight = prior_in_flight;
 
-    if (th->nsack && tp->th->sack)
+    if (th->nsack && tp->th->sack) {
+        uint32_t sacked = tp->sacked_out;
         sacktag(tp, th, &a, tp->snd_una);
+        if (charged)
+            tcp_charge_n(tp->h, c, tcp_sym.sacktag, tcp_sym.sacktag_seg, tp->sacked_out - sacked);
+    }
     /* an original SACKed below the previous highest arrived late */
     if (a.reord >= 0 && (tp->ca_state != TCP_CA_Loss || tp->undo_marker))
         tcp_update_reordering(tp, (uint64_t)(tp->highest_sack + 1 - a.reord));

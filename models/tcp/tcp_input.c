@@ -370,8 +370,10 @@ static void ofo_queue(struct tcp_sock *tp)
 }
 
 /* tcp_data_queue_ofo */
-static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t truesize, uint8_t ecn)
+static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint32_t truesize, uint8_t ecn,
+                           struct core *c)
 {
+    host_charge(tp->h, c, tcp_sym.ofo);
     if (tp->ecn_flags & TCP_ECN_OK)
         tcp_ecn_check_ce(tp, ecn);
     if (try_rmem_schedule(tp))
@@ -446,18 +448,22 @@ static void ack_snd_check(struct tcp_sock *tp, struct core *c)
     }
 }
 
-static void wake_reader(struct tcp_sock *tp)
+/* sk_data_ready: a reader asleep in recv() is woken, at the waker's cost
+ * (as sock.c charges UDP's) */
+static void wake_reader(struct tcp_sock *tp, struct core *c)
 {
     struct sock *sk = &tp->sk;
     if (sk->reader) {
         struct cpu_task *t = sk->reader;
         sk->reader = NULL;
+        host_charge(tp->h, c, tcp_sym.wake);
         core_wake(sk->reader_core, t, ctx_now());
     }
 }
 
 void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, struct core *c)
 {
+    host_charge(tp->h, c, tcp_sym.data_queue);
     simtime_t now = core_now(c);
     uint64_t seq = th->seq, end = th->seq + skb->payload;
     uint32_t len = skb->payload, truesize = skb->truesize;
@@ -494,9 +500,9 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
             sack_remove(tp);
         }
         RCV_QUEUES_OK(tp);
-        wake_reader(tp);
+        wake_reader(tp, c);
     } else if (seq > tp->rcv_nxt && seq < right) {
-        data_queue_ofo(tp, seq, end, truesize, skb_ecn(skb));
+        data_queue_ofo(tp, seq, end, truesize, skb_ecn(skb), c);
     } else {
         tcp_enter_quickack_mode(tp);                     /* out of window */
         tcp_send_ack(tp, c);
@@ -528,6 +534,15 @@ static void cleanup_rbuf(struct tcp_sock *tp, uint64_t copied, struct core *c)
 
 uint64_t tcp_recvmsg(struct tcp_sock *tp, uint64_t len, struct core *c)
 {
+    /* the call, the skbs it will free (ends rise along the queue, the last
+     * at rcv_nxt) and the bytes it will copy, before the loop: 4.15 runs
+     * tcp_rcv_space_adjust once the copies are done */
+    uint32_t freed = 0;
+    while (freed < rskb_vec_len(&tp->rq) && rskb_vec_at(&tp->rq, freed)->end - tp->copied_seq <= len)
+        freed++;
+    uint64_t avail = tp->rcv_nxt - tp->copied_seq;
+    tcp_charge_n(tp->h, c, tcp_sym.recvmsg, tcp_sym.recvmsg_skb, freed);
+    host_charge_bytes(tp->h, c, tcp_sym.copy_to_user, avail < len ? avail : len);
     uint64_t copied = 0;
     while (copied < len && rskb_vec_len(&tp->rq)) {
         struct tcp_rskb *r = rskb_vec_at(&tp->rq, 0);

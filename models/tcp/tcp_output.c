@@ -15,8 +15,6 @@
 #include "sim/sim.h"
 #include "sim/xalloc.h"
 
-static int sym_xmit = -1;
-
 void tcp_select_initial_window(uint64_t space, uint32_t mss, uint64_t rmem_max, bool wscale_ok, uint32_t init_rcv_wnd,
                                uint64_t *rcv_wnd, uint64_t *window_clamp, uint8_t *rcv_wscale)
 {
@@ -101,10 +99,8 @@ static uint32_t tcp_select_window(struct tcp_sock *tp)
 static int tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint64_t seq, uint32_t len, bool fresh,
                         uint32_t segs)
 {
-    if (sym_xmit < 0)
-        sym_xmit = cpu_sym("tcp_transmit_skb");
+    host_charge(tp->h, c, tcp_sym.xmit);
     simtime_t now = core_now(c);
-    host_charge(tp->h, c, sym_xmit);
     struct skb *skb = skb_alloc();
     /* built in place: skb_alloc zeroed it, and l4 is 8-byte aligned
      * (skb.h). A copy from the stack stalled on the store buffer, behind

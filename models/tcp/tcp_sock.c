@@ -71,6 +71,16 @@ static bool timer_task(struct cpu_task *t, struct core *c)
     struct tcp_sock *tp = t->ctx;
     uint8_t w = tp->pending_work;
     tp->pending_work = 0;
+    /* a timer that fired costs its handler's entry even when it finds
+     * nothing to do; 4.15 has one retransmit timer for the RTO, RACK's
+     * reordering timeout and the loss probe, so one firing covers them. A
+     * pacing wake is the TSQ tasklet's (tcp_tsq_handler), not charged here */
+    if (w & TW_DELACK)
+        host_charge(tp->h, c, tcp_sym.delack_timer);
+    if (w & (TW_RTO | TW_REO | TW_TLP))
+        host_charge(tp->h, c, tcp_sym.write_timer);
+    if (w & TW_TSQ)
+        host_charge(tp->h, c, tcp_sym.tsq_handler);
     simtime_t now = core_now(c);
     if ((w & TW_DELACK) && tp->ack_pending) {
         /* tcp_delack_timer_handler: inflate ato unless pingpong */
@@ -422,10 +432,7 @@ static struct tcp_sock *lookup(struct tcp_host *th, struct skb *skb)
 
 void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
 {
-    static int sym = -1;
-    if (sym < 0)
-        sym = cpu_sym("tcp_v4_rcv");
-    host_charge(h, c, sym);
+    host_charge(h, c, tcp_sym.v4_rcv);
     struct tcp_host *th = tcp_host_of(h);
     struct tcp_sock *tp = th ? lookup(th, skb) : NULL;
     if (!tp) {
@@ -476,6 +483,7 @@ void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
         }
         break;
     case TCP_ESTABLISHED:
+        host_charge(h, c, tcp_sym.established);
         if (hd->flags & TH_SYN) {
             if (hd->flags & TH_ACK)
                 tcp_send_ack(tp, c);           /* retransmitted SYN-ACK: our ACK was lost */

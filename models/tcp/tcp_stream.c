@@ -41,7 +41,7 @@ struct tcp_app {
     struct tcp_stats tx_st, rx_st;
     char pre_snd[32], pre_rcv[32];
     const char *drs_log;
-    int sym_schedule, sym_recv;
+    int sym_schedule;
 };
 
 static bool reader_slice(struct cpu_task *t, struct core *c)
@@ -55,7 +55,6 @@ static bool reader_slice(struct cpu_task *t, struct core *c)
     if (tp->rcv_nxt == tp->copied_seq)
         return sock_reader_sleep(&tp->sk, t, c, &a->rx_slept);
     sock_reader_resume(&tp->sk, c, a->sym_schedule, &a->rx_slept);
-    host_charge(a->f->to, c, a->sym_recv);
     uint64_t n = tcp_recvmsg(tp, a->recv_size, c);
     flow_deliver(a->f, n);
     simtime_t now = core_now(c);
@@ -193,7 +192,6 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
     event_init(&a->ev_trace, trace_fire, a);
     event_init(&a->ev_ss, ss_fire, a);
     a->sym_schedule = cpu_sym("schedule");
-    a->sym_recv = cpu_sym("tcp_recvmsg");
     f->counts_goodput = true;
     snprintf(f->desc, sizeof f->desc, "%s %s -> %s, %s %s", bulk ? "tcp_iperf3" : "tcp_stream", f->from->name,
              f->to->name, a->cli->cc->name, f->to->sec ? a->lis->drs->name : "");

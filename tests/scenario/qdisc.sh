@@ -136,8 +136,8 @@ check "an unknown word names the accepted ones" grep -q "pfifo: unknown option '
 # holds the queue there and the link full. 1 Gbit/s, 0.2 ms RTT, where the
 # threshold (83 packets) is above DCTCP's need of about a seventh of the
 # window. BQL on the router only, as measured for docs/cases/bottleneck.md
-# (0.99 ms); with BQL on at s and d as well (the default) the mean is
-# 0.89 ms
+# (0.98 ms); with BQL on at s and d as well (the default) the mean is
+# 0.93 ms
 cat > "$tmp/dctcp.ini" <<'INI'
 [sim]
 duration = 10s

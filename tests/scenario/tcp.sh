@@ -2,7 +2,7 @@
 # Scenario tests of the TCP model (docs/models/tcp.md, docs/cases/tcp-drs.md), on short runs:
 # the direction of the DRS effect under 1 % loss on paired seeds, no
 # difference without loss, Mathis-order Reno, the 6.x autotuning's
-# signature, bad keys rejected.
+# signature, bad keys rejected, TCP's CPU cost on xeon-2012 hosts.
 # Prints "ok NAME" or "not ok NAME" (with the reason indented below).
 . "$(dirname "$0")/common.bash"
 
@@ -267,3 +267,23 @@ check "no kernel key: 4.15's (trimodal, adv_win_scale)" \
     test "$(q "$tmp/k415.db" "select group_concat(value, ',') from (select value from param where key in ('b.kernel', 'b.tcp.drs', 'b.tcp.win_from_space') order by key)")" = "4.15,trimodal,adv_win_scale"
 out=$("$NETSIM" run "$tmp/v6.ini" --no-db --set b.kernel=5.4 2>&1)
 check "a release netsim has no profile for is refused, naming those it has" grep -q "kernel: got '5.4', expected one of: 4.15, 4.16, 6.6, 6.16, 6.18" <<< "$out"
+
+# --- TCP's CPU cost (docs/models/tcp.md, "CPU cost"): w1's 10 Gbit/s flow
+# between two xeon-2012 hosts books tcp_transmit_skb once per segment each
+# side sent, and the receiver's softirq core cannot keep up (5.97 Gbit/s
+# measured); under cpu = ideal the same flow fills the link and costs 0 ns
+db=$tmp/w1cost.db
+"$NETSIM" run scenarios/bench/w1.ini -q -o "$db" --set sender.cpu=xeon-2012 --set receiver.cpu=xeon-2012 > /dev/null 2>&1
+prof() { q "$db" "select calls from profile where run_id = $1 and host = '$2' and cpu is null and symbol = '$3'"; }
+counter_of() { q "$db" "select value from counter where run_id = $1 and name = '$2'"; }
+check "xeon-2012: tcp_transmit_skb once per segment the sender sent" \
+    test "$(prof 1 sender tcp_transmit_skb)" = "$(counter_of 1 flow.1.snd.segs_out)"
+check "... and once per segment (ACK) the receiver sent" \
+    test "$(prof 1 receiver tcp_transmit_skb)" = "$(counter_of 1 flow.1.rcv.segs_out)"
+g=$(counter_of 1 flow.1.goodput_bps)
+check "xeon-2012: w1 is CPU-bound, 5.5 to 6.5 Gbit/s ($g)" between "$g" 5.5e9 6.5e9
+"$NETSIM" run scenarios/bench/w1.ini -q -o "$db" > /dev/null 2>&1
+g=$(counter_of 2 flow.1.goodput_bps)
+check "ideal: the same flow fills the link, 9.3 to 9.42 Gbit/s ($g)" between "$g" 9.3e9 9.42e9
+check "ideal: TCP's rows booked (calls), at 0 ns" \
+    test "$(q "$db" "select count(*) > 0 and sum(cpu_ns) = 0 from profile where run_id = 2 and symbol like 'tcp_%'")" = 1
