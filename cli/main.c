@@ -78,6 +78,8 @@ static const char usage_run[] =
     "                      record keeps the true frame length\n"
     "      --pcap-filter EXPR  capture only frames matching a BPF expression (tcpdump's\n"
     "                      syntax, e.g. 'tcp port 5201')\n"
+    "      --pcap-wire     capture the frames on the wire (TSO's segments, frames before\n"
+    "                      GRO) instead of the GSO and GRO packets tcpdump on the host sees\n"
     "      --ss FILE       where the socket samples of flows with ss_interval go\n"
     "                      (ss -tmi lines); default DB less .db + .runID.ss.txt beside\n"
     "                      the database, or SCENARIO.ss.txt here with --no-db\n"
@@ -101,6 +103,7 @@ static int cmd_run(int argc, char **argv)
         { "quiet", no_argument, 0, 'q' },        { "no-db", no_argument, 0, 'N' },
         { "help", no_argument, 0, 'h' },         { "pcap", required_argument, 0, 'C' },
         { "pcap-snaplen", required_argument, 0, 'L' }, { "pcap-filter", required_argument, 0, 'F' },
+        { "pcap-wire", no_argument, 0, 'W' },
         { "ss", required_argument, 0, 'T' },     { "tc-stats", no_argument, 0, 'Q' },
         { 0, 0, 0, 0 },
     };
@@ -167,6 +170,7 @@ static int cmd_run(int argc, char **argv)
             break;
         }
         case 'F': pcap.filter = optarg; break;
+        case 'W': pcap.wire = true; break;
         case 'T':
             if (!*optarg) {
                 fprintf(stderr, "netsim run: --ss takes a file, got ''\n");
@@ -187,8 +191,8 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "netsim run: expected one scenario FILE\n\n%s", usage_run);
         return 2;
     }
-    if ((pcap.filter || pcap.snaplen != PCAP_SNAPLEN_DEFAULT) && !pcap.dir) {
-        fprintf(stderr, "netsim run: --pcap-snaplen and --pcap-filter need --pcap DIR\n");
+    if ((pcap.filter || pcap.snaplen != PCAP_SNAPLEN_DEFAULT || pcap.wire) && !pcap.dir) {
+        fprintf(stderr, "netsim run: --pcap-snaplen, --pcap-filter and --pcap-wire need --pcap DIR\n");
         return 2;
     }
     if (pcap.filter) {

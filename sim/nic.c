@@ -216,7 +216,7 @@ static void rx_deliver(void *ctx, struct skb *skb)
     if (skb->gso_size)
         host_charge(n->host, c, n->sym_gro_complete);
     skb->tstamp = core_now(c);
-    if (n->pcap)
+    if (n->pcap && !n->pcap_wire)
         pcap_frame(n->pcap, skb, skb->tstamp, true);
     ip_rcv(n->host, skb, c);
 }
@@ -271,6 +271,8 @@ static void rx_one(struct nic_vec *v, struct core *c)
     v->itr_bytes += frame;
     v->cleaned++;
     v->poll_n++;
+    if (n->pcap && n->pcap_wire)    /* the frame as the wire brought it, before GRO */
+        pcap_frame(n->pcap, skb, core_now(c), true);
     if (!n->p.gro) {
         rx_deliver(v, skb);
         return;
@@ -337,15 +339,19 @@ static void tx_ring_frame(struct nic_vec *v, struct skb *skb, simtime_t t)
     }
     if (skb->frag_list)          /* a forwarded GRO packet: its frames' pages too */
         skb_drop_frag_list(skb);
-    if (n->pcap)                 /* dev_hard_start_xmit: after the qdisc, as tcpdump sees it */
+    if (n->pcap && !n->pcap_wire)   /* dev_hard_start_xmit: after the qdisc, as tcpdump sees it */
         pcap_frame(n->pcap, skb, t, false);
     if (segs > 1) {
         for (struct skb *f = skb_gso_segment(skb, false), *nx; f; f = nx) {
             nx = f->next;
             f->next = NULL;
+            if (n->pcap && n->pcap_wire)
+                pcap_frame(n->pcap, f, t, false);
             r->done = link_dir_xmit(n->tx_link, f, t);
         }
     } else {
+        if (n->pcap && n->pcap_wire)
+            pcap_frame(n->pcap, skb, t, false);
         skb->gso_size = 0;
         r->done = link_dir_xmit(n->tx_link, skb, t);
     }

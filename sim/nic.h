@@ -120,6 +120,7 @@ struct nic {
     void (*rx_observer)(struct nic *n, const struct skb *skb, bool dropped);
     /* The port's capture (sim/pcap.h), or NULL: tested once per frame. */
     struct pcap_port *pcap;
+    bool pcap_wire;              /* capture the wire's frames, not the host's packets */
 };
 
 /* Reads the NIC keys of the host section (with defaults); errors go to the

@@ -290,6 +290,7 @@ struct pcap_run *pcap_run_open(struct sim *s, const struct pcap_opts *o, char *e
             }
             p->nic = nic;
             nic->pcap = p;
+            nic->pcap_wire = o->wire;
         }
     }
     return r;

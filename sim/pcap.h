@@ -22,6 +22,7 @@
 #define NETSIM_PCAP_H
 
 #include <stdbool.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "sim/skb.h"
@@ -37,6 +38,8 @@ struct pcap_opts {
     const char *dir;             /* NULL: no capture */
     uint32_t snaplen;
     const char *filter;          /* BPF expression, or NULL */
+    bool wire;                   /* the frames on the wire (TSO's segments, before GRO),
+                                  * not the packets tcpdump on the host sees */
 };
 
 /* Does the filter compile (pcap_compile on a dead Ethernet handle)? 0, or

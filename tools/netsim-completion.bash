@@ -58,7 +58,7 @@ _netsim() {
         ;;
     esac
     case $cmd in
-    run) opts="-o --output -s --set --seed --rep --profile --json -q --quiet --no-db --pcap --pcap-snaplen --pcap-filter --ss -h --help" ;;
+    run) opts="-o --output -s --set --seed --rep --profile --json -q --quiet --no-db --pcap --pcap-snaplen --pcap-filter --pcap-wire --ss -h --help" ;;
     sweep) opts="-j --jobs -o --output -s --set --dry-run --resume --shard --only --emit-jobs -q --quiet -h --help" ;;
     report) opts="--compare --metric --by --json -h --help" ;;
     plot) opts="--metric --by --flow --axis --variant-axis --logx --no-logx -o --output --size --title --script --kind -h --help" ;;
