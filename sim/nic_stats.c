@@ -62,5 +62,9 @@ void nic_register_counters(struct nic *n, struct counters *cs)
             counters_addf(cs, p[k], k == 7, "%s.%s.q%u.%s", n->host->name, n->name, i, f[k]);
         if (n->p.bql)
             counters_addf(cs, &v->bql_limit, false, "%s.%s.q%u.bql_limit", n->host->name, n->name, i);
+        if (n->p.gro) {          /* packets GRO held and handed up, segments merged into them */
+            counters_addf(cs, &v->gro.flushed, false, "%s.%s.q%u.gro_flushed", n->host->name, n->name, i);
+            counters_addf(cs, &v->gro.merged, false, "%s.%s.q%u.gro_merged", n->host->name, n->name, i);
+        }
     }
 }
