@@ -11,6 +11,7 @@
 #include "sim/progress.h"
 #include "sim/route.h"
 #include "sim/sim.h"
+#include "sim/sock.h"
 #include "sim/strindex.h"
 #include "sim/xalloc.h"
 
@@ -176,6 +177,7 @@ void sim_free(struct sim *s)
             skbq_purge(&sk->rq);
         }
     evq_free(&s->q);             /* forgets pending events before their owners go */
+    sock_teardown(true);
     for (int i = 0; i < s->nhosts; i++)
         models_detach_host(s, s->hosts[i]);
     for (int i = 0; i < s->nlinks; i++) {
@@ -221,5 +223,6 @@ void sim_free(struct sim *s)
     counters_free(&s->counters);
     /* every packet the run allocated is back in the pool */
     assert(skb_in_use() == s->skbs_at_build);
+    sock_teardown(false);
     free(s);
 }

@@ -46,11 +46,22 @@ uint32_t skb_truesize_for(uint32_t len)
     return k + 256;
 }
 
+/* Set while a simulation is freed: its sockets go before the packets
+ * still charged to them (in qdiscs, on rings), which must then neither
+ * touch them nor wake a writer or TCP Small Queues' handler. */
+static bool sockets_gone;
+
+void sock_teardown(bool on)
+{
+    sockets_gone = on;
+}
+
 /* A sent skb freed before it reached the TX ring (qdisc drop) gives its
  * memory back here; once on the ring, the ring's record does (nic.c). */
 static void sock_wfree(struct skb *skb)
 {
-    sock_wfree_bytes(skb->sk, skb->truesize);
+    if (!sockets_gone)
+        sock_wfree_bytes(skb->sk, skb->truesize);
 }
 
 void sock_charge_w(struct sock *sk, struct skb *skb)
@@ -88,6 +99,8 @@ void sock_wfree_bytes(struct sock *sk, uint32_t truesize)
 
 static void sock_rfree(struct skb *skb)
 {
+    if (sockets_gone)
+        return;
     assert(skb->sk->rmem_alloc >= skb->truesize);     /* charged on queueing, freed once */
     skb->sk->rmem_alloc -= skb->truesize;
     INVARIANT(skb->sk->rmem_alloc >= skb->sk->rq.bytes);   /* it had left the queue */

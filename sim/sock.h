@@ -61,6 +61,9 @@ void sock_set_bufs(struct sock *sk, uint64_t rcv_requested, uint64_t snd_request
 void sock_charge_w(struct sock *sk, struct skb *skb);
 /* Called by the NIC when it cleans a sent frame of `truesize`. */
 void sock_wfree_bytes(struct sock *sk, uint32_t truesize);
+/* sim_free: from sock_teardown(true) on, freeing a packet charged to a
+ * socket leaves the socket alone (it may be gone) */
+void sock_teardown(bool on);
 /* Queue a received skb: false (and nothing done) if it does not fit. */
 bool sock_queue_rcv(struct sock *sk, struct skb *skb, struct core *c);
 /* The truesize of what waits in the receive queue: what rmem_alloc must
