@@ -13,9 +13,14 @@ out=docs/figures
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# docs/cases/tcp-drs.md: seed 1 of each variant, 10 ms traces
+# docs/cases/tcp-drs.md: seed 1 of each variant, every offload off, 10 ms traces
+off=""
+for h in sender receiver; do
+    for k in tso gso gro tcp.tsq; do off="$off --set $h.$k=off"; done
+done
 for v in trimodal continuous; do
-    "$netsim" run scenarios/tcp_drs.ini -o "$tmp/tcp_drs_pair.db" -q --set sim.repeat=1 \
+    # shellcheck disable=SC2086
+    "$netsim" run scenarios/tcp_drs.ini -o "$tmp/tcp_drs_pair.db" -q --set sim.repeat=1 $off \
         --set receiver.tcp.drs=$v --set 1.trace_interval=10ms > /dev/null
 done
 tools/plot "$tmp/tcp_drs_pair.db" --kind throughput --title "seed 1: goodput per 100 ms" \
