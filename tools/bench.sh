@@ -43,10 +43,16 @@ rm -rf "$(dirname "$db")"
 
 # Events and heap operations per link frame and per delivered packet (w1:
 # one TCP flow, a data segment; w3: a 64 KB UDP datagram, 45 fragments),
-# from NETSIM_QUEUE_STATS.
-for w in w1 w3; do
+# from NETSIM_QUEUE_STATS; and w1 with TSO, GSO, GRO and TSQ on at both
+# ends, per frame and per GSO packet the sender built (the same wire
+# frames, the stack's work once per GSO packet instead of per segment).
+offloads=$(for h in sender receiver; do for k in tso gso gro tcp.tsq; do printf -- '--set %s.%s=on ' $h $k; done; done)
+for w in w1 w1+offloads w3; do
     db=$(mktemp -d)/bench.db
-    stats=$(NETSIM_QUEUE_STATS=1 "$netsim" run scenarios/bench/$w.ini -q -o "$db" 2>&1 >/dev/null | grep '^netsim: queue:')
+    extra=""
+    [ "$w" != w1+offloads ] || extra=$offloads
+    # shellcheck disable=SC2086
+    stats=$(NETSIM_QUEUE_STATS=1 "$netsim" run scenarios/bench/${w%+*}.ini $extra -q -o "$db" 2>&1 >/dev/null | grep '^netsim: queue:')
     fr=$(sqlite3 "$db" "select sum(value) from counter where name like 'link.%.tx_packets'")
     # delivered: UDP datagrams received; TCP data segments sent less the
     # retransmitted ones, which counts the last window still in flight at
@@ -54,6 +60,8 @@ for w in w1 w3; do
     dp=$(sqlite3 "$db" "select sum(case when name like '%.retrans' then -value else value end) from counter
                          where name like 'flow.%.datagrams_received' or name like 'flow.%.snd.data_segs_out' or name like 'flow.%.snd.retrans'")
     echo "$stats" | awk -v w="$w" -v f="$fr" -v p="$dp" '{ printf "%s: %.0f link frames, %.2f events, %.2f heap and %.2f same-instant FIFO operations per frame; per delivered packet (%.0f): %.2f events, %.2f heap operations\n", w, f, $3 / f, $5 / f, $8 / f, p, $3 / p, $5 / p }'
+    gso=$(sqlite3 "$db" "select coalesce(sum(value), 0) from counter where name like 'flow.%.snd.gso_pkts_out'")
+    [ "$gso" = 0 ] || echo "$stats" | awk -v w="$w" -v g="$gso" '{ printf "%s: per GSO packet (%.0f): %.2f events, %.2f heap operations\n", w, g, $3 / g, $5 / g }'
     rm -rf "$(dirname "$db")"
 done
 
