@@ -72,17 +72,18 @@ void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
     if (p->bql_limit_min > p->bql_limit_max)
         cfg_error(sec, "bql.limit_min", "got %u, expected at most bql.limit_max (%u)", p->bql_limit_min,
                   p->bql_limit_max);
-    p->tso = cfg_bool(sec, "tso", "off",
-            "TCP segmentation offload (ethtool -K tso): TCP hands the port GSO packets and the NIC cuts them into "
-            "MSS frames on the wire");
-    p->gso = cfg_bool(sec, "gso", "off",
-            "generic segmentation offload (ethtool -K gso): with tso off, TCP still builds GSO packets and the "
-            "stack cuts them after the qdisc, before the driver");
-    p->gro = cfg_bool(sec, "gro", "off",
-            "generic receive offload (ethtool -K gro): NAPI merges a flow's in-order TCP segments into one skb "
-            "of up to 64 KB before the stack sees them");
+    p->tso = cfg_bool(sec, "tso", "on",
+            "TCP segmentation offload (ethtool -K tso; ixgbe sets it on): TCP hands the port GSO packets and the "
+            "NIC cuts them into MSS frames on the wire");
+    p->gso = cfg_bool(sec, "gso", "on",
+            "generic segmentation offload (ethtool -K gso; register_netdevice turns it on for every device): with "
+            "tso off, TCP still builds GSO packets and the stack cuts them after the qdisc, before the driver");
+    p->gro = cfg_bool(sec, "gro", "on",
+            "generic receive offload (ethtool -K gro; register_netdevice turns it on for every device): NAPI merges "
+            "a flow's in-order TCP segments into one skb of up to 64 KB before the stack sees them");
     p->lro = cfg_bool(sec, "lro", "off",
-            "large receive offload (ethtool -K lro): the 82599's RSC merges a flow's segments in hardware");
+            "large receive offload (ethtool -K lro): the 82599's RSC, which ixgbe turns on (ixgbe_sw_init) unless the "
+            "host forwards; not modelled, so off: GRO does the merging");
     p->gso_max_size = (uint32_t)cfg_size(sec, "gso_max_size", "65536", 1500, 65536,
             "largest GSO packet the port takes, bytes (ip link set DEV gso_max_size; GSO_MAX_SIZE 65536)");
     p->gso_max_segs = (uint32_t)cfg_int(sec, "gso_max_segs", "65535", 1, 65535,

@@ -248,8 +248,8 @@ static void test_ratio_in_a_run(void **state)
     (void)state;
     static const char ini[] =
         "[sim]\nduration = 200ms\ninterval = 10ms\n"
-        "[host sender]\ncpu = ideal\n"
-        "[host receiver]\ncpu = ideal\nnet.ipv4.tcp_rmem = 4096 87380 524288000\nskb_head_truesize = 576\n"
+        "[host sender]\ncpu = ideal\n" OFFLOADS_OFF
+        "[host receiver]\ncpu = ideal\n" OFFLOADS_OFF "net.ipv4.tcp_rmem = 4096 87380 524288000\nskb_head_truesize = 576\n"
         "rx_buf_size = 2048\ntcp.drs = rcvbuf_grow\ntcp.win_from_space = scaling_ratio\n"
         "[link path]\nends = sender:eth0 receiver:eth0\nrate = 10gbit\nfwd.delay = 50ms\nrev.delay = 50ms\n"
         "[flow 1]\napp = tcp_stream\nfrom = sender\nto = receiver\nlength = 100ms\ntrace_interval = 0\n";

@@ -24,7 +24,7 @@
 
 static const char matrix_ini[] =
     "[sim]\nduration = 30ms\n"
-    "[host a]\ncpu = ideal\n%s\n[host b]\ncpu = ideal\n%s\n"
+    "[host a]\ncpu = ideal\n" OFFLOADS_OFF "%s\n[host b]\ncpu = ideal\n" OFFLOADS_OFF "%s\n"
     "[link l]\nends = a b\nrate = 1gbit\ndelay = 1ms\n"
     "[flow 1]\napp = tcp_stream\nfrom = a\nto = b\nlength = 1s\ntrace_interval = 0\n";
 

@@ -25,8 +25,8 @@
 /* 1 % loss towards the receiver: out-of-order segments, SACKs, recoveries */
 static const char world[] =
     "[sim]\nduration = 300ms\ninterval = 100ms\n"
-    "[host sender]\ncpu = %s\ntcp.cc = %s\nnet.ipv4.tcp_wmem = 4096 16384 67108864\n"
-    "[host receiver]\ncpu = %s\nnet.ipv4.tcp_rmem = 4096 87380 67108864\n%s\n"
+    "[host sender]\ncpu = %s\n" OFFLOADS_OFF "tcp.cc = %s\nnet.ipv4.tcp_wmem = 4096 16384 67108864\n"
+    "[host receiver]\ncpu = %s\n" OFFLOADS_OFF "net.ipv4.tcp_rmem = 4096 87380 67108864\n%s\n"
     "[link path]\nends = sender:eth0 receiver:eth0\nrate = 10gbit\npropagation = 100us\nfwd.loss = 1%%\n"
     "[flow 1]\napp = tcp_stream\nfrom = sender\nto = receiver\nlength = 300ms\ntrace_interval = 0\n";
 

@@ -160,7 +160,7 @@ static void test_frto(void **state)
 
 static const char path[] =
     "[sim]\nduration = 3s\n"
-    "[host sender]\ncpu = ideal\n[host receiver]\ncpu = ideal\n"
+    "[host sender]\ncpu = ideal\n" OFFLOADS_OFF "[host receiver]\ncpu = ideal\n" OFFLOADS_OFF
     "[link path]\nends = sender receiver\nrate = 1gbit\ndelay = 5ms\n%s\n"
     "[flow 1]\napp = tcp_stream\nfrom = sender\nto = receiver\nlength = 3s\ntrace_interval = 0\n";
 

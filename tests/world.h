@@ -14,6 +14,11 @@
 
 static struct cfg *world_cfg;
 
+/* A host's keys for a test whose rule is per segment (one skb a segment
+ * on both paths, no TCP Small Queues): TSO, GSO, GRO and TSQ are on by
+ * default, as on a 4.15 host with ixgbe. */
+#define OFFLOADS_OFF "tso = off\ngso = off\ngro = off\ntcp.tsq = off\n"
+
 /* Build a world from a scenario text; a scenario error fails the test. */
 static inline struct sim *world_build(const char *ini)
 {

@@ -106,8 +106,8 @@ static void attach(struct sim *s, struct host *h, int slot)
     th->limit_output_bytes = (uint32_t)cfg_size(sec, "net.ipv4.tcp_limit_output_bytes", "262144", 0, 0x7fffffff,
             "TCP Small Queues: bytes of a socket's packets below it (qdisc, driver, ring) before it waits for a "
             "TX completion; at least two packets, up to a millisecond of its pacing rate (Linux 4.15 default 262144)");
-    th->tsq = cfg_bool(sec, "tcp.tsq", "off",
-            "TCP Small Queues (Linux 3.6 on): off is an older kernel; net.ipv4.tcp_limit_output_bytes only caps "
+    th->tsq = cfg_bool(sec, "tcp.tsq", "on",
+            "TCP Small Queues (Linux 3.6 on, always on in 4.15): off is an older kernel; net.ipv4.tcp_limit_output_bytes only caps "
             "TSQ's limit, whose floor is two packets or a millisecond at the pacing rate");
     th->min_tso_segs = (uint32_t)cfg_int(sec, "net.ipv4.tcp_min_tso_segs", "2", 1, 127,
             "least segments in a GSO packet tcp_tso_autosize asks for (Linux 4.15 default 2)");

@@ -15,9 +15,17 @@ world() {
 [sim]
 duration = ${4:-5s}
 [host a]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 cpu = ideal
 $1
 [host b]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 cpu = ideal
 $2
 [link l]

@@ -38,14 +38,30 @@ bottleneck() {
 duration = ${2:-5s}
 interval = 1s
 [host s1]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 tcp.cc = cubic
 net.ipv4.tcp_wmem = 4096 16384 67108864
 [host s2]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 tcp.cc = bbr
 net.ipv4.tcp_wmem = 4096 16384 67108864
 [host r]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 bql = on
 [host d]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 net.ipv4.tcp_rmem = 4096 131072 67108864
 [link a]
 ends = s1:eth0 r:eth0
@@ -143,11 +159,23 @@ cat > "$tmp/dctcp.ini" <<'INI'
 duration = 10s
 interval = 1s
 [host s]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 tcp.cc = dctcp
 bql = off
 [host r]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 bql = on
 [host d]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 tcp.cc = dctcp
 bql = off
 [link a]
@@ -198,6 +226,16 @@ app = ping
 from = a
 to = b
 interval = 100ms
+[host a]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
+[host b]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 INI
 }
 ping_avg() { q "$1" "select avg(value) / 1000 from series where name = 'flow.2.rtt_us' and t > 3"; }

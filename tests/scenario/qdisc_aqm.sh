@@ -18,11 +18,23 @@ cat > "$tmp/aqm.ini" <<'INI'
 duration = 30s
 interval = 1s
 [host s]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 net.ipv4.tcp_wmem = 4096 16384 67108864
 bql = off
 [host r]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 bql = off
 [host d]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 net.ipv4.tcp_rmem = 4096 131072 67108864
 bql = off
 [link up]

@@ -14,6 +14,8 @@ sc=scenarios/tcp_drs.ini
 # draws per GSO packet, the receiver measures GRO packets); the runs
 # below turn them off, as the case page's per-segment table has them.
 off=$(for h in sender receiver; do for k in tso gso gro tcp.tsq; do printf -- '--set %s.%s=off ' $h $k; done; done)
+offab=${off//sender./a.}
+offab=${offab//receiver./b.}
 run() {   # db drs loss seed
     # shellcheck disable=SC2086
     "$NETSIM" run "$sc" -q -o "$1" $off --set sim.repeat=1 --set receiver.tcp.drs="$2" --set path.fwd.loss="$3" \
@@ -111,7 +113,21 @@ cat > "$tmp/vegas.ini" <<'INI'
 duration = 30s
 interval = 1s
 [host s]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 tcp.cc = vegas
+[host r]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
+[host d]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 [link up]
 ends = s:eth0 r:eth0
 [link wan]
@@ -193,9 +209,17 @@ cat > "$tmp/hs.ini" <<'INI'
 [sim]
 duration = 12s
 [host a]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 tcp.cc = highspeed
 bql = off
 [host b]
+tso = off
+gso = off
+gro = off
+tcp.tsq = off
 [link l]
 ends = a b
 rate = 100mbit
@@ -228,7 +252,7 @@ check "... a cut of a third, not Reno's half (ssthresh/W between 0.65 and 0.68)"
 # RTTmin, so random (non-congestive) loss costs it far less than Reno's
 # halving. 1 Gbit/s, 2 ms, 0.5 % random loss: more than twice Reno's goodput.
 ww() {   # ww CC: goodput, bit/s
-    "$NETSIM" run "$tmp/v6.ini" -q -o "$tmp/ww_$1.db" --set 1.family=inet --set a.tcp.cc="$1" \
+    "$NETSIM" run "$tmp/v6.ini" -q -o "$tmp/ww_$1.db" $offab --set 1.family=inet --set a.tcp.cc="$1" \
         --set l.fwd.loss=0.5% --set 1.ss_interval=0 > /dev/null 2>&1
     q "$tmp/ww_$1.db" "select value from counter where name = 'flow.1.goodput_bps'"
 }
