@@ -1,5 +1,6 @@
 /*
- * nic.c - ixgbe-like port: rings, RSS, ITR, NAPI (see nic.h, nic.md).
+ * nic.c - ixgbe-like port: rings, RSS, NAPI (see nic.h, nic.md); interrupt
+ * moderation is nic_itr.c.
  */
 #include <assert.h>
 #include <stddef.h>
@@ -18,9 +19,6 @@
 /* ixgbe constants (3.7 ixgbe.h) */
 #define DESC_NEEDED 21           /* MAX_SKB_FRAGS + 4: stop the queue below this */
 #define TX_WAKE_THRESHOLD (2 * DESC_NEEDED)
-#define ITR_100K 40              /* driver units of 0.25 us: "10 us", 10.24 us on the 82599 */
-#define ITR_20K 200              /* "50 us", 51.2 us */
-#define ITR_8K 500               /* "125 us", 126.976 us */
 
 /* i + k on a ring of n entries, for i < n and k <= n: rings have any size
  * (ethtool -G), and a division per descriptor is what this saves */
@@ -29,7 +27,6 @@ static inline uint32_t ring_add(uint32_t i, uint32_t k, uint32_t n)
     return i + k >= n ? i + k - n : i + k;
 }
 
-static void nic_irq(struct event *ev);
 static bool nic_napi(struct cpu_task *t, struct core *c);
 static void rx_page_release(struct skb_page *pg, const struct skb *skb);
 _Static_assert(offsetof(struct rx_slot, page) == 0, "a slot is its page");
@@ -75,7 +72,7 @@ void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_
         v->hw_free = p->rx_ring - 1;   /* one slot stays empty: head != tail */
         event_init(&v->irq, nic_irq, v);
         v->last_irq = -(simtime_t)PS_PER_S;
-        v->itr = p->itr_us ? p->itr_us * 4 : ITR_20K;
+        v->itr = p->itr_us ? p->itr_us * 4 : NIC_ITR_20K;
         v->itr_state = 1;
         v->napi.run = nic_napi;
         v->napi.ctx = v;
@@ -107,48 +104,6 @@ void nic_free(struct nic *n)
         free(v->slots);
         free(v->tx);
     }
-}
-
-/* Interval the EITR enforces between two interrupts of a vector. The
- * driver counts in quarter-microseconds (IXGBE_8K_ITR = 500, "125 us"),
- * but ixgbe_write_eitr masks the value with IXGBE_MAX_EITR (0xFF8: the
- * 82599's interval field is bits 11:3) and the hardware counts that
- * register value in 256 ns units (2.048 us per step of the field; ixgbe.h
- * IXGBE_MAX_INT_RATE = 488281/s = 1 / 2.048 us). So 500 is 126.976 us,
- * and 490, where the adaptive smoothing settles in integer arithmetic
- * (10 * 500 * 490 / (9 * 500 + 490) = 490), is 124.928 us. */
-simtime_t nic_eitr_interval(uint32_t itr)
-{
-    return (simtime_t)(itr & NIC_EITR_MASK) * 256 * PS_PER_NS;
-}
-
-static simtime_t itr_interval(const struct nic_vec *v)
-{
-    if (v->nic->p.itr_off)
-        return 0;
-    return nic_eitr_interval(v->itr);
-}
-
-/* Ask for an interrupt for work that appears at `at`: it fires at the
- * first write-back after the ITR interval since the previous one. */
-static void irq_request(struct nic_vec *v, simtime_t at)
-{
-    if (v->masked || event_pending(&v->irq))
-        return;
-    simtime_t earliest = v->last_irq + itr_interval(v);
-    evq_push(v->nic->host->q, &v->irq, at > earliest ? at : earliest);
-}
-
-static void nic_irq(struct event *ev)
-{
-    struct nic_vec *v = ev->ctx;
-    struct evq *q = v->nic->host->q;
-    v->masked = true;
-    v->last_irq = q->now;
-    v->irqs++;
-    v->from_irq = true;
-    v->poll_start = true;
-    core_wake(v->core, &v->napi, q->now);
 }
 
 /* ---- RX ---- */
@@ -193,7 +148,7 @@ void nic_rx(struct nic *n, struct skb *skb)
     v->next_slot = ring_add(v->next_slot, 1, n->p.rx_ring);
     v->fifo_len++;
     assert(v->hw_free + v->fifo_len + v->cleaned == n->p.rx_ring - 1);
-    irq_request(v, n->host->q->now);
+    nic_irq_request(v, n->host->q->now);
 }
 
 /* The stack freed a packet holding this buffer (skb_page's release): the
@@ -355,7 +310,7 @@ static void tx_ring_frame(struct nic_vec *v, struct skb *skb, simtime_t t)
         skb->gso_size = 0;
         r->done = link_dir_xmit(n->tx_link, skb, t);
     }
-    irq_request(v, r->done);
+    nic_irq_request(v, r->done);
     if (n->p.bql) {              /* netdev_tx_sent_queue */
         dql_queued(&v->dql, r->bytes);
         if (dql_avail(&v->dql) < 0)
@@ -541,38 +496,7 @@ static void tx_clean(struct nic_vec *v, struct core *c)
     }
 }
 
-/* ---- ITR and NAPI ---- */
-
-/* ixgbe_update_itr + ixgbe_set_itr (3.7): classify the load per interrupt
- * interval, then move the EITR value smoothly toward the class's rate. */
-static void itr_update(struct nic_vec *v)
-{
-    if (v->nic->p.itr_us || v->nic->p.itr_off)
-        return;
-    uint32_t us = v->itr / 4 ? v->itr / 4 : 1;
-    uint64_t per_us = v->itr_bytes / us;
-    v->itr_bytes = 0;
-    switch (v->itr_state) {
-    case 0:
-        if (per_us > 10)
-            v->itr_state = 1;
-        break;
-    case 1:
-        if (per_us > 20)
-            v->itr_state = 2;
-        else if (per_us <= 10)
-            v->itr_state = 0;
-        break;
-    default:
-        if (per_us <= 20)
-            v->itr_state = 1;
-        break;
-    }
-    static const uint32_t target[3] = { ITR_100K, ITR_20K, ITR_8K };
-    uint32_t t = target[v->itr_state];
-    if (t != v->itr)
-        v->itr = (uint32_t)((10ULL * t * v->itr) / (9ULL * t + v->itr));
-}
+/* ---- NAPI ---- */
 
 /* One slice of NAPI: the poll prologue, or one RX frame, or completion. */
 static bool nic_napi(struct cpu_task *t, struct core *c)
@@ -614,9 +538,9 @@ static bool nic_napi(struct cpu_task *t, struct core *c)
     v->hw_free += v->cleaned;
     v->cleaned = 0;
     assert(v->hw_free + v->fifo_len + v->cleaned == n->p.rx_ring - 1);
-    itr_update(v);
+    nic_itr_update(v);
     v->masked = false;
     if (v->tx_len)
-        irq_request(v, v->tx[v->tx_head].done > core_now(c) ? v->tx[v->tx_head].done : core_now(c));
+        nic_irq_request(v, v->tx[v->tx_head].done > core_now(c) ? v->tx[v->tx_head].done : core_now(c));
     return false;
 }

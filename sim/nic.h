@@ -140,6 +140,17 @@ extern const struct qdisc_dev_ops nic_qdisc_dev;
  * microseconds, as ixgbe keeps it): (itr & 0xFF8) x 256 ns. */
 #define NIC_EITR_MASK 0xFF8u
 simtime_t nic_eitr_interval(uint32_t itr);
+/* ixgbe's ITR targets (3.7 ixgbe.h), driver units of 0.25 us */
+#define NIC_ITR_100K 40          /* "10 us", 10.24 us on the 82599 */
+#define NIC_ITR_20K 200          /* "50 us", 51.2 us */
+#define NIC_ITR_8K 500           /* "125 us", 126.976 us */
+
+/* Interrupt moderation (nic_itr.c), for nic.c: the vector's interrupt
+ * event, a request for an interrupt for work that appears at `at`, and
+ * the adaptive ITR's step at the end of a poll. */
+void nic_irq(struct event *ev);
+void nic_irq_request(struct nic_vec *v, simtime_t at);
+void nic_itr_update(struct nic_vec *v);
 /* RSS queue of a received frame (exposed for tests). */
 uint32_t nic_rss_hash(const struct nic *n, const struct skb *skb);
 /* tc -s qdisc show for a port on its default FIFOs (mq over pfifo_fast). */
