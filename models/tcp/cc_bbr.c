@@ -13,6 +13,7 @@
  */
 #include <stdio.h>
 #include "models/tcp/tcp.h"
+#include "sim/arith.h"
 #include "sim/sim.h"
 
 #define BBR_SCALE 8
@@ -89,26 +90,39 @@ static uint64_t mm_running_max(struct mm_sample *s, uint32_t win, uint32_t t, ui
 
 static uint64_t max_bw(struct tcp_sock *tp) { return B(tp)->bw[0].v; }
 
+/* bbr_rate_bytes_per_sec (4.15): bw in packets per us << BW_SCALE, times
+ * the whole packet (tcp_mss_to_mtu: the pacing covers headers), the gain,
+ * 10^6, with the kernel's shifts at the kernel's places (its u64 holds
+ * the product at any rate 4.15 reaches; 128 bits here so that no rate can
+ * wrap it) */
 static uint64_t rate_bytes_per_sec(struct tcp_sock *tp, uint64_t bw, int gain)
 {
-    unsigned __int128 r = (unsigned __int128)bw * tp->mss;
+    arith_u128 r = (arith_u128)bw * tp->mss;
     r = r * (unsigned)gain >> BBR_SCALE;
     r = r * 1000000 >> BW_SCALE;
-    return (uint64_t)r;
+    return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
 }
 
+/* bbr_bw_to_pacing_rate: at most sk_max_pacing_rate (a u32 in 4.15) */
+static uint64_t bw_to_pacing_rate(struct tcp_sock *tp, uint64_t bw, int gain)
+{
+    uint64_t rate = rate_bytes_per_sec(tp, bw, gain);
+    return rate < TCP_MAX_PACING_RATE ? rate : TCP_MAX_PACING_RATE;
+}
+
+/* bbr_set_pacing_rate, with bbr_init_pacing_rate_from_rtt the first time
+ * an RTT is known: cwnd packets per srtt (us, at least 1) at high gain */
 static void set_pacing_rate(struct tcp_sock *tp, uint64_t bw, int gain)
 {
     struct bbr *b = B(tp);
-    uint64_t rate = rate_bytes_per_sec(tp, bw, gain);
+    uint64_t rate = bw_to_pacing_rate(tp, bw, gain);
     if (!b->has_seen_rtt && tp->srtt) {
-        /* bbr_init_pacing_rate_from_rtt */
         uint64_t rtt_us = (uint64_t)(tp->srtt / PS_PER_US);
         if (!rtt_us)
             rtt_us = 1;
         b->has_seen_rtt = true;
         uint64_t ibw = (uint64_t)tp->snd_cwnd * BW_UNIT / rtt_us;
-        tp->pacing_rate = rate_bytes_per_sec(tp, ibw, HIGH_GAIN);
+        tp->pacing_rate = bw_to_pacing_rate(tp, ibw, HIGH_GAIN);
     }
     if (b->full_bw_reached || rate > tp->pacing_rate)
         tp->pacing_rate = rate;
@@ -155,7 +169,7 @@ static void save_cwnd(struct tcp_sock *tp)
 
 static uint32_t rnd(struct bbr *b, uint32_t n)
 {
-    b->rng = b->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    b->rng = wrap_add_u64(wrap_mul_u64(b->rng, 6364136223846793005ULL), 1442695040888963407ULL);
     return (uint32_t)((b->rng >> 33) % n);
 }
 
@@ -189,7 +203,7 @@ static void bbr_init(struct tcp_sock *tp)
 {
     struct bbr *b = B(tp);
     *b = (struct bbr){ 0 };
-    b->rng = (uint64_t)tp->ts_off * 2654435761ULL + tp->sk.port;
+    b->rng = wrap_add_u64(wrap_mul_u64((uint64_t)tp->ts_off, 2654435761ULL), tp->sk.port);   /* a seed: wraps */
     b->prior_cwnd = 0;
     tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
     b->min_rtt_us = tp->min_rtt == SIMTIME_NEVER ? UINT32_MAX : (uint32_t)(tp->min_rtt / PS_PER_US);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "models/tcp/tcp.h"
+#include "sim/arith.h"
 #include "sim/invariant.h"
 
 /* The scoreboard's counters: each within packets_out, and (walking the
@@ -51,12 +52,24 @@ void tcp_mark_lost(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a);
 void tcp_rack_detect_loss(struct tcp_sock *tp, simtime_t now, struct ack_ctx *a);
 void tcp_mark_head_lost(struct tcp_sock *tp, struct ack_ctx *a);
 void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now);
-/* tcp_update_pacing_rate's figure: cwnd x mss / srtt, 200 % in slow
- * start (below half ssthresh), 120 % after; bytes per second */
+/* tcp_update_pacing_rate (4.15) in its own units: mss x (10^4 << 3) x
+ * ratio % x max(cwnd, packets_out) / srtt_us, srtt_us being the smoothed
+ * RTT in us x 8; the ratio is 200 % in slow start (below half ssthresh),
+ * 120 % after (tcp_pacing_ss_ratio, tcp_pacing_ca_ratio). The product is
+ * exact in 128 bits (the kernel's u64 holds it to a cwnd of 8 x 10^8 at
+ * mss 1448); the result is capped at sk_max_pacing_rate, ~0U: 4.15's
+ * sk_pacing_rate is a u32 (unsigned long since 4.20, 76a9ebe811fb).
+ * Bytes per second. */
+#define TCP_PACING_SS_RATIO 200
+#define TCP_PACING_CA_RATIO 120
 static inline uint64_t tcp_cwnd_pacing_rate(const struct tcp_sock *tp)
 {
-    uint64_t rate = (uint64_t)tp->mss * tp->snd_cwnd * PS_PER_S / (uint64_t)tp->srtt;
-    return tp->snd_cwnd < tp->snd_ssthresh / 2 ? rate * 2 : rate * 12 / 10;
+    uint64_t srtt_us = (uint64_t)tp->srtt / (PS_PER_US / 8);
+    uint64_t per_pkt = (uint64_t)tp->mss * ((1000000 / 100) << 3) *
+                       (tp->snd_cwnd < tp->snd_ssthresh / 2 ? TCP_PACING_SS_RATIO : TCP_PACING_CA_RATIO);
+    uint64_t pkts = tp->snd_cwnd > tp->packets_out ? tp->snd_cwnd : tp->packets_out;
+    uint64_t rate = mul_div_u64_sat(per_pkt, pkts, srtt_us ? srtt_us : 1);
+    return rate < TCP_MAX_PACING_RATE ? rate : TCP_MAX_PACING_RATE;
 }
 void tcp_update_reordering(struct tcp_sock *tp, uint64_t metric);
 void tcp_rack_update_reo_wnd(struct tcp_sock *tp, const struct tcp_rate_sample *rs);

@@ -43,6 +43,10 @@ struct cfg_section;
 #define TCP_MAX_SKB_FRAGS  17                   /* MAX_SKB_FRAGS: coalescing limit per skb */
 #define TCP_HDR_LEN        20
 #define TCPOLEN_TS_ALIGNED 12
+/* sk_max_pacing_rate's default, ~0U: 4.15's sk_pacing_rate is a u32
+ * (34.36 Gbit/s at most; unsigned long since 4.20, 76a9ebe811fb), and
+ * TCP's internal pacing stops at exactly ~0U (tcp_internal_pacing) */
+#define TCP_MAX_PACING_RATE UINT32_MAX
 
 /* ---- per-host sysctls and knobs, read in attach_host ---- */
 struct tcp_host {
@@ -433,6 +437,12 @@ static inline int64_t tcp_space(const struct tcp_sock *tp)
 static inline int64_t tcp_full_space(const struct tcp_sock *tp)
 {
     return tcp_win_from_space(tp, tp->sk.rcvbuf);
+}
+/* tcp_mss_to_mtu: the packet a segment of mss_cache makes, TCP header
+ * (with the timestamp option where negotiated) and IP header included */
+static inline uint32_t tcp_mss_to_mtu(const struct tcp_sock *tp)
+{
+    return tp->mss + TCP_HDR_LEN + (tp->ts_ok ? TCPOLEN_TS_ALIGNED : 0) + ip_hdr_len(tp->sk.family);
 }
 static inline uint32_t tcp_in_flight(const struct tcp_sock *tp)
 {

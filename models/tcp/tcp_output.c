@@ -431,8 +431,9 @@ static bool tcp_xmit_segs(struct tcp_sock *tp, uint64_t idx, uint32_t n, bool re
     tp->st.data_segs_out += n;
     if (arm)
         tcp_rearm_rto(tp, now);
-    if (tcp_paces(tp) && tp->pacing_rate) {
-        /* tcp_internal_pacing: the skb's TCP header and payload */
+    if (tcp_paces(tp) && tp->pacing_rate && tp->pacing_rate != TCP_MAX_PACING_RATE) {
+        /* tcp_internal_pacing: the skb's TCP header and payload; a rate
+         * of 0 or ~0U (sk_max_pacing_rate) does not pace */
         simtime_t len = time_serialise(TCP_HDR_LEN + TCPOLEN_TS_ALIGNED + n * tp->mss, tp->pacing_rate * 8);
         tp->next_tx = (tp->next_tx > now ? tp->next_tx : now) + len;
         if (tp->next_tx < now + len)
