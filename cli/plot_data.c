@@ -213,14 +213,16 @@ static double rate_scale(double v, const char **unit)
     return scale;
 }
 
-/* "goodput (Mbit/s)", "Jain's fairness index", "sum of the counters
- * *.rx_drops (count)". */
-static char *y_label(const struct metric_use *u, const char *unit)
+/* "goodput (Mbit/s), higher is better", "Jain's fairness index, higher
+ * is better", "sum of the counters *.rx_drops (count), lower is better";
+ * the title leaves the direction out (no unit given). */
+static char *y_label(const struct metric_use *u, const char *unit, int with_dir)
 {
-    const char *q = u->m->quantity;
-    if (u->pattern)
-        return *unit ? xasprintf("%s %s (%s)", q, u->pattern, unit) : xasprintf("%s %s", q, u->pattern);
-    return *unit ? xasprintf("%s (%s)", q, unit) : xstrdup(q);
+    char *what = u->pattern ? xasprintf("%s %s", u->m->quantity, u->pattern) : xstrdup(u->m->quantity);
+    char *l = xasprintf("%s%s%s%s%s%s", what, *unit ? " (" : "", unit, *unit ? ")" : "", with_dir ? ", " : "",
+                        with_dir ? metric_dir_words(u->dir) : "");
+    free(what);
+    return l;
 }
 
 /* "goodput of each flow against limit - bottleneck, 2 repeats, mean and
@@ -234,7 +236,7 @@ static char *default_title(const struct rdb *d, const struct plot_data *p, const
 
     if (!f)
         xoom();
-    what = y_label(&d->use, "");
+    what = y_label(&d->use, "", 0);
     fputs(what, f);
     free(what);
     if (o->flow)
@@ -337,7 +339,7 @@ int plot_data_build(const struct rdb *d, const struct combo_report *r, const str
             p->lines[l].pts[i].mean /= scale;
             p->lines[l].pts[i].half /= scale;
         }
-    p->ylabel = y_label(&d->use, unit);
+    p->ylabel = y_label(&d->use, unit, 1);
     if (p->x.unit)
         p->xlabel = xasprintf("%s (%s%s)", p->x.name, p->x.unit, p->x.log_base ? ", log scale" : "");
     else

@@ -277,6 +277,7 @@ int rdb_load(struct rdb *d, const char *path, const struct metric_use *u)
         return 1;
     }
     sqlite3_busy_timeout(d->db, 10000);
+    metric_resolve_dir(d->db, &d->use);
     if (sqlite3_prepare_v2(d->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
         sqlite3_step(st) == SQLITE_ROW)
         version = sqlite3_column_int64(st, 0);

@@ -344,10 +344,8 @@ int group_compare(const struct rdb *d, const char *arg, struct compare_report *o
         zero_a += row_zero;
         if (stats_compare_paired(xa, xb, n, LEVEL, &p) != 0)
             p.verdict = STATS_TOO_FEW;    /* no pairs: all fields NaN */
-        else if (d->use.m->lower_is_better && p.verdict == STATS_REGRESSION)
-            p.verdict = STATS_IMPROVEMENT;   /* fewer retransmissions, drops, a shorter RTT */
-        else if (d->use.m->lower_is_better && p.verdict == STATS_IMPROVEMENT)
-            p.verdict = STATS_REGRESSION;
+        else
+            p.verdict = stats_orient(p.verdict, d->use.dir == DIR_LOWER_BETTER, d->use.dir == DIR_NEITHER);
 
         rows[k].n = n;
         rows[k].unpaired = row_unpaired;

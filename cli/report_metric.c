@@ -37,7 +37,7 @@
 #define SRTT_NAME "s.name GLOB 'flow.*.snd.srtt_ms'"
 
 static const struct metric metrics[] = {
-    { "goodput", "bits/sec", METRIC_RATE, 0, "bytes of the flows x 8 / interval span",
+    { "goodput", "bits/sec", METRIC_RATE, DIR_HIGHER_BETTER, "bytes of the flows x 8 / interval span",
       { FLOWS_CTE "SELECT i.run_id, NULL, total(i.bytes) * 8 / " SPAN " FROM interval i GROUP BY i.run_id"
                   " HAVING " SPAN " > 0",
         FLOWS_CTE "SELECT i.run_id, i.flow, total(i.bytes) * 8 / " SPAN " FROM interval i GROUP BY i.run_id, i.flow"
@@ -45,21 +45,21 @@ static const struct metric metrics[] = {
         FLOWS_CTE "SELECT i.run_id, fl.dst, total(i.bytes) * 8 / " SPAN " FROM interval i JOIN fl"
                   " ON fl.run_id = i.run_id AND fl.flow = i.flow GROUP BY i.run_id, fl.dst HAVING " SPAN " > 0" },
       "goodput" },
-    { "retransmits", "segments", METRIC_COUNT, 1, "segments (TCP), chunks (SCTP) resent",
+    { "retransmits", "segments", METRIC_COUNT, DIR_LOWER_BETTER, "segments (TCP), chunks (SCTP) resent",
       { FLOWS_CTE "SELECT c.run_id, NULL, total(c.value) FROM counter c WHERE " RETRANS_NAME " GROUP BY c.run_id",
         FLOWS_CTE "SELECT c.run_id, " FLOW_OF("c.name") ", total(c.value) FROM counter c WHERE " RETRANS_NAME
                   " GROUP BY 1, 2",
         FLOWS_CTE "SELECT c.run_id, fl.src, total(c.value) FROM counter c JOIN fl ON fl.run_id = c.run_id"
                   " AND fl.flow = " FLOW_OF("c.name") " WHERE " RETRANS_NAME " GROUP BY 1, 2" },
       "retransmissions" },
-    { "rtt", "ms", METRIC_PLAIN, 1, "mean srtt of the senders (flow.N.snd.srtt_ms)",
+    { "rtt", "ms", METRIC_PLAIN, DIR_LOWER_BETTER, "mean srtt of the senders (flow.N.snd.srtt_ms)",
       { FLOWS_CTE "SELECT s.run_id, NULL, avg(s.value) FROM series s WHERE " SRTT_NAME " GROUP BY s.run_id",
         FLOWS_CTE "SELECT s.run_id, " FLOW_OF("s.name") ", avg(s.value) FROM series s WHERE " SRTT_NAME
                   " GROUP BY 1, 2",
         FLOWS_CTE "SELECT s.run_id, fl.src, avg(s.value) FROM series s JOIN fl ON fl.run_id = s.run_id"
                   " AND fl.flow = " FLOW_OF("s.name") " WHERE " SRTT_NAME " GROUP BY 1, 2" },
       "mean smoothed RTT" },
-    { "drops", "packets", METRIC_COUNT, 1, "packets dropped, every cause",
+    { "drops", "packets", METRIC_COUNT, DIR_LOWER_BETTER, "packets dropped, every cause",
       { FLOWS_CTE "SELECT c.run_id, NULL, total(c.value) FROM counter c WHERE c.is_drop = 1 GROUP BY c.run_id",
         FLOWS_CTE "SELECT c.run_id, " FLOW_OF("c.name") ", total(c.value) FROM counter c WHERE c.is_drop = 1"
                   " AND c.name GLOB 'flow.[0-9]*.*' GROUP BY 1, 2",
@@ -67,7 +67,7 @@ static const struct metric metrics[] = {
                   " SELECT c.run_id, h.host, total(c.value) FROM counter c JOIN h ON h.run_id = c.run_id"
                   " AND substr(c.name, 1, length(h.host) + 1) = h.host || '.' WHERE c.is_drop = 1 GROUP BY 1, 2" },
       "drops" },
-    { "jain", "", METRIC_PLAIN, 0, "Jain's index of the flows' goodput",
+    { "jain", "", METRIC_PLAIN, DIR_HIGHER_BETTER, "Jain's index of the flows' goodput",
       { FLOWS_CTE ", g AS (" FLOW_GOODPUT ") SELECT run_id, NULL, total(g) * total(g) / (count(*) * total(g * g))"
                   " FROM g GROUP BY run_id HAVING total(g * g) > 0",
         NULL,
@@ -76,7 +76,7 @@ static const struct metric metrics[] = {
                   " HAVING total(g * g) > 0" },
       "Jain's fairness index" },
     /* ?1: the NAME of counter:NAME, a GLOB pattern */
-    { "counter", "count", METRIC_COUNT, 0, "sum of the counters NAME matches (GLOB)",
+    { "counter", "count", METRIC_COUNT, DIR_NEITHER, "sum of the counters NAME matches (GLOB)",
       { FLOWS_CTE "SELECT c.run_id, NULL, total(c.value) FROM counter c WHERE c.name GLOB ?1 GROUP BY c.run_id",
         FLOWS_CTE "SELECT c.run_id, " FLOW_OF("c.name") ", total(c.value) FROM counter c"
                   " WHERE c.name GLOB 'flow.[0-9]*.' || ?1 GROUP BY 1, 2",
@@ -125,12 +125,80 @@ int metric_parse(const char *metric, const char *by, struct metric_use *u)
             return 2;
         }
         u->label = colon ? metric : u->m->name;
+        u->dir = u->m->dir;
         return 0;
     }
     fprintf(stderr, "%s: unknown metric '%s' (known: ", report_prog, metric);
     list_metrics(stderr);
     fputs(")\n", stderr);
     return 2;
+}
+
+/* Counters whose rise is bad or good, by the last part of their name;
+ * every counter recorded as a drop (is_drop) is bad, and so is one whose
+ * last part names drops, errors, failures or timeouts. The rest
+ * (packets and bytes sent, polls, qdisc requeues, TSQ throttles ...)
+ * count work, neither good nor bad. */
+static const char *const worse_names[] = {
+    "retrans", "retransmits", "rtos", "spurious_rtos", "lost_retrans", "recoveries", "dup_data", "dsacks_in",
+    "dsacks_out", "zero_win_acks", "prune_collapse", "prune_raise", "rx_missed", "tx_busy",
+    "t3_expiries", "t3_alternate", "t3_window_full", "stalls_2s", "fast_retransmits", "pf_entries", "tlps",
+    "ReasmFails", "ReasmTimeout", "icmp_frag_needed", "giants", "ip_no_route", "ip_no_proto", "rcvbuf_errors",
+    NULL,
+};
+static const char *const better_names[] = { "goodput_bps", "netperf_bps", "ReasmOKs", NULL };
+
+enum metric_dir counter_dir(const char *name, int is_drop)
+{
+    if (is_drop)
+        return DIR_LOWER_BETTER;
+    const char *last = strrchr(name, '.');
+    last = last ? last + 1 : name;
+    for (int i = 0; worse_names[i]; i++)
+        if (!strcmp(last, worse_names[i]))
+            return DIR_LOWER_BETTER;
+    for (int i = 0; better_names[i]; i++)
+        if (!strcmp(last, better_names[i]))
+            return DIR_HIGHER_BETTER;
+    static const char *const bad_words[] = { "drop", "error", "fail", "timeout", NULL };
+    for (int i = 0; bad_words[i]; i++)
+        if (strcasestr(last, bad_words[i]))
+            return DIR_LOWER_BETTER;
+    return DIR_NEITHER;
+}
+
+void metric_resolve_dir(sqlite3 *db, struct metric_use *u)
+{
+    if (!u->pattern)
+        return;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT DISTINCT name, max(is_drop) FROM counter WHERE name GLOB ?1 OR name GLOB"
+                           " '*.' || ?1 GROUP BY name", -1, &st, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_text(st, 1, u->pattern, -1, SQLITE_STATIC);
+    int seen = 0;
+    enum metric_dir dir = DIR_NEITHER;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        enum metric_dir d = counter_dir(name ? name : "", sqlite3_column_int(st, 1));
+        if (seen++ && d != dir) {
+            dir = DIR_NEITHER;
+            break;
+        }
+        dir = d;
+    }
+    sqlite3_finalize(st);
+    u->dir = dir;
+}
+
+const char *metric_dir_words(enum metric_dir d)
+{
+    switch (d) {
+    case DIR_HIGHER_BETTER: return "higher is better";
+    case DIR_LOWER_BETTER: return "lower is better";
+    case DIR_NEITHER: break;
+    }
+    return "neither higher nor lower is better";
 }
 
 const char *metric_by_name(enum report_by by)

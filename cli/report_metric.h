@@ -13,12 +13,16 @@
 
 enum report_by { BY_RUN, BY_FLOW, BY_HOST };
 enum metric_kind { METRIC_RATE, METRIC_COUNT, METRIC_PLAIN };
+/* Which way is better: --compare's verdict and plot's axis say it. A
+ * metric with no better side (a counter of events that are neither good
+ * nor bad, such as qdisc requeues) gets "higher" or "lower". */
+enum metric_dir { DIR_HIGHER_BETTER, DIR_LOWER_BETTER, DIR_NEITHER };
 
 struct metric {
     const char *name;           /* "goodput", ..., "counter" (counter:NAME) */
     const char *unit;           /* of the value: "bits/sec" (scaled as iperf3's), "segments", "ms", "" */
     enum metric_kind kind;
-    int lower_is_better;        /* --compare's verdict: a rise is the REGRESSION */
+    enum metric_dir dir;        /* counter: decided per use from the counters matched */
     const char *doc;
     const char *sql[3];         /* per report_by: rows (run_id, entity, value); NULL: not by that */
     const char *quantity;       /* what a plot's axis and title call it: "goodput", "Jain's fairness index" */
@@ -29,6 +33,7 @@ struct metric_use {
     const char *pattern;        /* counter:NAME's NAME */
     const char *label;          /* as the user wrote it */
     enum report_by by;
+    enum metric_dir dir;        /* the metric's, or the counters' (metric_resolve_dir) */
 };
 
 /* Who the messages of report_*.c name: "netsim report" unless the command
@@ -39,6 +44,13 @@ extern const char *report_prog;
  * saying why. */
 int metric_parse(const char *metric, const char *by, struct metric_use *u);
 const char *metric_by_name(enum report_by by);
+/* counter:NAME's direction, from the names its pattern matches in db:
+ * all of one direction gives that one, a mix or none gives neither. */
+void metric_resolve_dir(sqlite3 *db, struct metric_use *u);
+/* A counter's direction from its name and its is_drop flag. */
+enum metric_dir counter_dir(const char *name, int is_drop);
+/* "higher is better", "lower is better", "neither higher nor lower is better" */
+const char *metric_dir_words(enum metric_dir d);
 /* One line per metric for the help text. */
 void metric_help(FILE *f);
 /* The metric's query on db with its parameter bound. 0 or -1. */

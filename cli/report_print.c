@@ -368,6 +368,8 @@ void print_compare(const struct rdb *d, const struct compare_report *r, int json
         json_str(f, cmp.a);
         fputs(", \"b\": ", f);
         json_str(f, cmp.b);
+        fputs(", \"direction\": ", f);
+        json_str(f, metric_dir_words(d->use.dir));
         fputs(", \"moves_with\": [", f);
         for (int x = 0, n = 0; x < d->naxes; x++)
             if (moves[x]) {
@@ -431,8 +433,8 @@ void print_compare(const struct rdb *d, const struct compare_report *r, int json
                 " \"repeated_seed\": %zu, \"zero_baseline\": %zu, \"without_axis\": %zu}\n}\n",
                 d->complete, d->no_intervals, unpaired, repeated, zero_a, without);
     } else {
-        printf("%s: %s=%s against %s=%s, paired by rep; change = (%s - %s) / %s of %s per pair\n", d->path,
-               cmp.axis, cmp.b, cmp.axis, cmp.a, cmp.b, cmp.a, cmp.a, d->use.label);
+        printf("%s: %s=%s against %s=%s, paired by rep; change = (%s - %s) / %s of %s per pair (%s)\n", d->path,
+               cmp.axis, cmp.b, cmp.axis, cmp.a, cmp.b, cmp.a, cmp.a, d->use.label, metric_dir_words(d->use.dir));
         int nmoves = 0;
         for (int x = 0; x < d->naxes; x++)
             if (moves[x])

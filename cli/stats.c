@@ -63,9 +63,22 @@ const char *stats_verdict_name(enum stats_verdict v)
     case STATS_NO_CHANGE: return "no change";
     case STATS_REGRESSION: return "REGRESSION";
     case STATS_IMPROVEMENT: return "improvement";
+    case STATS_LOWER: return "lower";
+    case STATS_HIGHER: return "higher";
     case STATS_TOO_FEW: break;
     }
     return "too few pairs";
+}
+
+enum stats_verdict stats_orient(enum stats_verdict v, int lower_better, int neither)
+{
+    if (v != STATS_REGRESSION && v != STATS_IMPROVEMENT)
+        return v;
+    if (neither)
+        return v == STATS_REGRESSION ? STATS_LOWER : STATS_HIGHER;
+    if (lower_better)
+        return v == STATS_REGRESSION ? STATS_IMPROVEMENT : STATS_REGRESSION;
+    return v;
 }
 
 int stats_compare_paired(const double *a, const double *b, size_t n, double level, struct stats_paired *out)

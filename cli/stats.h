@@ -42,9 +42,15 @@ enum stats_verdict {
     STATS_NO_CHANGE,        /* the interval of the %change contains 0 */
     STATS_REGRESSION,       /* entirely below 0: B is slower */
     STATS_IMPROVEMENT,      /* entirely above 0 */
+    STATS_LOWER,            /* entirely below 0, for a metric with no better side */
+    STATS_HIGHER,           /* entirely above 0, likewise */
 };
 
-/* "too few pairs", "no change", "REGRESSION", "improvement". */
+/* The verdict for a metric whose better side is lower (a rise is the
+ * REGRESSION) or that has none (a rise is only "higher"). */
+enum stats_verdict stats_orient(enum stats_verdict v, int lower_better, int neither);
+
+/* "too few pairs", "no change", "REGRESSION", "improvement", "lower", "higher". */
 const char *stats_verdict_name(enum stats_verdict v);
 
 /*

@@ -69,7 +69,7 @@ check "... on a log x axis (powers of two)" grep -qx 'set logscale x 2' "$tmp/fl
 check "... tics exactly at the swept values" grep -qxF "set xtics ('16' 16, '32' 32, '64' 64)" "$tmp/flow.gp"
 check "... x label with the key's unit (netsim keys: packets)" \
     grep -qxF "set xlabel 'limit (packets, log scale)'" "$tmp/flow.gp"
-check "... y label with the metric's unit" grep -qE "^set ylabel 'goodput \((bit|kbit|Mbit|Gbit)/s\)'$" "$tmp/flow.gp"
+check "... y label with the metric's unit and direction" grep -qE "^set ylabel 'goodput \((bit|kbit|Mbit|Gbit)/s\), higher is better'$" "$tmp/flow.gp"
 check "... a title saying what against what, the scenario and the repeats" \
     grep -qF "set title 'goodput of each flow against limit — neck, 2 repeats, mean and 95% CI'" "$tmp/flow.gp"
 q "$D" "select distinct value from param where key like 'label.flow.%' order by key" > "$tmp/labels"
@@ -86,7 +86,7 @@ check "... flow 1's points are report --by flow's goodput ($(paste -sd ' ' "$tmp
 # ---- Jain's index: report's numbers, report's name
 "$NETSIM" plot "$D" --metric jain --script "$tmp/jain.gp" -o "$tmp/jain.png" > /dev/null 2>&1
 check "netsim plot --metric jain exits 0" test $? -eq 0 -a -s "$tmp/jain.png"
-check "... its y axis is Jain's fairness index" grep -qxF "set ylabel 'Jain''s fairness index'" "$tmp/jain.gp"
+check "... its y axis is Jain's fairness index" grep -qxF "set ylabel 'Jain''s fairness index, higher is better'" "$tmp/jain.gp"
 "$NETSIM" report "$D" --metric jain | awk '$1 ~ /^[0-9]/ { print $1, $3 }' > "$tmp/report_jain"
 points "$tmp/jain.gp" > "$tmp/points_jain"
 as_report "$tmp/report_jain" "$tmp/points_jain" > "$tmp/plot_jain"
@@ -118,7 +118,7 @@ check "... linear at 500 px: 50's label is left out, not printed over 25's (its 
 PLOT_DEBUG=1 tools/plot "$D" --metric jain -o "$tmp/tp_jain.png" > "$tmp/tp.out" 2> "$tmp/tp.err"
 check "tools/plot --metric jain draws through netsim plot" \
     test $? -eq 0 -a -s "$tmp/tp_jain.png" -a "$(cat "$tmp/tp.out")" = "$tmp/tp_jain.png"
-check "... whose script (PLOT_DEBUG) is netsim plot's" grep -qxF "set ylabel 'Jain''s fairness index'" "$tmp/tp.err"
+check "... whose script (PLOT_DEBUG) is netsim plot's" grep -qxF "set ylabel 'Jain''s fairness index, higher is better'" "$tmp/tp.err"
 
 # ---- a series plot names only the flow it draws
 cat > "$tmp/three.ini" << 'INI'

@@ -62,6 +62,25 @@ assert got == want and all(x > 0 for x in got.values()), (got, want)"
 "$NETSIM" report "$tmp/t.db" --metric retransmits --compare tcp.drs=trimodal,continuous > "$tmp/rc.out" 2>&1
 check "--metric retransmits --compare: a paired row" grep -q '^tcp_drs  *2 .* segments ' "$tmp/rc.out"
 
+# --- a metric's direction: more RTOs is worse, more segments sent neither
+# better nor worse, more goodput better (the same database, counters
+# edited so that continuous has ten times trimodal's in every pair)
+cp "$tmp/t.db" "$tmp/dir.db"
+q "$tmp/dir.db" "update counter set value = 3 * (1 + 9 * (run_id in (select run_id from param where
+  key = 'axis.tcp.drs' and value = 'continuous'))) where name in ('flow.1.snd.rtos', 'flow.1.snd.segs_out',
+  'flow.1.goodput_bps')" > /dev/null
+"$NETSIM" report "$tmp/dir.db" --metric 'counter:flow.*.snd.rtos' --compare tcp.drs=trimodal,continuous > "$tmp/d1.out" 2>&1
+check "RTOs rising: REGRESSION, lower is better" sh -c "grep -q ' REGRESSION\$' '$tmp/d1.out' && grep -q '(lower is better)' '$tmp/d1.out'"
+"$NETSIM" report "$tmp/dir.db" --metric 'counter:flow.1.snd.segs_out' --compare tcp.drs=trimodal,continuous > "$tmp/d2.out" 2>&1
+check "segments out rising: higher, neither better" sh -c "grep -q ' higher\$' '$tmp/d2.out' && grep -q '(neither higher nor lower is better)' '$tmp/d2.out'"
+"$NETSIM" report "$tmp/dir.db" --metric 'counter:*.goodput_bps' --compare tcp.drs=trimodal,continuous --json > "$tmp/d3.json" 2>&1
+check "goodput counter rising: improvement, higher is better" python3 -c "
+import json
+d = json.load(open('$tmp/d3.json'))
+assert d['compare']['direction'] == 'higher is better' and d['rows'][0]['verdict'] == 'improvement', d"
+"$NETSIM" report "$tmp/dir.db" --metric 'counter:*.netem_loss' --compare tcp.drs=trimodal,continuous > "$tmp/d4.out" 2>&1
+check "a drop counter: lower is better" grep -q '(lower is better)' "$tmp/d4.out"
+
 # --- usage errors: exit 2 with the reason
 "$NETSIM" report "$tmp/d.db" --by link > /dev/null 2> "$tmp/e1"
 check "--by link: refused" sh -c "test $? -eq 2 && grep -q 'expected run, flow or host' '$tmp/e1'"
