@@ -146,9 +146,12 @@ static void host_configure(struct sim *s, struct host *h)
             h->cores[i].rng = &h->core_rng[i];
         }
     }
-    h->sym_ip_rcv = cpu_sym("ip_rcv");
-    h->sym_ip_output = cpu_sym("ip_output");
-    h->sym_ip_forward = cpu_sym("ip_forward");
+    h->sym_ip_rcv[0] = cpu_sym("ip_rcv");
+    h->sym_ip_output[0] = cpu_sym("ip_output");
+    h->sym_ip_forward[0] = cpu_sym("ip_forward");
+    h->sym_ip_rcv[1] = cpu_sym("ipv6_rcv");
+    h->sym_ip_output[1] = cpu_sym("ip6_output");
+    h->sym_ip_forward[1] = cpu_sym("ip6_forward");
     ip_loopback_init(h, (uint32_t)cfg_int(sec, "lo_mtu", "65536", 1280, 65536,
                                           "MTU of the host's loopback (Linux default 65536)"));
     char name[64];

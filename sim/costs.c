@@ -25,8 +25,15 @@ static const struct cost_row xeon_2012[] = {
     { "ip_rcv",                  350, false, "[spec] ipfrag.md 9 C_stack: __netif_receive_skb, ip_rcv, fib_lookup" },
     { "ip_output",               200, false, "[est] route lookup, IP header, neighbour output" },
     { "ip_forward",              300, false, "[est] forwarding a packet on a middle host" },
+    /* IPv6's path under its own names: the same work as IPv4's on a 40-byte
+     * header with no checksum, the route from fib6 */
+    { "ipv6_rcv",                350, false, "[est] as ip_rcv: __netif_receive_skb, ipv6_rcv, ip6_rcv_finish, "
+      "fib6_lookup, ip6_input" },
+    { "ip6_output",              200, false, "[est] as ip_output: ip6_xmit's route and header, ip6_finish_output2" },
+    { "ip6_forward",             300, false, "[est] as ip_forward: ip6_forward's checks and hop limit" },
     { "icmp_rcv",                300, false, "[est] ICMP input: build and send an echo reply, or note a path MTU" },
     { "udp_rcv",                 300, false, "[est] socket lookup and queueing; ipfrag.md's C_udp 1500 = this + try_to_wake_up" },
+    { "udpv6_rcv",               300, false, "[est] as udp_rcv, for a datagram over IPv6: __udp6_lib_rcv" },
     { "try_to_wake_up",         1200, false, "[spec] ipfrag.md 9: C_udp minus udp_rcv, the wake-up IPI of a sleeping reader" },
     { "schedule",               2000, false, "[spec] ipfrag.md 9: netserver +2 us wake-up (context switch in)" },
     { "udp_sendmsg",             500, false, "[est] syscall entry, skb allocation, UDP/IP headers" },

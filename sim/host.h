@@ -90,7 +90,9 @@ struct host {
     /* the pcap key (sim/pcap.h): bit k captures nics[k]; pcap_key: the host has the key */
     uint8_t pcap_ports;
     bool pcap_key;
-    int sym_ip_rcv, sym_ip_output, sym_ip_forward, sym_lo_xmit, sym_backlog;
+    /* [family == NET_IPV6]: ip_rcv / ipv6_rcv, ip_output / ip6_output,
+     * ip_forward / ip6_forward, each charged under its own name */
+    int sym_ip_rcv[2], sym_ip_output[2], sym_ip_forward[2], sym_lo_xmit, sym_backlog;
 };
 
 /* Charge a profile cost per call, or per byte for copy symbols. */

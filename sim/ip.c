@@ -67,7 +67,7 @@ void ip_register_ecn_counters(struct sim *s, struct host *h)
 
 void ip_rcv(struct host *h, struct skb *skb, struct core *c)
 {
-    host_charge(h, c, h->sym_ip_rcv);
+    host_charge(h, c, h->sym_ip_rcv[skb->family == NET_IPV6]);
     h->ip_in++;
     h->ip_ecn_in[skb->family == NET_IPV6][skb_ecn(skb)]++;
     if (skb->daddr != h->id) {
@@ -89,7 +89,7 @@ void ip_rcv(struct host *h, struct skb *skb, struct core *c)
             skb_free(skb);
             return;
         }
-        host_charge(h, c, h->sym_ip_forward);
+        host_charge(h, c, h->sym_ip_forward[skb->family == NET_IPV6]);
         h->ip_forwarded++;
         if (len > mtu)
             ip_fragment(h, skb, mtu, out, c);
@@ -216,7 +216,7 @@ static int loopback_xmit(struct host *h, struct skb *skb, struct core *c)
 
 int ip_output(struct host *h, struct skb *skb, struct core *c)
 {
-    host_charge(h, c, h->sym_ip_output);
+    host_charge(h, c, h->sym_ip_output[skb->family == NET_IPV6]);
     if (!h->ip_id)
         host_peers_alloc(h);
     if (skb->daddr == h->id) {

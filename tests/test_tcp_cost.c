@@ -154,6 +154,33 @@ static void test_rows(void **state)
         }
 }
 
+/* IPv6's path is booked under IPv6's functions, as perf names them:
+ * ipv6_rcv, tcp_v6_rcv and ip6_output, once per skb as their IPv4
+ * counterparts would be, and IPv4's rows stay at zero */
+static void test_ipv6_path(void **state)
+{
+    (void)state;
+    static const char v6[] =
+        "[sim]\nduration = 100ms\ninterval = 50ms\n"
+        "[host sender]\ncpu = xeon-2012\n" OFFLOADS_OFF
+        "[host receiver]\ncpu = xeon-2012\n" OFFLOADS_OFF
+        "[link path]\nends = sender:eth0 receiver:eth0\nrate = 10gbit\npropagation = 100us\n"
+        "[flow 1]\napp = tcp_stream\nfrom = sender\nto = receiver\nlength = 100ms\nfamily = inet6\n"
+        "trace_interval = 0\n";
+    struct sim *s = world_build(v6);
+    sim_run(s, false);
+    struct host *hs = host_find(s, "sender"), *hr = host_find(s, "receiver");
+    assert_true(segs_in(hr) > 1000);
+    assert_int_equal(calls(s, "receiver", "tcp_v6_rcv"), segs_in(hr));
+    assert_int_equal(calls(s, "sender", "tcp_v6_rcv"), segs_in(hs));
+    assert_int_equal(calls(s, "receiver", "ipv6_rcv"), segs_in(hr));
+    assert_int_equal(calls(s, "receiver", "tcp_v4_rcv") + calls(s, "sender", "tcp_v4_rcv"), 0);
+    assert_int_equal(calls(s, "receiver", "ip_rcv") + calls(s, "sender", "ip_rcv"), 0);
+    assert_int_equal(calls(s, "sender", "ip_output"), 0);
+    assert_true(calls(s, "sender", "ip6_output") > 1000);
+    world_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +188,7 @@ int main(void)
         cmocka_unit_test(test_copy_per_byte),
         cmocka_unit_test(test_ideal_costs_nothing),
         cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_ipv6_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,7 +137,7 @@ void tcp_offload_init(void);
  * (a ".per_*" id is a parameter booked under the function before the dot:
  * tcp_charge_n) */
 struct tcp_syms {
-    int xmit, v4_rcv, established, data_queue, ofo, ack, ack_seg, sacktag, sacktag_seg;
+    int xmit, v4_rcv, v6_rcv, established, data_queue, ofo, ack, ack_seg, sacktag, sacktag_seg;
     int recvmsg, recvmsg_skb, copy_to_user, wake, write_timer, delack_timer, tsq_handler;
 };
 extern struct tcp_syms tcp_sym;

@@ -36,6 +36,7 @@ void tcp_syms_init(void)
     struct tcp_syms *s = &tcp_sym;
     s->xmit = cpu_sym("tcp_transmit_skb");
     s->v4_rcv = cpu_sym("tcp_v4_rcv");
+    s->v6_rcv = cpu_sym("tcp_v6_rcv");
     s->established = cpu_sym("tcp_rcv_established");
     s->data_queue = cpu_sym("tcp_data_queue");
     s->ofo = cpu_sym("tcp_data_queue_ofo");
@@ -63,6 +64,7 @@ static const struct cost_row xeon_2012[] = {
     /* receiving */
     { "tcp_v4_rcv", 300, false, "[est] per skb in: __inet_lookup_established, the checksum flags the NIC set, "
       "bh_lock_sock and the backlog test; as udp_rcv's 300 (socket lookup and queueing)" },
+    { "tcp_v6_rcv", 300, false, "[est] as tcp_v4_rcv, for a segment over IPv6: __inet6_lookup_established" },
     { "tcp_rcv_established", 150, false, "[est] per segment on an established socket: tcp_mstamp_refresh, header "
       "prediction or tcp_validate_incoming (PAWS, sequence window), ts_recent; some 400 cycles on warm lines" },
     { "tcp_data_queue", 300, false, "[est] per data segment: tcp_queue_rcv (tcp_try_coalesce onto the tail skb, the "

@@ -432,7 +432,7 @@ static struct tcp_sock *lookup(struct tcp_host *th, struct skb *skb)
 
 void tcp_rcv(struct host *h, struct skb *skb, struct core *c)
 {
-    host_charge(h, c, tcp_sym.v4_rcv);
+    host_charge(h, c, skb->family == NET_IPV6 ? tcp_sym.v6_rcv : tcp_sym.v4_rcv);
     struct tcp_host *th = tcp_host_of(h);
     struct tcp_sock *tp = th ? lookup(th, skb) : NULL;
     if (!tp) {

@@ -5,13 +5,14 @@
 #include <string.h>
 #include "models/udp/udp.h"
 
-static int sym_rcv = -1, sym_send, sym_copy_from, sym_recv, sym_copy, sym_csum_copy;
+static int sym_rcv = -1, sym_rcv6, sym_send, sym_copy_from, sym_recv, sym_copy, sym_csum_copy;
 
 static void syms(void)
 {
     if (sym_rcv >= 0)
         return;
     sym_rcv = cpu_sym("udp_rcv");
+    sym_rcv6 = cpu_sym("udpv6_rcv");
     sym_send = cpu_sym("udp_sendmsg");
     sym_copy_from = cpu_sym("copy_from_user");
     sym_recv = cpu_sym("udp_recvmsg");
@@ -22,7 +23,7 @@ static void syms(void)
 void udp_rcv(struct host *h, struct skb *skb, struct core *c)
 {
     syms();
-    host_charge(h, c, sym_rcv);
+    host_charge(h, c, skb->family == NET_IPV6 ? sym_rcv6 : sym_rcv);
     struct sock *sk = host_sock_lookup(h, IPPROTO_UDP_, skb->dport);
     if (!sk) {
         h->ip_no_proto++;        /* would be an ICMP port unreachable */
