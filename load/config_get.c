@@ -87,6 +87,11 @@ static void cfg_param_add(struct cfg_section *s, const char *key, const char *va
     c->params[c->nparams++].value = xstrdup(value);
 }
 
+void cfg_record(struct cfg_section *s, const char *key, const char *value)
+{
+    cfg_param_add(s, key, value);
+}
+
 /*
  * The text a getter parses: the value given, else def. Marks the key known
  * (with its description) and, on the first ask, records the parameter. Returns NULL (error

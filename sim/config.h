@@ -94,6 +94,11 @@ void cfg_error(struct cfg_section *s, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int  cfg_errors(const struct cfg *c);
 
+/* A fact the components derived, recorded with the run's parameters as
+ * section.key = value (what a release profile models, say); not a key:
+ * a file that sets it is told the key is unknown. */
+void cfg_record(struct cfg_section *s, const char *key, const char *value);
+
 /* Warnings: a value that is valid but may not mean what its writer
  * thought. Recorded as "file:line: [kind name] key: warning: msg" (same
  * line rules as cfg_error); they do not count as errors. cfg_finish()

@@ -66,9 +66,18 @@ static void attach(struct sim *s, struct host *h, int slot)
     struct cfg_section *sec = h->sec;
     struct tcp_host *th = xcalloc(1, sizeof *th);
     const struct kernel_profile *kp = &profiles[cfg_choice(sec, "kernel", "4.15", releases,
-            "Linux release whose modelled TCP choices are this host's defaults: 4.15, 4.16, 6.6 (6.6-6.15), "
-            "6.16 (6.16-6.17), 6.18; it sets tcp.drs and tcp.win_from_space, each still settable "
-            "(docs/models/tcp-6x.md)")];
+            "Linux release whose receive autotuning this host runs, on the 4.15 TCP engine: 4.15, 4.16, "
+            "6.6 (6.6-6.15), 6.16 (6.16-6.17), 6.18; it sets tcp.drs and tcp.win_from_space, each still "
+            "settable; loss recovery, pacing, TSQ and the buffer defaults stay 4.15's (docs/models/tcp-6x.md)")];
+    if (kp != profiles) {
+        char what[96];
+        snprintf(what, sizeof what, "receive autotuning of %s on a 4.15 TCP", kp->release);
+        cfg_record(sec, "kernel.modelled", what);
+        cfg_warning(sec, "kernel", "%s is the %s: loss recovery (FACK, no RACK-TLP), pacing, TSQ, the initial "
+                    "buffers and every default stay 4.15's (docs/models/tcp-6x.md)", kp->release, what);
+    } else {
+        cfg_record(sec, "kernel.modelled", "4.15");
+    }
     read_triple(sec, "net.ipv4.tcp_rmem", "4096 87380 6291456", th->rmem,
                 "{|MIN DEFAULT MAX, at most 2G} receive buffer sizes of TCP sockets (Linux 4.15 defaults)");
     read_triple(sec, "net.ipv4.tcp_wmem", "4096 16384 4194304", th->wmem,
