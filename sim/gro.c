@@ -35,17 +35,27 @@ void gro_purge(struct gro_list *g)
  * counts); past MAX_SKB_FRAGS, or for a frame all in its head, the frame
  * joins the frag_list whole and takes the next fragments. Returns false
  * (-E2BIG) when the packet would reach 64 KB. */
-static bool merge(struct gro_held *h, struct skb *skb, uint32_t page_part)
+/* the page fragments of a frame: one per RX buffer it spans (a jumbo
+ * frame's descriptors each add theirs, ixgbe_add_rx_frag) */
+static uint32_t frags_of(const struct gro_list *g, uint32_t page_part)
+{
+    if (!page_part)
+        return 0;
+    return g->frag_truesize ? (page_part + g->frag_truesize - 1) / g->frag_truesize : 1;
+}
+
+static bool merge(const struct gro_list *g, struct gro_held *h, struct skb *skb, uint32_t page_part)
 {
     struct skb *p = h->skb;
     if (p->ip_len + skb->payload >= GRO_MAX_LEN)
         return false;
-    if (page_part && h->last_frags + 1 <= GRO_MAX_SKB_FRAGS) {
-        h->last_frags++;
+    uint32_t frags = frags_of(g, page_part);
+    if (frags && h->last_frags + frags <= GRO_MAX_SKB_FRAGS) {
+        h->last_frags += frags;
         p->truesize += page_part;
     } else {
         h->last = skb;
-        h->last_frags = page_part ? 1 : 0;
+        h->last_frags = frags;
         p->truesize += skb->truesize;
     }
     p->payload += skb->payload;
@@ -62,7 +72,7 @@ static void hold(struct gro_list *g, struct skb *skb, uint32_t page_part, uint64
     if (g->n == GRO_MAX_SKBS)
         flush_at(g, 0, deliver, ctx);   /* gro_flush_oldest */
     skb->gso_size = (uint16_t)skb->payload;   /* the first segment sets the packet's mss */
-    g->held[g->n++] = (struct gro_held){ .skb = skb, .last = skb, .last_frags = page_part ? 1 : 0, .age = jiffy };
+    g->held[g->n++] = (struct gro_held){ .skb = skb, .last = skb, .last_frags = frags_of(g, page_part), .age = jiffy };
 }
 
 void gro_receive(struct gro_list *g, struct skb *skb, uint32_t page_part, uint64_t jiffy, gro_deliver_fn deliver,
@@ -81,7 +91,7 @@ void gro_receive(struct gro_list *g, struct skb *skb, uint32_t page_part, uint64
             continue;
         /* inet_gro_receive: a different TOS (an ECN mark) ends the packet */
         enum gro_verdict v = p->tos != skb->tos ? GRO_FLUSH_HELD : ops->gro_receive(h->skb, skb);
-        if ((v == GRO_MERGE || v == GRO_MERGE_FLUSH) && !merge(h, skb, page_part))
+        if ((v == GRO_MERGE || v == GRO_MERGE_FLUSH) && !merge(g, h, skb, page_part))
             v = GRO_FLUSH_HELD;
         switch (v) {
         case GRO_MERGE:

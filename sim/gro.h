@@ -28,6 +28,8 @@ struct gro_list {
     struct gro_held held[GRO_MAX_SKBS];   /* oldest first */
     uint32_t n;
     uint64_t merged, flushed;    /* segments merged into a held packet; packets handed up */
+    uint32_t frag_truesize;      /* truesize of one RX buffer: a frame's page_part of n of them is n
+                                  * page fragments (0: one fragment a frame) */
 };
 
 /* Handed a packet up (netif_receive_skb): the NIC's delivery. */

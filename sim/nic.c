@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/invariant.h"
+#include "sim/arith.h"
 #include "sim/host.h"
 #include "sim/link.h"
 #include "sim/nic.h"
@@ -37,6 +38,12 @@ _Static_assert(offsetof(struct rx_slot, page) == 0, "a slot is its page");
  * changes nothing. */
 static void rx_ring_alloc(struct nic_vec *v)
 {
+    struct nic *n = v->nic;
+    /* rx_buf_size auto: ixgbe_set_rx_buffer_len (4.15, 4-KB pages) takes
+     * 3-KB buffers when the port's frames pass 1518 bytes */
+    if (!n->p.rx_buf_size)
+        n->p.rx_buf_size = n->tx_link && n->tx_link->mtu > 1500 ? 3072 : 2048;
+    v->gro.frag_truesize = nic_rx_buf_truesize(n);
     uint32_t size = v->nic->p.rx_ring;
     v->fifo = xcalloc(size, sizeof *v->fifo);
     v->fifo_slot = xcalloc(size, sizeof *v->fifo_slot);
@@ -108,7 +115,7 @@ void nic_free(struct nic *n)
 
 /* ---- RX ---- */
 
-uint32_t nic_rss_hash(const struct nic *n, const struct skb *skb)
+ARITH_WRAPS uint32_t nic_rss_hash(const struct nic *n, const struct skb *skb)   /* a hash: mod 2^64 */
 {
     /* Any good mix with a fixed key will do (nic.md 3.4); the field
      * selection is what matters: ports only for TCP, and for UDP only
@@ -217,7 +224,10 @@ static void rx_one(struct nic_vec *v, struct core *c)
             slot->free_time = 0;
             skb->rx_page = NULL;
         }
-        skb->truesize = n->p.rx_buf_size + n->p.skb_head_truesize;
+        /* a frame longer than one buffer takes as many as it needs, each
+         * charged its half page (ixgbe_is_non_eop, ixgbe_add_rx_frag) */
+        uint32_t nbuf = (frame + n->p.rx_buf_size - 1) / n->p.rx_buf_size;
+        skb->truesize = nbuf * nic_rx_buf_truesize(n) + n->p.skb_head_truesize;
     }
     skb->sk = NULL;
     skb->destructor = NULL;
@@ -274,7 +284,7 @@ static void tx_ring_frame(struct nic_vec *v, struct skb *skb, simtime_t t)
     r->truesize = skb->truesize;
     r->desc = skb->tx_desc ? skb->tx_desc : 1;
     /* ixgbe's bytecount: every segment's headers (skb->len + (gso_segs - 1) x hdr_len) */
-    r->bytes = skb->ip_len + 14 + (segs - 1) * (skb->ip_len - skb->payload + 14);
+    r->bytes = skb->ip_len + 14 + (segs > 1 ? (segs - 1) * (skb->ip_len - skb->payload + 14) : 0);
     v->tx_len++;
     v->tx_desc_used += r->desc;
     /* the ring holds what its descriptors allow; the record now carries

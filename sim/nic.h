@@ -126,6 +126,13 @@ struct nic {
 /* Reads the NIC keys of the host section (with defaults); errors go to the
  * config. Called once per host; every port of the host shares them. */
 void nic_params_read(struct nic_params *p, struct cfg_section *host_sec, int ncores);
+/* The truesize of one RX buffer: the half page it is cut from, 2048 for a
+ * 1536- or 2048-byte buffer, 4096 for a 3072 (an 8-KB page's half) or
+ * 4096 one (ixgbe_rx_pg_size / 2) */
+static inline uint32_t nic_rx_buf_truesize(const struct nic *n)
+{
+    return n->p.rx_buf_size <= 2048 ? 2048 : 4096;
+}
 void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_params *p);
 void nic_free(struct nic *n);
 /* dev_queue_xmit from core c at core_now(c): qdisc, then the TX ring.

@@ -21,10 +21,11 @@ void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
         cfg_error(sec, "tx_ring_size", "got %u, expected a multiple of 8 (ethtool -G)", p->tx_ring);
     p->refill_batch = (uint32_t)cfg_int(sec, "rx_refill_batch", "16", 1, 4096,
             "cleaned RX descriptors handed back to the NIC at once (ixgbe's IXGBE_RX_BUFFER_WRITE 16)");
-    static const char *const bufs[] = { "1536", "2048", "3072", "4096", NULL };
-    static const uint32_t bufv[] = { 1536, 2048, 3072, 4096 };
-    p->rx_buf_size = bufv[cfg_choice(sec, "rx_buf_size", "2048", bufs,
-                                     "RX buffer per descriptor in bytes (ixgbe: half a 4K page, 2048)")];
+    static const char *const bufs[] = { "auto", "1536", "2048", "3072", "4096", NULL };
+    static const uint32_t bufv[] = { 0, 1536, 2048, 3072, 4096 };
+    p->rx_buf_size = bufv[cfg_choice(sec, "rx_buf_size", "auto", bufs,
+            "RX buffer per descriptor in bytes: auto is ixgbe's choice for the port's MTU, 2048 (half a 4K page) "
+            "up to 1500 and 3072 (IXGBE_RXBUFFER_3K, half an 8K page) above; a larger frame spans several")];
     p->rx_hdr_size = (uint32_t)cfg_size(sec, "rx_hdr_size", "256", 64, 4096,
             "frames up to this size are copied into the skb head and the page reused (IXGBE_RX_HDR_SIZE 256)");
     p->skb_head_truesize = (uint32_t)cfg_size(sec, "skb_head_truesize", "896", 256, 65536,

@@ -400,7 +400,7 @@ struct tcp_sock {
     int num_sacks;
     struct tcp_sack_block duplicate_sack;   /* D-SACK for the next ACK (rx_opt.dsack) */
     bool dsack;
-    uint32_t rx_frag_truesize, rx_head_truesize;
+    uint32_t rx_head_truesize;    /* the NIC's skb head truesize: a frame's page part is the rest */
     uint8_t scaling_ratio;        /* tcp_measure_rcv_mss's len/truesize x 256; 0: not measured yet */
     const struct tcp_drs_ops *drs;
 

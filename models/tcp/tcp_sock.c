@@ -163,7 +163,6 @@ struct tcp_sock *tcp_sock_new(struct host *h, uint16_t port)
     tp->rcv_mss = 536;
     tp->snd_cwnd_clamp = UINT32_MAX;
     tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
-    tp->rx_frag_truesize = h->nicp.rx_buf_size;
     tp->rx_head_truesize = h->nicp.skb_head_truesize;
     tp->ts_off = (int32_t)(rng_u32(&h->rng) & 0x7fffffff);
     event_init(&tp->ev_rto, ev_rto, tp);
