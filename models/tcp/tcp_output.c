@@ -131,8 +131,9 @@ static int tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint
             th->nsack = (uint8_t)n;
             for (int i = 0; i < n; i++) {
                 const struct tcp_sack_block *b = d && !i ? &tp->duplicate_sack : &tp->selective_acks[i - d];
-                th->sack[i][0] = (uint32_t)(b->start - tp->rcv_nxt);
-                th->sack[i][1] = (uint32_t)(b->end - tp->rcv_nxt);
+                /* sequence space: mod 2^32 on the wire */
+                th->sack[i][0] = wrap_u32(wrap_sub_u64(b->start, tp->rcv_nxt));
+                th->sack[i][1] = wrap_u32(wrap_sub_u64(b->end, tp->rcv_nxt));
             }
             opt += 4 + 8 * (uint32_t)n;
             if (d) {
@@ -399,10 +400,13 @@ static bool tcp_xmit_segs(struct tcp_sock *tp, uint64_t idx, uint32_t n, bool re
         struct tcp_seg *s;
         if (retx) {
             s = tcp_seg_at(tp, i);
+            /* a segment marked lost leaves lost_unretx; a loss probe's is
+             * not marked (tcp_send_loss_probe) */
+            INVARIANT(!(s->flags & (SEG_SACKED | SEG_RETRANS)) && (!(s->flags & SEG_LOST) || tp->lost_unretx > 0));
+            if (s->flags & SEG_LOST)
+                tp->lost_unretx--;
             s->flags |= SEG_RETRANS | SEG_EVER_RETRANS;
-            INVARIANT(tp->lost_unretx > 0 && (s->flags & SEG_LOST) && !(s->flags & SEG_SACKED));
             tp->retrans_out++;
-            tp->lost_unretx--;
             tp->st.retrans++;
             ts_unlink(tp, i);
         } else {
@@ -544,7 +548,6 @@ void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c)
          * twice in flight until (S)ACKed, as in the kernel */
         if (s->flags & SEG_RETRANS)
             return;
-        tp->lost_unretx++;       /* tcp_xmit_segs takes it back */
         tcp_xmit_segs(tp, idx, 1, true, c);
     }
     tp->tlp_pending = true;
