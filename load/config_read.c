@@ -26,6 +26,7 @@
  * "; comment" (a ';' after whitespace) and trims both sides.
  */
 #include "load/config_priv.h"
+#include "sim/arith.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -278,11 +279,7 @@ static struct cfg *cfg_parse(struct cfg *c, const char *text, size_t len)
 {
     struct cfg_loader ld = { .c = c, .p = text, .end = text + len };
     int before = c->nerrors;
-    uint64_t h = 0xcbf29ce484222325ULL;          /* FNV-1a of the bytes parsed */
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)text[i];
-        h *= 0x100000001b3ULL;
-    }
+    uint64_t h = fnv1a64(text, len);             /* of the bytes parsed */
     snprintf(c->source_hash, sizeof c->source_hash, "%016llx", (unsigned long long)h);
     int rc = ini_parse_stream(cfg_reader, &ld, cfg_handler, &ld);
 

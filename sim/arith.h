@@ -19,6 +19,7 @@
 #ifndef NETSIM_ARITH_H
 #define NETSIM_ARITH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef NETSIM_CHECK_ARITH
@@ -93,6 +94,16 @@ ARITH_WRAPS static inline uint32_t wrap_mul_u32(uint32_t a, uint32_t b) { return
 ARITH_WRAPS static inline uint64_t wrap_add_u64(uint64_t a, uint64_t b) { return a + b; }
 ARITH_WRAPS static inline uint64_t wrap_sub_u64(uint64_t a, uint64_t b) { return a - b; }
 ARITH_WRAPS static inline uint64_t wrap_mul_u64(uint64_t a, uint64_t b) { return a * b; }
+/* FNV-1a over n bytes (mod 2^64) */
+ARITH_WRAPS static inline uint64_t fnv1a64(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
 /* the low 32 bits of a 64-bit value, meant (a jiffy or TS clock, a hash) */
 ARITH_WRAPS static inline uint32_t wrap_u32(uint64_t a) { return (uint32_t)a; }
 

@@ -1,14 +1,17 @@
 /*
  * dql.c - byte queue limits (dql.h), lib/dynamic_queue_limits.c's rules.
  */
+#include "sim/arith.h"
 #include "sim/dql.h"
 #include "sim/invariant.h"
 
-/* (A - B) when A is after B in wrapping arithmetic, else 0 */
-static inline uint32_t posdiff(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0 ? a - b : 0; }
-static inline int after_eq(uint32_t a, uint32_t b) { return (int32_t)(a - b) >= 0; }
+/* (A - B) when A is after B in wrapping arithmetic, else 0: the
+ * kernel's counters are u32 and wrap, and its comparisons are mod 2^32 */
+ARITH_WRAPS static inline uint32_t posdiff(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0 ? a - b : 0; }
+ARITH_WRAPS static inline int after_eq(uint32_t a, uint32_t b) { return (int32_t)(a - b) >= 0; }
 
-void dql_completed(struct dql *d, uint32_t count, uint64_t now)
+/* the kernel's u32 counters throughout: mod 2^32 */
+ARITH_WRAPS void dql_completed(struct dql *d, uint32_t count, uint64_t now)
 {
     uint32_t num_queued = d->num_queued;
     INVARIANT(count <= num_queued - d->num_completed);   /* cannot complete more than is queued */

@@ -18,6 +18,7 @@
 #define NETSIM_DQL_H
 
 #include <stdint.h>
+#include "sim/arith.h"
 #include "sim/time.h"
 
 #define DQL_MAX_OBJECT (UINT32_MAX / 16)
@@ -41,12 +42,14 @@ static inline uint64_t dql_jiffies(simtime_t t) { return (uint64_t)(t / PS_PER_M
 
 void dql_init(struct dql *d, uint64_t hold_jiffies, uint64_t now_jiffies);
 void dql_reset(struct dql *d, uint64_t now_jiffies);
-static inline void dql_queued(struct dql *d, uint32_t count)
+/* num_queued, num_completed and adj_limit are the kernel's u32 counters:
+ * they wrap, and what matters is their difference mod 2^32 */
+ARITH_WRAPS static inline void dql_queued(struct dql *d, uint32_t count)
 {
     d->last_obj_cnt = count;
     d->num_queued += count;
 }
-static inline int32_t dql_avail(const struct dql *d) { return (int32_t)(d->adj_limit - d->num_queued); }
+ARITH_WRAPS static inline int32_t dql_avail(const struct dql *d) { return (int32_t)(d->adj_limit - d->num_queued); }
 void dql_completed(struct dql *d, uint32_t count, uint64_t now_jiffies);
 
 #endif

@@ -9,8 +9,9 @@
 #define NETSIM_HASH_H
 
 #include <stdint.h>
+#include "sim/arith.h"
 
-static inline uint32_t sim_hash64(uint64_t x)
+ARITH_WRAPS static inline uint32_t sim_hash64(uint64_t x)   /* mod 2^64 */
 {
     x ^= x >> 30;
     x *= 0xbf58476d1ce4e5b9ULL;

@@ -2,6 +2,7 @@
  * ip.c - the IP layer: input dispatch, forwarding, output with
  * fragmentation (ip_fragment for IPv4, the fragment header for IPv6).
  */
+#include "sim/arith.h"
 #include "sim/invariant.h"
 #include "sim/host.h"
 #include "sim/link.h"
@@ -55,6 +56,9 @@ uint32_t ip_route_min_mtu(struct host *h, uint32_t daddr)
 }
 
 static int ip_fragment(struct host *h, struct skb *skb, uint32_t mtu, struct nic *out, struct core *c);
+
+/* The next IP id towards a destination: a 16-bit counter, mod 2^16 */
+ARITH_WRAPS static inline uint16_t ip_id_next(uint16_t *id) { return (*id)++; }
 
 void ip_register_ecn_counters(struct sim *s, struct host *h)
 {
@@ -221,7 +225,7 @@ int ip_output(struct host *h, struct skb *skb, struct core *c)
         host_peers_alloc(h);
     if (skb->daddr == h->id) {
         skb->saddr = h->id;
-        skb->ip_id = h->ip_id[skb->daddr]++;
+        skb->ip_id = ip_id_next(&h->ip_id[skb->daddr]);
         skb->tstamp = core_now(c);
         h->ip_out++;
         return loopback_xmit(h, skb, c);
@@ -237,12 +241,11 @@ int ip_output(struct host *h, struct skb *skb, struct core *c)
     skb->saddr = h->id;
     /* 3.7 ip_select_ident: a DF packet of an unconnected socket gets id 0
      * (nothing can fragment it); others count per destination */
-    skb->ip_id = skb->df ? 0 : h->ip_id[skb->daddr]++;
+    skb->ip_id = skb->df ? 0 : ip_id_next(&h->ip_id[skb->daddr]);
     skb->tstamp = core_now(c);
     if (!skb->hash) {
         uint64_t x = ((uint64_t)skb->saddr << 48) ^ ((uint64_t)skb->daddr << 32) ^ ((uint64_t)skb->sport << 16) ^ skb->dport;
-        x *= 0x9e3779b97f4a7c15ULL;
-        skb->hash = (uint32_t)(x >> 32) | 1;
+        skb->hash = (uint32_t)(wrap_mul_u64(x, 0x9e3779b97f4a7c15ULL) >> 32) | 1;   /* a hash: mod 2^64 */
     }
     h->ip_out++;
     uint32_t mtu = learned_mtu(h, skb->daddr, skb->family, out->tx_link->mtu);

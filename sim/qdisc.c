@@ -168,8 +168,11 @@ static inline struct qdisc *txq_qdisc(const struct qdisc_root *r, unsigned txq)
 /* The tree's occupancy moved by what one operation on q did to q. */
 static inline void occupancy(struct qdisc_root *r, const struct qdisc *q, uint64_t qlen0, uint64_t backlog0)
 {
-    r->qlen += q->st.qlen - qlen0;
-    r->backlog += q->st.backlog - backlog0;
+    /* each moves either way: add the rise or take off the fall, never a
+     * difference wrapped round 2^64 */
+    r->qlen = q->st.qlen >= qlen0 ? r->qlen + (q->st.qlen - qlen0) : r->qlen - (qlen0 - q->st.qlen);
+    r->backlog = q->st.backlog >= backlog0 ? r->backlog + (q->st.backlog - backlog0)
+                                           : r->backlog - (backlog0 - q->st.backlog);
     if (r->qlen > r->qlen_peak)
         r->qlen_peak = r->qlen;
     if (r->backlog > r->backlog_peak)

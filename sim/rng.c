@@ -5,10 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <gsl/gsl_randist.h>
+#include "sim/arith.h"
 #include "sim/rng.h"
 #include "sim/xalloc.h"
 
-static uint64_t splitmix64(uint64_t x)
+ARITH_WRAPS static uint64_t splitmix64(uint64_t x)   /* mod 2^64 */
 {
     x += 0x9e3779b97f4a7c15ULL;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -16,7 +17,7 @@ static uint64_t splitmix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-uint64_t rng_derive_seed(uint64_t run_seed, const char *name)
+ARITH_WRAPS uint64_t rng_derive_seed(uint64_t run_seed, const char *name)   /* FNV-1a, mod 2^64 */
 {
     uint64_t h = 0xcbf29ce484222325ULL;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++) {

@@ -3,9 +3,10 @@
  * power-of-two table.
  */
 #include <stdlib.h>
+#include "sim/arith.h"
 #include "sim/strindex.h"
 
-uint32_t strindex_hash(uint32_t h, const char *s, size_t n)
+ARITH_WRAPS uint32_t strindex_hash(uint32_t h, const char *s, size_t n)   /* FNV-1a: mod 2^32 */
 {
     for (size_t i = 0; i < n; i++) {
         h ^= (unsigned char)s[i];

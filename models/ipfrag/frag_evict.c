@@ -53,7 +53,9 @@ int frag_evictor(struct frag_ns *ns, struct frag_ctx *c, frag_pick_fn pick, bool
             ns->dead_evicted++;
             ns->dead_lifetime_us_sum += (uint64_t)time_to_us(c->now - q->created);
         }
-        ns->evicted_id[src][ns->evicted_pos[src]++ % FRAG_EVICTED_RING] = (uint32_t)q->id + 1;
+        uint8_t pos = ns->evicted_pos[src];
+        ns->evicted_id[src][pos] = (uint32_t)q->id + 1;
+        ns->evicted_pos[src] = (uint8_t)((pos + 1) % FRAG_EVICTED_RING);
         frag_kill(ns, q);
         bool held = !ns->race_atomic && q->holder >= 0 && q->holder != c->c->id && q->busy_from <= c->now &&
                     q->busy_until > c->now;

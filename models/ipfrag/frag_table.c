@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sim/arith.h"
 #include "models/ipfrag/frag.h"
 #include "sim/xalloc.h"
 
@@ -99,7 +100,7 @@ void frag_release(struct frag_ns *ns, struct fq *q)
 /* ipqhashfn: jhash_3words(id << 16 | protocol, saddr, daddr, rnd). Any
  * good 32-bit mix with a secret will do (ipfrag.md 3); the modulus and the
  * secret are what matter. */
-uint32_t frag_hashfn(const struct frag_ns *ns, uint16_t id, uint32_t saddr, uint32_t daddr, uint8_t proto)
+ARITH_WRAPS uint32_t frag_hashfn(const struct frag_ns *ns, uint16_t id, uint32_t saddr, uint32_t daddr, uint8_t proto)
 {
     uint64_t x = ((uint64_t)((uint32_t)id << 16 | proto) << 32 | saddr) ^ ((uint64_t)daddr << 17) ^
                  ((uint64_t)ns->rnd * 0x9e3779b97f4a7c15ULL);

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "sim/arith.h"
 #include "sim/qdisc.h"
 
 typedef uint32_t codel_time_t;
@@ -38,9 +39,9 @@ static inline codel_time_t codel_time(simtime_t t)
 /* What tc sends (microseconds) as the kernel stores it: (us * 1000) >> 10 */
 static inline codel_time_t codel_us2time(uint64_t us) { return (codel_time_t)((us * 1000) >> CODEL_SHIFT); }
 static inline uint32_t codel_time_to_us(codel_time_t v) { return (uint32_t)(((uint64_t)v << CODEL_SHIFT) / 1000); }
-/* RFC 1982 comparisons: the clock wraps every 2199 s */
-static inline bool codel_time_after(codel_time_t a, codel_time_t b) { return (int32_t)(a - b) > 0; }
-static inline bool codel_time_after_eq(codel_time_t a, codel_time_t b) { return (int32_t)(a - b) >= 0; }
+/* RFC 1982 comparisons: the clock wraps every 2199 s (mod 2^32) */
+ARITH_WRAPS static inline bool codel_time_after(codel_time_t a, codel_time_t b) { return (int32_t)(a - b) > 0; }
+ARITH_WRAPS static inline bool codel_time_after_eq(codel_time_t a, codel_time_t b) { return (int32_t)(a - b) >= 0; }
 static inline bool codel_time_before(codel_time_t a, codel_time_t b) { return codel_time_after(b, a); }
 
 /* include/linux/kernel.h: val scaled into [0, ep_ro) by the high half of a product */
@@ -128,7 +129,11 @@ static inline bool codel_should_drop(const struct skb *skb, struct codel_vars *v
         return false;
     }
     uint32_t len = qdisc_pkt_len(skb);
-    v->ldelay = now - codel_enqueue_time(skb);
+    /* the sojourn, never below 0: a packet stamped by a core whose clock
+     * ran ahead of the one dequeuing it (the engine's per-core time) would
+     * otherwise wrap to some 4 x 10^9 units, 4398 s, above any target */
+    codel_time_t enq = codel_enqueue_time(skb);
+    v->ldelay = codel_time_after(now, enq) ? now - enq : 0;
     if (len > st->maxpacket)
         st->maxpacket = len;
     if (codel_time_before(v->ldelay, p->target) || *backlog <= p->mtu) {

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "models/sctp/ktimer.h"
+#include "sim/arith.h"
 #include "sim/host.h"
 #include "sim/variant.h"
 
@@ -339,7 +340,7 @@ extern struct sctp_syms sctp_sym;
 void sctp_syms_init(void);
 
 /* TSN serial arithmetic (RFC 1982 as the kernel's TSN_lt). */
-static inline bool tsn_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
-static inline bool tsn_lte(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
+ARITH_WRAPS static inline bool tsn_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }   /* mod 2^32 */
+ARITH_WRAPS static inline bool tsn_lte(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
 
 #endif

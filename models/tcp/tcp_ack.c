@@ -115,12 +115,19 @@ static void sacktag_one(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
  * or inside the second. Each retransmission of this reduction it reports
  * received twice takes one from undo_retrans. The block itself marks
  * nothing: what it covers was (S)ACKed when it first arrived. */
+/* A SACK block's edge: its 32-bit offset from the ACK, signed (a D-SACK
+ * lies below), in the model's 64-bit sequence space: mod 2^64 */
+ARITH_WRAPS static inline uint64_t sack_edge(uint64_t ack, uint32_t off)
+{
+    return ack + (uint64_t)(int64_t)(int32_t)off;
+}
+
 static bool check_dsack(struct tcp_sock *tp, const struct tcp_hdr *th, uint64_t prior_una)
 {
-    uint64_t s0 = th->ack + (int64_t)(int32_t)th->sack[0][0], e0 = th->ack + (int64_t)(int32_t)th->sack[0][1];
+    uint64_t s0 = sack_edge(th->ack, th->sack[0][0]), e0 = sack_edge(th->ack, th->sack[0][1]);
     bool below = s0 < th->ack;
-    bool inside = !below && th->nsack > 1 && e0 <= th->ack + (int64_t)(int32_t)th->sack[1][1] &&
-                  s0 >= th->ack + (int64_t)(int32_t)th->sack[1][0];
+    bool inside = !below && th->nsack > 1 && e0 <= sack_edge(th->ack, th->sack[1][1]) &&
+                  s0 >= sack_edge(th->ack, th->sack[1][0]);
     if (!below && !inside)
         return false;
     tp->st.dsacks_in++;
@@ -144,8 +151,8 @@ static void sacktag(struct tcp_sock *tp, const struct tcp_hdr *th, struct ack_ct
     int n = 0;
     a->dsack = check_dsack(tp, th, prior_una);
     for (int i = a->dsack ? 1 : 0; i < th->nsack && i < 3; i++) {
-        uint64_t start = th->ack + (int64_t)(int32_t)th->sack[i][0];
-        uint64_t end = th->ack + (int64_t)(int32_t)th->sack[i][1];
+        uint64_t start = sack_edge(th->ack, th->sack[i][0]);
+        uint64_t end = sack_edge(th->ack, th->sack[i][1]);
         if (end <= start || start < th->ack)
             continue;
         /* whole segments inside the block */

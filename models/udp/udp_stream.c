@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "models/udp/udp.h"
+#include "sim/arith.h"
 #include "sim/config.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
@@ -50,7 +51,7 @@ struct udp_stream {
 /* The pacing stream: splitmix64 over a seed derived the engine's way
  * (rng_derive_seed), so it needs no allocation and the flow's struct is
  * still freed whole by sim_free. Uniform in [0, 1). */
-static double pace_uniform(struct udp_stream *u)
+ARITH_WRAPS static double pace_uniform(struct udp_stream *u)   /* mod 2^64 */
 {
     uint64_t z = (u->rnd += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
