@@ -250,7 +250,7 @@ static void test_report_after_merge(void **state)
 
     assert_int_equal(report(t, &o, &e, 4, argv_c), 0);
     snprintf(expect, sizeof expect,
-             "%s: drs=new against drs=old, paired by rep; change = (new - old) / old of goodput per pair\n"
+             "%s: drs=new against drs=old, paired by rep; change = (new - old) / old of goodput per pair (higher is better)\n"
              "high  pairs    old    new  unit       change  95%% CI of change        p  verdict\n"
              "4M        3  1.100  1.167  Gbits/sec  +6.00%%  [+3.52%%, +8.48%%]   0.0091  improvement\n"
              "40M       2  1.050  1.040  Gbits/sec  -1.00%%  [-1.00%%, -1.00%%]  <0.0001  REGRESSION\n"
