@@ -51,7 +51,12 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
         }
     }
     if (a->ops->init && a->ops->init(q, a, err, n)) {
-        q->ops = NULL;           /* nothing to reset or destroy */
+        /* qdisc_create: a failed ->init is followed by ->destroy, which
+         * frees what init built before it failed (htb's class leaves);
+         * there is nothing to reset */
+        if (a->ops->destroy)
+            a->ops->destroy(q);
+        q->ops = NULL;
         qdisc_destroy(q);
         return NULL;
     }

@@ -285,6 +285,9 @@ void qdisc_destroy(struct qdisc *q);
  * (qdisc_netem.c). */
 struct qdisc *qdisc_create_leaf(struct qdisc *parent, const struct qdisc_args *dflt, const char *name, char *err,
                                 size_t n);
+/* A leaf its parent gives up (an htb class that becomes inner): freed,
+ * and no longer one of its tree's netem leaves. */
+void qdisc_destroy_leaf(struct qdisc *leaf);
 
 /* Index of the param named `name` (or an alias of it), or -1. */
 int qdisc_param_index(const struct qdisc_ops *ops, const char *name);

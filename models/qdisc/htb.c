@@ -115,6 +115,14 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
         snprintf(err, n, "htb: class 1:%x: parent 1:%x is no class given before it", s->minor, s->parent);
         return -1;
     }
+    /* htb_change_class: levels run from TC_HTB_MAXDEPTH - 1 at the top
+     * down to the leaves' 0, so a class whose grandparent is at level 1
+     * would sit below 0 (a leaf's parent is at least 1) */
+    if (parent >= 0 && h->c[parent].parent >= 0 && h->c[h->c[parent].parent].level < 2) {
+        snprintf(err, n, "htb: class 1:%x: the tree is too deep: at most %d classes from the top one down to a "
+                 "leaf (TC_HTB_MAXDEPTH; sch_htb.c refuses it: \"htb: tree is too deep\")", s->minor, HTB_LEVELS);
+        return -1;
+    }
     if (parent >= 0 && h->c[parent].leaf && h->c[parent].leaf->st.qlen) {
         snprintf(err, n, "htb: class 1:%x: parent 1:%x holds packets", s->minor, s->parent);
         return -1;
@@ -148,7 +156,7 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
     if (parent >= 0) {
         struct htb_class *p = &h->c[parent];
         if (p->leaf) {           /* a leaf becomes inner: its queue goes */
-            qdisc_destroy(p->leaf);
+            qdisc_destroy_leaf(p->leaf);
             p->leaf = NULL;
             p->level = (p->parent >= 0 ? h->c[p->parent].level : HTB_LEVELS) - 1;
         }
@@ -196,7 +204,8 @@ static int htb_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
             return -1;
         }
     }
-    memcpy(h->filters, a->filters, a->nfilters * sizeof *a->filters);
+    if (a->nfilters)             /* none: a->filters may be NULL, which memcpy may not be given */
+        memcpy(h->filters, a->filters, a->nfilters * sizeof *a->filters);
     h->nfilters = a->nfilters;
     return 0;
 }

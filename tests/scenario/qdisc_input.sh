@@ -37,3 +37,41 @@ check "... at its file:line, with the range" \
 pair "fwd.qdisc = fq_codel quantum 1048576" > "$tmp/fqq2.ini"
 run "$tmp/fqq2.ini" --no-db
 check "fq_codel quantum 1048576 runs" test $? -eq 0
+
+# --- htb: a chain of 9 classes is one too deep (TC_HTB_MAXDEPTH 8)
+chain() {
+    echo "fwd.qdisc = htb default $1"
+    echo "fwd.class.1 = parent 1: rate 1gbit"
+    for ((i = 2; i <= $1; i++)); do echo "fwd.class.$i = parent 1:$((i - 1)) rate 100mbit ceil 1gbit"; done
+}
+pair "$(chain 9)" > "$tmp/deep.ini"
+run "$tmp/deep.ini" --no-db
+check "htb 9 classes deep: exit 2" test $? -eq 2
+check "... the tree is too deep, naming the class" grep -q "deep.ini:8: .*htb: class 1:9: the tree is too deep" "$tmp/err"
+pair "$(chain 8)" > "$tmp/deep8.ini"
+run "$tmp/deep8.ini" -o "$tmp/deep8.db" -q
+check "htb 8 classes deep runs" test $? -eq 0
+
+# --- htb with netem at its leaves, a leaf class becoming inner (its netem
+# leaf was freed and its counters read: a use-after-free); run and sweep
+leaves="fwd.qdisc = htb default 20
+fwd.class.1 = parent 1: rate 500mbit
+fwd.class.10 = parent 1:1 rate 300mbit ceil 500mbit
+fwd.class.20 = parent 1:1 rate 200mbit ceil 500mbit
+fwd.delay = 5ms
+fwd.netem_at = leaf"
+pair "$leaves" > "$tmp/leaf.ini"
+run "$tmp/leaf.ini" -o "$tmp/leaf.db" -q
+check "htb with netem at its leaves, under an inner class: runs" test $? -eq 0
+check "... its two leaves counted, 1:1's none" test "$(q "$tmp/leaf.db" "select count(*) from counter where name like 'a.eth0.qdisc.1:%.netem_loss'")" -eq 2
+pair "$leaves
+rate = \${5gbit, 10gbit}" > "$tmp/leafs.ini"
+timeout -k 5 120 "$NETSIM" sweep "$tmp/leafs.ini" -o "$tmp/leafs.db" -q -j 2 > "$tmp/out" 2> "$tmp/err"
+check "... and as a sweep of two" test $? -eq 0 -a "$(q "$tmp/leafs.db" "select count(*) from run where status = 'complete'")" -eq 2
+
+# --- net.core.default_qdisc = htb: no class, no filter, all sent direct
+pair "" "net.core.default_qdisc = htb" > "$tmp/dq.ini"
+run "$tmp/dq.ini" -o "$tmp/dq.db" -q
+check "net.core.default_qdisc = htb runs" test $? -eq 0
+check "... its packets sent direct, unshaped" \
+    test "$(q "$tmp/dq.db" "select sum(value) from counter where name like 'a.eth0.qdisc.q%.direct_packets'")" -gt 1000
