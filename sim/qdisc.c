@@ -33,6 +33,7 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
     q->ops = a->ops;
     q->dev = *dev;
     q->root = r;
+    q->bypass = a->ops->bypass;
     snprintf(q->parent, sizeof q->parent, "%s", parent);
     rng_init(&q->rng, dev->seed, q->parent);
     if (a->ops->priv_size)
@@ -200,7 +201,7 @@ int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *
     struct qdisc *q = txq_qdisc(r, skb->queue);
     uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
     skb->t_due = now;            /* the enqueue time: sojourn, codel's enqueue_time */
-    if (q->ops->bypass && !qlen0 && !r->requeued) {
+    if (q->bypass && !qlen0 && !r->requeued) {
         /* empty and work-conserving: no enqueue, no dequeue; a stopped
          * queue makes it a requeue, as sch_direct_xmit does */
         qdisc_sent(q, skb);

@@ -162,6 +162,7 @@ struct qdisc {
     char parent[8];              /* tc's "root" or ":1" */
     struct rng rng;              /* its own stream: dev.seed and parent; drawn from only by those that draw */
     struct skb *peeked;          /* qdisc_peek's packet, dequeued and held (counts in st) */
+    bool bypass;                 /* TCQ_F_CAN_BYPASS: ops->bypass, unless init cleared it (fifo_init) */
     void *priv;
 };
 

@@ -2,8 +2,9 @@
  * test_qdisc_tree.c - a port's tree as the engine builds, runs and frees
  * it, where it once broke: htb's depth limit (TC_HTB_MAXDEPTH) and the
  * rate a deep chain borrows, the netem leaves of a tree whose leaf class
- * becomes inner, htb without classes or filters, and a discipline whose
- * init fails freeing what it built.
+ * becomes inner, htb without classes or filters, a discipline whose init
+ * fails freeing what it built, fifo_init's bypass for limits below one
+ * packet, and pfifo_head_drop meeting a requeued packet.
  */
 #include <malloc.h>
 #include <stdarg.h>
@@ -190,6 +191,66 @@ static void test_failed_init_frees(void **state)
     assert_int_equal(heap_in_use(), before);
 }
 
+/* fifo_init: a pfifo of limit 0, or a bfifo below one full frame
+ * (psched_mtu, 1514), loses TCQ_F_CAN_BYPASS, so a packet that finds it
+ * empty is enqueued, and dropped, not sent past it. */
+static void test_fifo_bypass_limits(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *tc;
+        uint32_t ip_len;
+        int ret;
+    } cases[] = {
+        { "pfifo limit 0", 1500, NET_XMIT_DROP },  { "pfifo_head_drop limit 0", 100, NET_XMIT_DROP },
+        { "bfifo limit 0", 100, NET_XMIT_DROP },   { "bfifo limit 1513", 1500, NET_XMIT_DROP },
+        { "bfifo limit 1513", 1499, NET_XMIT_SUCCESS }, { "bfifo limit 1514", 1500, NET_XMIT_SUCCESS },
+        { "pfifo limit 1", 1500, NET_XMIT_SUCCESS },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct qdisc_args a;
+        assert_int_equal(qdisc_parse(cases[i].tc, &a, err, sizeof err), 0);
+        struct qdisc_root *r = qdisc_root_new(&a, &dev, &q, &sink_dev, NULL, err, sizeof err);
+        assert_non_null(r);
+        sent_pkts = 0;
+        assert_int_equal(qdisc_root_xmit(r, pkt(cases[i].ip_len), 0, NULL), cases[i].ret);
+        assert_int_equal(sent_pkts, cases[i].ret == NET_XMIT_SUCCESS);
+        assert_int_equal(r->top->st.drops, cases[i].ret != NET_XMIT_SUCCESS);
+        qdisc_root_free(r);
+    }
+}
+
+/* pfifo_head_drop limit 1 on a stopped queue: the first packet is
+ * requeued (it counts in qlen, dev_requeue_skb) and the list is empty;
+ * the second finds qlen at the limit, and the head drop finds nothing to
+ * drop. As 4.15's pfifo_tail_enqueue: the drop is counted all the same,
+ * the packet is queued, the sender told NET_XMIT_CN; both leave once the
+ * queue restarts. */
+static void test_head_drop_requeued(void **state)
+{
+    (void)state;
+    struct qdisc_args a;
+    assert_int_equal(qdisc_parse("pfifo_head_drop limit 1", &a, err, sizeof err), 0);
+    struct qdisc_root *r = qdisc_root_new(&a, &dev, &q, &sink_dev, NULL, err, sizeof err);
+    assert_non_null(r);
+    stopped = true;
+    assert_int_equal(qdisc_root_xmit(r, pkt(100), 0, NULL), NET_XMIT_SUCCESS);
+    assert_int_equal(r->top->st.qlen, 1);
+    assert_int_equal(qdisc_root_xmit(r, pkt(200), 0, NULL), NET_XMIT_CN);
+    assert_int_equal(r->top->st.qlen, 2);
+    assert_int_equal(r->top->st.drops, 1);
+    /* a third: the list's head (the second) goes for it */
+    assert_int_equal(qdisc_root_xmit(r, pkt(300), 0, NULL), NET_XMIT_CN);
+    assert_int_equal(r->top->st.qlen, 2);
+    assert_int_equal(r->top->st.drops, 2);
+    stopped = false;
+    qdisc_run(r, -1, 0, NULL);
+    assert_int_equal(sent_pkts, 2);
+    assert_int_equal(sent_bytes, 114 + 314);
+    assert_int_equal(r->top->st.qlen, 0);
+    qdisc_root_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +258,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_htb_netem_leaves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_htb_alone, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_init_frees, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fifo_bypass_limits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_head_drop_requeued, setup, teardown),
     };
     return cmocka_run_group_tests_name("qdisc_tree", tests, NULL, NULL);
 }

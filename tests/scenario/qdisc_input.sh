@@ -75,3 +75,38 @@ run "$tmp/dq.ini" -o "$tmp/dq.db" -q
 check "net.core.default_qdisc = htb runs" test $? -eq 0
 check "... its packets sent direct, unshaped" \
     test "$(q "$tmp/dq.db" "select sum(value) from counter where name like 'a.eth0.qdisc.q%.direct_packets'")" -gt 1000
+
+# --- pfifo_head_drop limit 1 on a router's port: a packet requeued for a
+# stopped TX queue fills the limit while the list is empty (a NULL
+# dereference); 4.15 drops nothing, counts a drop and queues the packet
+cat > "$tmp/hd.ini" <<'INI'
+[sim]
+duration = 0.2s
+interval = 100ms
+[link a]
+ends = s:eth0 r:eth0
+[link b]
+ends = r:eth1 d:eth0
+rate = 1gbit
+fwd.qdisc = pfifo_head_drop limit 1
+[flow 1]
+app = tcp_stream
+from = s
+to = d
+INI
+run "$tmp/hd.ini" -o "$tmp/hd.db" -q
+check "pfifo_head_drop limit 1 on a router runs" test $? -eq 0
+check "... and drops" test "$(counter "$tmp/hd.db" r.eth1.qdisc.dropped)" -gt 0
+
+# --- FIFOs that cannot hold a full frame are not bypassed: none passes
+# (they passed 900 Mbit/s); a bfifo of 1000 bytes still takes a SYN
+for tc in "pfifo limit 0" "bfifo limit 1000" "pfifo_head_drop limit 0"; do
+    pair "fwd.qdisc = $tc" > "$tmp/z.ini"
+    run "$tmp/z.ini" -o "$tmp/z.db" -q
+    check "$tc: runs, sends no full frame, drops what comes" \
+        test "$(counter "$tmp/z.db" a.eth0.qdisc.sent_bytes)" -lt 1514 -a "$(counter "$tmp/z.db" a.eth0.qdisc.dropped)" -gt 0 \
+        -a "$(counter "$tmp/z.db" flow.1.goodput_bps)" = 0
+done
+pair "fwd.qdisc = bfifo limit 1514" > "$tmp/z.ini"
+run "$tmp/z.ini" -o "$tmp/z.db" -q
+check "bfifo limit 1514 (one frame) passes traffic" test "$(counter "$tmp/z.db" a.eth0.qdisc.sent_bytes)" -gt 1000000
