@@ -106,8 +106,19 @@ static int value(const struct qdisc_param *p, const char *w, int64_t *v, double 
     case QP_SIZE: return tc_size(w, v, why);
     case QP_TIME: return tc_time(w, v, why);
     case QP_RATE:
-        if (parse_rate(w, &u, why) || u > (uint64_t)INT64_MAX)
+        if (parse_rate(w, &u, why))
             return -1;
+        /* tc hands the kernel bytes per second (get_rate's bps / 8):
+         * 1 to 7 bit/s are 0 of them, which htb and tbf then read as no
+         * rate at all (tc refuses it: "rate" is required) */
+        if (u > 0 && u < 8) {
+            *why = "a rate of at least 8bit (tc gives the kernel bytes per second, and 1 to 7 bit/s are 0 of them)";
+            return -1;
+        }
+        if (u > (uint64_t)INT64_MAX) {
+            *why = "a rate of at most 9223372036854775807bit";
+            return -1;
+        }
         *v = (int64_t)u;
         return 0;
     case QP_PROB:

@@ -4,7 +4,8 @@
  * rate a deep chain borrows, the netem leaves of a tree whose leaf class
  * becomes inner, htb without classes or filters, a discipline whose init
  * fails freeing what it built, fifo_init's bypass for limits below one
- * packet, and pfifo_head_drop meeting a requeued packet.
+ * packet, pfifo_head_drop meeting a requeued packet, and rates counted
+ * in bytes per second as tc hands them over.
  */
 #include <malloc.h>
 #include <stdarg.h>
@@ -251,6 +252,33 @@ static void test_head_drop_requeued(void **state)
     qdisc_root_free(r);
 }
 
+/* htb and tbf count their rates in bytes per second, as tc hands them
+ * over: 1 to 7 bit/s are none, and are refused (they once passed as 0 and
+ * left the class unshaped); 8 bit/s is one byte a second. */
+static void test_rates_in_bytes(void **state)
+{
+    (void)state;
+    struct qdisc_args a;
+    struct qdisc_class_spec c;
+    assert_int_equal(qdisc_parse("htb", &a, err, sizeof err), 0);
+    for (int bits = 1; bits < 8; bits++) {
+        char text[64];
+        snprintf(text, sizeof text, "parent 1: rate %dbit", bits);
+        err[0] = 0;
+        assert_int_equal(qdisc_parse_class(a.ops, 1, text, &c, err, sizeof err), -1);
+        assert_non_null(strstr(err, "at least 8bit"));
+        snprintf(text, sizeof text, "tbf rate %dbit burst 10kb latency 50ms", bits);
+        assert_int_equal(qdisc_parse(text, &a, err, sizeof err), -1);
+        assert_non_null(strstr(err, "at least 8bit"));
+        assert_int_equal(qdisc_parse("htb", &a, err, sizeof err), 0);
+    }
+    assert_int_equal(qdisc_parse_class(a.ops, 1, "parent 1: rate 8bit", &c, err, sizeof err), 0);
+    assert_int_equal(qdisc_parse("tbf rate 8bit burst 10kb latency 50ms", &a, err, sizeof err), 0);
+    /* a rate past 2^63 says why */
+    assert_int_equal(qdisc_parse("tbf rate 9223372036854775808bit burst 10kb latency 50ms", &a, err, sizeof err), -1);
+    assert_non_null(strstr(err, "expected a rate of at most"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +288,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failed_init_frees, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo_bypass_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_head_drop_requeued, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rates_in_bytes, setup, teardown),
     };
     return cmocka_run_group_tests_name("qdisc_tree", tests, NULL, NULL);
 }

@@ -110,3 +110,10 @@ done
 pair "fwd.qdisc = bfifo limit 1514" > "$tmp/z.ini"
 run "$tmp/z.ini" -o "$tmp/z.db" -q
 check "bfifo limit 1514 (one frame) passes traffic" test "$(counter "$tmp/z.db" a.eth0.qdisc.sent_bytes)" -gt 1000000
+
+# --- rates of 1 to 7 bit/s are 0 bytes/s: refused, not run unshaped
+pair "fwd.qdisc = htb default 10
+fwd.class.10 = parent 1: rate 7bit" > "$tmp/r7.ini"
+run "$tmp/r7.ini" --no-db
+check "htb rate 7bit: exit 2" test $? -eq 2
+check "... at least 8bit, at the class's line" grep -q "r7.ini:9: \[link l\] fwd.class.10: htb class: rate '7bit': expected a rate of at least 8bit" "$tmp/err"
