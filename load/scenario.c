@@ -116,9 +116,11 @@ static void host_configure(struct sim *s, struct host *h)
         for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", "), i++) {
             char *end;
             double v = strtod(tok, &end);
-            if (*end || v <= 0 || v > 100 || i >= h->ncores) {
-                cfg_error(sec, "core_cost_factor", "got '%s', expected up to %d positive factors, one per core, "
-                          "such as 0.99, 1.015", fl, h->ncores);
+            /* written so that NaN fails it too: every cost is multiplied
+             * by the factor, and a NaN time aborts the event queue */
+            if (*end || !(v > 0 && v <= 100) || i >= h->ncores) {
+                cfg_error(sec, "core_cost_factor", "got '%s', expected up to %d factors above 0 and at most 100, "
+                          "one per core, such as 0.99, 1.015", fl, h->ncores);
                 break;
             }
             factor[i] = v;
