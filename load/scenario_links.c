@@ -99,7 +99,7 @@ static const struct dir_key netem_at_key =
             "qdisc, tc's parent 1:1 recipe) or leaf (the qdisc over netem: tbf's child, each htb leaf, each TX queue "
             "under mq)");
 static const struct dir_key qdisc_interval_key =
-    DIR_KEY("qdisc_interval", "10ms", "{10ms|0 (none) or a TIME} period of the qdisc's series: backlog_bytes, "
+    DIR_KEY("qdisc_interval", "10ms", "{10ms|0 (none) or 1us to 1000s} period of the qdisc's series: backlog_bytes, "
             "backlog_pkts, their peaks in the period, sojourn_ms and sojourn_max_ms");
 static const struct dir_key propagation_key =
     DIR_KEY("propagation", "0", "{0|0 to 1000s} one-way delay of the cable, after the wire");
@@ -183,8 +183,10 @@ static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, cons
     }
     v = dir_value(sec, dir, &qdisc_interval_key, ikey, &given);
     why = NULL;
-    if (parse_time(v, &d->qd_every, &why) || d->qd_every > NETEM_MAX_DELAY) {
-        cfg_error(sec, ikey, "got '%s', expected %s", v, why ? why : "a period of at most 1000s");
+    /* as cfg_period: a period of picoseconds would run for minutes */
+    if (parse_time(v, &d->qd_every, &why) || d->qd_every > NETEM_MAX_DELAY ||
+        (d->qd_every && d->qd_every < PS_PER_US)) {
+        cfg_error(sec, ikey, "got '%s', expected %s", v, why ? why : "0 (none) or a period of 1us to 1000s");
         d->qd_every = 0;
     }
     v = dir_value(sec, dir, &propagation_key, pkey, &given);

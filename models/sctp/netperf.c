@@ -54,8 +54,9 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     APP_STATE(p, s, f);
     uint32_t len = (uint32_t)cfg_size(sec, "msg_size", "1636", 1, 65000,
                                       "bytes per send (netperf -m; one DATA chunk each)");
-    p->hb_iv = cfg_time(sec, "hb_sample", "10ms", 0, 3600 * PS_PER_S,
-                        "period of the series sctp.hb_expires_ahead_s (heartbeat expiry minus now); 0 = none");
+    p->hb_iv = cfg_period(sec, "hb_sample", "10ms", 3600 * PS_PER_S,
+                          "period of the series sctp.hb_expires_ahead_s (heartbeat expiry minus now); 0 = none, else "
+                          "at least 1us");
     int cpu = sctp_app_pair(f, sec, &p->cli, &p->srv, NET_IPV4, "msg_size", len, "12866");
     sctp_ss_setup(&p->ss, s, f, sec, &p->cli, &p->srv);
     p->srv.hooks = (struct sctp_app_hooks){ .read = read_, .ctx = p };

@@ -97,6 +97,24 @@ for v in "nan, 1" "1, -nan" "inf" "0x1p-2000"; do
     check "... at its line, saying what is expected" grep -q "ccf.ini:5: \[host a\] core_cost_factor: got '$v', expected up to 4 factors above 0 and at most 100" "$tmp/err"
 done
 
+# sampling periods: 0 (none) or at least 1us, as ss_interval always was
+# (qdisc_interval and trace_interval of 1ps ran for minutes)
+world "" "" "qdisc_interval = 1ps" > "$tmp/sp1.ini"
+world "" "" "" "trace_interval = 1ps" > "$tmp/sp2.ini"
+world "" "" "rev.qdisc_interval = 999ns" > "$tmp/sp3.ini"
+printf '[sim]\nduration = 1s\n[link l]\nends = a:eth0 b:eth0\n[flow 1]\napp = %s\nfrom = a\nto = b\n%s = 1ps\n' \
+    sctp_iperf3 trace_interval > "$tmp/sp4.ini"
+printf '[sim]\nduration = 1s\n[link l]\nends = a:eth0 b:eth0\n[flow 1]\napp = %s\nfrom = a\nto = b\n%s = 1ps\n' \
+    sctp_stream hb_sample > "$tmp/sp5.ini"
+for f in sp1:8:qdisc_interval:1ps sp2:14:trace_interval:1ps sp3:8:rev.qdisc_interval:999ns sp4:9:trace_interval:1ps \
+    sp5:9:hb_sample:1ps; do
+    IFS=: read -r n line key v <<< "$f"
+    refuse "$tmp/$n.ini"
+    check "$key = $v refused at once: exit 2" test $? -eq 2
+    check "... at its line, 0 or at least 1us" \
+        grep -q "$n.ini:$line: .* $key: got '$v', expected 0 (none) or a period of 1us to" "$tmp/err"
+done
+
 # --- files that are not scenarios, lines that are not text
 refuse /dev/zero
 check "/dev/zero refused: exit 2" test $? -eq 2
