@@ -43,6 +43,7 @@ struct cfg_section;
 #define TCP_MAX_SKB_FRAGS  17                   /* MAX_SKB_FRAGS: coalescing limit per skb */
 #define TCP_HDR_LEN        20
 #define TCPOLEN_TS_ALIGNED 12
+#define TCP_MSS_DEFAULT    536   /* RFC 1122: the MSS a peer without the option gets */
 
 /* ---- per-host sysctls and knobs, read in attach_host ---- */
 struct tcp_host {
