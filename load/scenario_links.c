@@ -379,6 +379,68 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
     qdisc_root_register(d->qd, s, h->name, n->name, d->qd_every);
 }
 
+/* A direction's key as written, before any getter reads it: DIR.KEY
+ * over KEY; NULL when neither is given. *used: the spelling found. */
+static const char *raw_dir_value(struct cfg_section *sec, const char *dir, const char *key, const char **used)
+{
+    char dk[40];
+    snprintf(dk, sizeof dk, "%s.%s", dir, key);
+    const char *v = NULL, *dv = NULL, *vk = NULL, *dvk = NULL;
+    for (int i = 0; i < cfg_key_count(sec); i++) {
+        const char *k, *val;
+        cfg_key_at(sec, i, &k, &val, NULL);
+        if (!strcmp(k, key))
+            v = val, vk = k;
+        else if (!strcmp(k, dk))
+            dv = val, dvk = k;
+    }
+    *used = dv ? dvk : vk;
+    return dv ? dv : v;
+}
+
+uint64_t links_qdisc_mem(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], uint64_t *largest,
+                         char *largest_key, size_t n)
+{
+    uint64_t sum = 0;
+    *largest = 0;
+    largest_key[0] = 0;
+    struct qdisc_args mq, pfifo_fast, given;
+    char err[600];
+    if (qdisc_parse("mq", &mq, err, sizeof err) || qdisc_parse("pfifo_fast", &pfifo_fast, err, sizeof err))
+        return 0;
+    for (int i = 0; i < nl; i++)
+        for (int e = 0; e < 2; e++) {
+            struct host *h = host_find(s, ends[i][e]);
+            if (!h)
+                continue;
+            const char *key = NULL, *v = raw_dir_value(lsec[i], e ? "rev" : "fwd", "qdisc", &key);
+            const struct qdisc_args *def = h->default_qdisc ? h->default_qdisc : &pfifo_fast;
+            struct qdisc_args top;
+            if (v && *v && !qdisc_parse(v, &given, err, sizeof err))
+                top = given;
+            else if (h->default_qdisc && h->nicp.num_queues == 1)
+                top = *def;
+            else if (h->default_qdisc)
+                top = mq;
+            else
+                continue;        /* the NIC's own FIFOs: the host's estimate has them */
+            if (top.ops->mq)
+                top.child = def;
+            struct qdisc_dev dev = { .mtu = 1500, .hard_header_len = 14, .txqueuelen = h->nicp.txqueuelen,
+                                     .num_tx_queues = h->nicp.num_queues };
+            uint64_t m = sizeof(struct qdisc_root) + qdisc_mem_estimate(&top, &dev);
+            sum += m;
+            if (m > *largest) {
+                *largest = m;
+                if (key)
+                    snprintf(largest_key, n, "[link %s] %s", cfg_name(lsec[i]), key);
+                else
+                    snprintf(largest_key, n, "[host %s] net.core.default_qdisc", h->name);
+            }
+        }
+    return sum;
+}
+
 void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], char (*ports)[2][16])
 {
     for (int i = 0; i < nl; i++) {

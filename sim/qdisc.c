@@ -64,6 +64,19 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
     return q;
 }
 
+/* malloc's own header and rounding on each block */
+#define MALLOC_SLACK 32
+
+uint64_t qdisc_mem_estimate(const struct qdisc_args *a, const struct qdisc_dev *dev)
+{
+    uint64_t m = sizeof(struct qdisc) + a->ops->priv_size + 2 * MALLOC_SLACK;
+    if (a->ops->mem)
+        m += a->ops->mem(a, dev);
+    if (a->ops->mq && a->child)
+        m += (uint64_t)dev->num_tx_queues * (sizeof(struct qdisc *) + qdisc_mem_estimate(a->child, dev));
+    return m;
+}
+
 void qdisc_destroy(struct qdisc *q)
 {
     if (!q)

@@ -150,6 +150,9 @@ struct qdisc_ops {
     void (*dump_stats)(const struct qdisc *q, FILE *f);   /* optional */
     int (*xstats)(const struct qdisc *q, struct qdisc_xstat *x);   /* optional: how many written */
     void (*dump_classes)(const struct qdisc *q, const char *port, FILE *f);   /* optional: tc -s class show */
+    /* optional: what init allocates beyond priv_size for these options
+     * (fq_codel's flow queues), for the loader's memory estimate */
+    uint64_t (*mem)(const struct qdisc_args *a, const struct qdisc_dev *dev);
 };
 
 struct qdisc {
@@ -289,6 +292,11 @@ struct qdisc *qdisc_create_leaf(struct qdisc *parent, const struct qdisc_args *d
 /* A leaf its parent gives up (an htb class that becomes inner): freed,
  * and no longer one of its tree's netem leaves. */
 void qdisc_destroy_leaf(struct qdisc *leaf);
+
+/* What a tree of these options holds on dev before its first packet,
+ * rounded up: the loader refuses a scenario whose trees would not fit in
+ * memory before building any (load/scenario.c). */
+uint64_t qdisc_mem_estimate(const struct qdisc_args *a, const struct qdisc_dev *dev);
 
 /* Index of the param named `name` (or an alias of it), or -1. */
 int qdisc_param_index(const struct qdisc_ops *ops, const char *name);

@@ -117,6 +117,14 @@ static int fq_init(struct qdisc *q, const struct qdisc_args *a, char *err, size_
     return 0;
 }
 
+/* the bucket table init makes; flows come with their first packet */
+static uint64_t fq_mem(const struct qdisc_args *a, const struct qdisc_dev *dev)
+{
+    (void)dev;
+    uint64_t b = (uint64_t)a->v[P_BUCKETS];
+    return (b <= (1u << 18) ? b : 0) * sizeof(struct fq_flow *);
+}
+
 static struct fq_flow *flow_alloc(struct fq *f)
 {
     struct fq_flow *fl = f->free_flows;
@@ -457,6 +465,6 @@ const struct qdisc_ops qdisc_fq = {
     .name = "fq", .params = fq_params, .priv_size = sizeof(struct fq),
     .doc = "per-flow queues in DRR with pacing at each socket's rate (sch_fq.c, Linux 4.15)",
     .init = fq_init, .enqueue = fq_enqueue, .dequeue = fq_dequeue, .reset = fq_reset, .destroy = fq_destroy,
-    .dump = fq_dump, .dump_stats = fq_dump_stats, .xstats = fq_xstats,
+    .dump = fq_dump, .dump_stats = fq_dump_stats, .xstats = fq_xstats, .mem = fq_mem,
 };
 VARIANT("qdisc", qdisc_fq);

@@ -188,6 +188,15 @@ static int fq_codel_init(struct qdisc *q, const struct qdisc_args *a, char *err,
     return 0;
 }
 
+/* the flow queues and their backlogs, as init sizes them */
+static uint64_t fq_codel_mem(const struct qdisc_args *a, const struct qdisc_dev *dev)
+{
+    (void)dev;
+    uint64_t flows = (a->given & 1u << P_FLOWS) && a->v[P_FLOWS] && a->v[P_FLOWS] <= 65536 ? (uint64_t)a->v[P_FLOWS]
+                                                                                           : 1024;
+    return flows * (sizeof(struct fq_flow) + sizeof(uint32_t)) + 64;
+}
+
 /* ---- enqueue ---- */
 
 /* The fat flow loses packets from its head until half its backlog is
@@ -399,6 +408,6 @@ const struct qdisc_ops qdisc_fq_codel = {
            "loses packets at the limit (sch_fq_codel.c, Linux 4.15)",
     .init = fq_codel_init, .enqueue = fq_codel_enqueue, .dequeue = fq_codel_dequeue, .reset = fq_codel_reset,
     .destroy = fq_codel_destroy, .dump = fq_codel_dump, .dump_stats = fq_codel_dump_stats,
-    .xstats = fq_codel_xstats,
+    .xstats = fq_codel_xstats, .mem = fq_codel_mem,
 };
 VARIANT("qdisc", qdisc_fq_codel);

@@ -176,6 +176,14 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
     return 0;
 }
 
+/* a pfifo leaf per class (the netem leaf that may replace it is as small) */
+static uint64_t htb_mem(const struct qdisc_args *a, const struct qdisc_dev *dev)
+{
+    struct qdisc_args fifo = { .ops = variant_find("qdisc", "pfifo") };
+    return (uint64_t)(a->nclasses < HTB_MAX_CLASSES ? a->nclasses : HTB_MAX_CLASSES) *
+           (fifo.ops ? qdisc_mem_estimate(&fifo, dev) : 0);
+}
+
 static int htb_init(struct qdisc *q, const struct qdisc_args *a, char *err, size_t n)
 {
     struct htb *h = q->priv;
@@ -464,6 +472,6 @@ const struct qdisc_ops qdisc_htb = {
     .name = "htb", .params = htb_params, .class_params = htb_class_params, .priv_size = sizeof(struct htb),
     .doc = "classes with a guaranteed rate and a ceil they borrow up to, u32 filters (sch_htb.c, Linux 4.15)",
     .init = htb_init, .enqueue = htb_enqueue, .dequeue = htb_dequeue, .reset = htb_reset, .destroy = htb_destroy,
-    .dump = htb_dump, .dump_classes = htb_dump_classes, .xstats = htb_xstats,
+    .dump = htb_dump, .dump_classes = htb_dump_classes, .xstats = htb_xstats, .mem = htb_mem,
 };
 VARIANT("qdisc", qdisc_htb);

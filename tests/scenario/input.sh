@@ -132,6 +132,20 @@ check "... with the estimate" grep -q "300 flows need about 7 MB (about 24 KB ea
 check "... as one error" test "$(errors)" -eq 1
 timeout 60 "$NETSIM" run "$tmp/flows.ini" --no-db -q > "$tmp/out" 2> "$tmp/err"
 check "300 flows run (more than the old limit of 256)" test $? -eq 0
+# qdisc state counts: 40 links of fq_codel flows 65536 (6.5 MB of flow
+# queues each, 260 MB) on 41 hosts estimated at 3 MB were run, and
+# 2334 hosts of them were killed by the OOM killer at 24 GB
+awk 'BEGIN { printf "[sim]\nduration = 1ms\n"; for (i = 0; i < 40; i++) printf "[link l%d]\nends = h%d:eth%d h%d:eth0\nfwd.qdisc = fq_codel flows 65536\n", i, i, (i > 0), i + 1 }' > "$tmp/fqc.ini"
+NETSIM_MEM_AVAILABLE=200000000 timeout 60 "$NETSIM" run "$tmp/fqc.ini" --no-db > "$tmp/out" 2> "$tmp/err"
+check "40 ports of fq_codel flows 65536 in 200 MB: refused, exit 2" test $? -eq 2
+check "... with the estimate, qdisc state counted" \
+    grep -q "fqc.ini: 41 hosts on 40 links need about [0-9]* MB (about 48 KB a host, 32 KB a link, and up to 0 MB of next hops for 39 routers), and their qdiscs [0-9][0-9][0-9] MB (the largest, \[link l0\] fwd.qdisc, [0-9.]* MB), more than the 190 MB of memory available" "$tmp/err"
+check "... as one error" test "$(errors)" -eq 1
+NETSIM_MEM_AVAILABLE=1e9 timeout 60 "$NETSIM" run "$tmp/fqc.ini" --no-db -q > "$tmp/out" 2> "$tmp/err"
+check "... and in NETSIM_MEM_AVAILABLE=1e9 (10^9 bytes, not 1): runs" test $? -eq 0
+NETSIM_MEM_AVAILABLE=lots timeout 60 "$NETSIM" run "$tmp/fqc.ini" --no-db > "$tmp/out" 2> "$tmp/err"
+check "NETSIM_MEM_AVAILABLE=lots: refused, saying what it takes" \
+    grep -q "NETSIM_MEM_AVAILABLE: got 'lots', expected bytes such as 2000000000, 2e9 or 2G" "$tmp/err"
 { printf '[sim]\n['; head -c 1000000 /dev/zero | tr '\0' 'h'; printf ']\n'; } > "$tmp/hdr.ini"
 refuse "$tmp/hdr.ini"
 check "a 1 MB section header refused as a long line" grep -q "hdr.ini:2: line too long (1000002 characters, at most 198)" "$tmp/err"

@@ -247,10 +247,22 @@ tree 3000 > "$tmp/tree3000.ini"
 # for huge pages, so the limit bounds what the run touches
 (ulimit -v 700000; timeout -k 5 60 "$NETSIM" run "$tmp/tree3000.ini" --no-db -q > "$tmp/out" 2> "$tmp/err")
 check "a 3000-host tree runs in 700 MB of address space" test $? -eq 0
+# the estimate rounds up: told that the memory is what a 10 000-host
+# tree peaked at, netsim refuses it (the estimate was 13 to 19 % below)
+case $NETSIM in
+*asan*) ;;               # the sanitizers' own memory is no host's
+*)
+    tree 10000 > "$tmp/tree10k.ini"
+    /usr/bin/time -f %M -o "$tmp/rss" timeout -k 5 120 "$NETSIM" run "$tmp/tree10k.ini" --no-db -q > /dev/null 2>&1
+    peak=$(($(tail -1 "$tmp/rss") * 1024))
+    NETSIM_MEM_AVAILABLE=$peak run run "$tmp/tree10k.ini" --no-db
+    check "a 10 000-host tree's estimate is above its peak ($((peak >> 20)) MB)" test $? -eq 2
+    ;;
+esac
 tree 100000 > "$tmp/tree100k.ini"
 NETSIM_MEM_AVAILABLE=2000000000 run run "$tmp/tree100k.ini" --no-db
 check "100 000 hosts in 2 GB: refused, exit 2" test $? -eq 2
-check "... with the estimate" grep -q "100000 hosts on 99999 links need about 7612 MB (about 40 KB a host, 24 KB a link, and up to 1362 MB of next hops for 14286 routers), more than the 1907 MB of memory available" "$tmp/err"
+check "... with the estimate" grep -q "100000 hosts on 99999 links need about 9174 MB (about 48 KB a host, 32 KB a link, and up to 1362 MB of next hops for 14286 routers), more than the 1907 MB of memory available" "$tmp/err"
 check "... as one error" test "$(errors)" -eq 1
 
 # --- more of the same through --set
