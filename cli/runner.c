@@ -177,9 +177,13 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     if (getenv("NETSIM_QUEUE_STATS"))
         fprintf(stderr, "netsim: queue: %llu events, %llu heap operations, %llu fifo operations\n",
                 (unsigned long long)s->q.executed, (unsigned long long)s->q.heap_ops, (unsigned long long)s->q.fifo_ops);
-    const char *status = s->interrupted ? "interrupted" : "complete";
-    int rc = s->interrupted ? 130 : rc_cap;
-    struct sink_end end = { .status = status, .wall_s = w, .sim_s = time_to_s(s->q.now), .events = s->q.executed };
+    const char *status = s->sink_failure ? "failed" : s->interrupted ? "interrupted" : "complete";
+    int rc = s->sink_failure ? 1 : s->interrupted ? 130 : rc_cap;
+    struct sink_end end = { .status = status, .wall_s = w, .sim_s = time_to_s(s->q.now), .events = s->q.executed,
+                            .error = s->sink_failure };
+    if (s->sink_failure)
+        fprintf(stderr, "netsim: the run stopped at %.6g s of %.6g s: its results could not be kept\n",
+                time_to_s(s->q.now), time_to_s(s->duration));
     if (rec && record_sink_ops.run_end(rec, &end) < 0) {
         fprintf(stderr, "netsim: writing results: %s\n", rec_errmsg(rec));
         rc = 1;

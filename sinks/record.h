@@ -120,6 +120,9 @@ int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t event
 
 /* Last error message, "PATH: what: SQLite's message" ("" if none). */
 const char *rec_errmsg(const struct rec *r);
+/* Did an insert of the run last begun fail? Its rows are then lost (rolled
+ * back) and rec_errmsg() says why, until the next rec_run_begin(). */
+bool rec_lost(const struct rec *r);
 
 /* Replaces the error text of finished run id and, if key is not NULL,
  * adds the parameter key = value, in one transaction (no run may be

@@ -129,6 +129,10 @@ void rec_free(struct rec *r)
     free(r);
 }
 
+/* 2 GiB less 64 KiB: the largest block sqlite3_realloc gives is below
+ * 0x7fffff00 bytes, and memdb's sizes are whole pages */
+#define SCRATCH_MAX_BYTES 0x7fff0000LL
+
 /* open_db's flags: a file of one run (no indexes, no key checks), one never
  * synced, an empty file (its schema written unsynced) */
 enum { ONE_RUN = 1, UNSYNCED = 2, NEW_FILE = 4 };
@@ -253,10 +257,24 @@ struct rec *rec_open_scratch(char **err)
      * the process, so the output's connection can ATTACH it. */
     snprintf(name, sizeof name, "file:/netsim-scratch-%ld-%u?vfs=memdb", (long)getpid(), n++);
     struct rec *r = open_db("(scratch database in memory)", name, ONE_RUN, err);
-    /* memdb stops at 1 GiB by default; let a run's rows take what memory
-     * there is (they stay in memory until they are copied out). */
-    sqlite3_int64 limit = (sqlite3_int64)1 << 40;
-    if (r)
+    /* memdb stops at 1 GiB by default. It grows by doubling its one
+     * buffer, which SQLite's allocator gives below 2 GiB only: a limit
+     * above that failed the first doubling past 2 GiB, near 1 GiB of rows,
+     * whatever the limit said. This limit is the largest buffer there is
+     * (rows stay in memory until they are copied out).
+     * NETSIM_SCRATCH_LIMIT (bytes, K, M or G) lowers it, for tests. */
+    sqlite3_int64 limit = SCRATCH_MAX_BYTES;
+    const char *env = getenv("NETSIM_SCRATCH_LIMIT");
+    if (env && *env) {
+        char *end;
+        unsigned long long v = strtoull(env, &end, 10);
+        int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+        if (end != env && (!*end || (shift && !end[1])) && v && v <= (unsigned long long)SCRATCH_MAX_BYTES >> shift)
+            limit = (sqlite3_int64)(v << shift);
+    }
+    if (r) {
         sqlite3_file_control(r->db, "main", SQLITE_FCNTL_SIZE_LIMIT, &limit);
+        r->limit = (uint64_t)limit;
+    }
     return r;
 }

@@ -278,3 +278,16 @@ run run "$tmp/p.ini" -o "$tmp/names.db" -q --set sim.name=foo
 check "--set sim.name=foo is run.scenario" test "$(q "$tmp/names.db" 'select group_concat(scenario) from run')" = "p,foo"
 run report "$tmp/names.db"
 check "... and report shows each scenario, not '2 runs of p'" test "$(grep -c '^p \|^foo ' "$tmp/out")" -eq 2
+
+# --- a run whose rows outgrow the scratch database in memory stops there,
+# saying why, instead of simulating to the end and then finding "end run:
+# no run in progress; the results are lost" (NETSIM_SCRATCH_LIMIT lowers
+# the scratch database's limit, which is 2 GiB less 64 KiB, for the test)
+printf '[sim]\nduration = 10s\n[link l]\nends = a:eth0 b:eth0\n[flow 1]\napp = tcp_stream\nfrom = a\nto = b\n%s\n' \
+    'trace_interval = 10us' > "$tmp/full.ini"
+NETSIM_SCRATCH_LIMIT=2M run run "$tmp/full.ini" -o "$tmp/full.db" -q
+check "rows past the scratch database's limit: exit 1" test $? -eq 1
+check "... stopping at once, not after 10 s of simulation" grep -q "the run stopped at 0\.[0-9]* s of 10 s: its results could not be kept" "$tmp/err"
+check "... with the first failed insert's reason and the limit" \
+    grep -q "insert series: database or disk is full (a scratch database in memory holds at most 2 MB of a run's rows)" "$tmp/err"
+check "... not 'no run in progress'" test "$(grep -c 'no run in progress' "$tmp/err")" -eq 0
