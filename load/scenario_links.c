@@ -3,6 +3,7 @@
  * each direction's line rate, MTU, netem qdisc and cable, and the NIC
  * ports they join (scenario_links.h).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,20 @@ static int netem_key_parse(struct netem_opts *o, int k, const char *v, const cha
     }
 }
 
+/* Does either direction have a netem key, in any spelling? */
+static bool any_netem_key(struct cfg_section *sec)
+{
+    for (int i = 0; i < cfg_key_count(sec); i++) {
+        const char *key, *value;
+        cfg_key_at(sec, i, &key, &value, NULL);
+        const char *k = !strncmp(key, "fwd.", 4) || !strncmp(key, "rev.", 4) ? key + 4 : key;
+        for (int n = 0; n < NK_COUNT; n++)
+            if (!strcmp(k, netem_keys[n].key))
+                return true;
+    }
+    return false;
+}
+
 /* netem and the cable of one direction (link.h): a netem qdisc is
  * installed when any of its keys is given for this direction. */
 static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, const char *dir)
@@ -177,6 +192,11 @@ static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, cons
                       "(give qdisc, e.g. tbf rate 100mbit burst 32kb latency 50ms)");
         else if (d->nm.on)
             d->netem_leaf = true;
+        else if (strcmp(akey, "netem_at") || (!strcmp(dir, "fwd") && !any_netem_key(sec)))
+            /* it would do nothing: said for the direction it names, or
+             * once for both when neither has netem */
+            cfg_error(sec, akey, "leaf puts the direction's netem under its qdisc, and it has no netem key (delay, "
+                      "loss, reorder, duplicate, corrupt, netem_rate, limit)");
         d->nm.on = false;
     } else if (strcmp(v, "root")) {
         cfg_error(sec, akey, "got '%s', expected root or leaf", v);
@@ -255,8 +275,51 @@ static void qdisc_class_patterns(struct cfg_section *sec)
     }
 }
 
+/* Is key a class.MINOR or filter.N key of direction dir, spelled for it
+ * (DIR.class.X: *directed) or for both (class.X)? The text after
+ * "class."/"filter." in *num. */
+static bool class_key(const char *key, const char *dir, bool *is_class, bool *directed, const char **num)
+{
+    size_t dl = strlen(dir);
+    const char *rest = key;
+    *directed = !strncmp(key, dir, dl) && key[dl] == '.';
+    if (*directed)
+        rest = key + dl + 1;
+    else if (!strncmp(key, "fwd.", 4) || !strncmp(key, "rev.", 4))
+        return false;
+    *is_class = !strncmp(rest, "class.", 6);
+    if (!*is_class && strncmp(rest, "filter.", 7))
+        return false;
+    *num = rest + (*is_class ? 6 : 7);
+    return true;
+}
+
+/* A direction without a classful qdisc, or none at all: its class and
+ * filter keys would do nothing, and say so (they were "unknown keys");
+ * the both-directions spelling only when shared is set (neither
+ * direction took them). */
+static void classes_unused(struct cfg_section *sec, const char *dir, const struct qdisc_args *a, bool shared)
+{
+    for (int i = 0; i < cfg_key_count(sec); i++) {
+        const char *key, *value, *num;
+        bool is_class, directed;
+        cfg_key_at(sec, i, &key, &value, NULL);
+        if (!class_key(key, dir, &is_class, &directed, &num) || (!directed && !shared))
+            continue;
+        const char *text = cfg_str(sec, key, "", is_class ? cdoc : fdoc);
+        if (!strcmp(text, "none"))
+            continue;
+        if (a)
+            cfg_error(sec, key, "%s is classless: it takes no classes or filters", a->ops->name);
+        else
+            cfg_error(sec, key, "the %s direction has no qdisc: classes and filters belong to a classful one (htb), "
+                      "given with %s.qdisc or qdisc", directed ? dir : "fwd or rev", directed ? dir : "fwd");
+    }
+}
+
 /* A classful discipline's class.MINOR and filter.N keys of this direction
- * (DIR.class.MINOR over class.MINOR), into a; 0, or -1 after an error. */
+ * (DIR.class.MINOR over class.MINOR; "none" is no class, and takes away
+ * the both-directions one), into a; 0, or -1 after an error. */
 static int qdisc_classes_read(struct sim *s, struct cfg_section *sec, const char *dir, struct qdisc_args *a,
                               struct qdisc_class_spec **cl, struct qdisc_filter_spec **fl)
 {
@@ -265,57 +328,66 @@ static int qdisc_classes_read(struct sim *s, struct cfg_section *sec, const char
     char err[600];
     *cl = xcalloc((size_t)nk + 1, sizeof **cl);
     *fl = xcalloc((size_t)nk + 1, sizeof **fl);
-    uint32_t forder[256];
+    /* per class and filter: the key that gave it, its line and pass */
+    struct origin {
+        const char *key;
+        int line, pass;
+    } *co = xcalloc((size_t)nk + 1, sizeof *co), *fo = xcalloc((size_t)nk + 1, sizeof *fo);
+    uint32_t *forder = xcalloc((size_t)nk + 1, sizeof *forder);
+    int rc = -1;
     for (int pass = 0; pass < 2; pass++)      /* class.X first, then DIR.class.X replaces */
         for (int i = 0; i < nk; i++) {
-            const char *key, *value;
+            const char *key, *value, *num;
             int line;
+            bool is_class, directed;
             cfg_key_at(sec, i, &key, &value, &line);
-            size_t dl = strlen(dir);
-            const char *rest = key;
-            if (pass == 1) {
-                if (strncmp(key, dir, dl) || key[dl] != '.')
-                    continue;
-                rest = key + dl + 1;
-            } else if (!strncmp(key, "fwd.", 4) || !strncmp(key, "rev.", 4)) {
+            if (!class_key(key, dir, &is_class, &directed, &num) || directed != (pass == 1))
                 continue;
-            }
-            bool is_class = !strncmp(rest, "class.", 6), is_filter = !strncmp(rest, "filter.", 7);
-            if (!is_class && !is_filter)
-                continue;
-            const char *num = rest + (is_class ? 6 : 7);
             char *end;
             unsigned long v = strtoul(num, &end, is_class ? 16 : 10);
             const char *text = cfg_str(sec, key, "", is_class ? cdoc : fdoc);
-            if (*end || !*num || !v || v > (is_class ? 0xffffUL : 255UL)) {
+            if (*end || !*num || !v || v > (is_class ? 0xffffUL : 255UL) || !isxdigit((unsigned char)*num)) {
                 cfg_error(sec, key, is_class ? "expected class.MINOR with MINOR a class id in hex, 1 to ffff"
                                              : "expected filter.N with N from 1 to 255");
-                return -1;
+                goto out;
             }
             if (!a->ops->class_params) {
                 cfg_error(sec, key, "%s is classless: it takes no classes or filters", a->ops->name);
-                return -1;
+                goto out;
             }
-            if (is_class) {
-                uint32_t k = 0;
-                while (k < nc && (*cl)[k].minor != v)
-                    k++;
-                if (qdisc_parse_class(a->ops, (uint32_t)v, text, &(*cl)[k], err, sizeof err)) {
-                    cfg_error(sec, key, "%s", err);
-                    return -1;
+            uint32_t *count = is_class ? &nc : &nf, k = 0;
+            struct origin *o = is_class ? co : fo;
+            while (k < *count && (is_class ? (*cl)[k].minor : forder[k]) != v)
+                k++;
+            /* class.1 and class.01 are one class: a second key for it in
+             * the same spelling is a mistake (one replaced the other) */
+            if (k < *count && o[k].pass == pass) {
+                cfg_error(sec, key, "%s %s%lx is given twice: by %s (line %d) and %s", is_class ? "class" : "filter",
+                          is_class ? "1:" : "", v, o[k].key, o[k].line, key);
+                goto out;
+            }
+            if (!strcmp(text, "none")) {  /* no such class or filter here */
+                if (k < *count) {
+                    (*count)--;
+                    if (is_class)
+                        memmove(&(*cl)[k], &(*cl)[k + 1], (*count - k) * sizeof **cl);
+                    else {
+                        memmove(&(*fl)[k], &(*fl)[k + 1], (*count - k) * sizeof **fl);
+                        memmove(&forder[k], &forder[k + 1], (*count - k) * sizeof *forder);
+                    }
+                    memmove(&o[k], &o[k + 1], (*count - k) * sizeof *o);
                 }
-                nc += k == nc;
-            } else {
-                uint32_t k = 0;
-                while (k < nf && forder[k] != v)
-                    k++;
-                if (qdisc_parse_filter(text, &(*fl)[k], filter_host, s, err, sizeof err)) {
-                    cfg_error(sec, key, "%s", err);
-                    return -1;
-                }
+                continue;
+            }
+            if (is_class ? qdisc_parse_class(a->ops, (uint32_t)v, text, &(*cl)[k], err, sizeof err)
+                         : qdisc_parse_filter(text, &(*fl)[k], filter_host, s, err, sizeof err)) {
+                cfg_error(sec, key, "%s", err);
+                goto out;
+            }
+            if (!is_class)
                 forder[k] = (uint32_t)v;
-                nf += k == nf;
-            }
+            o[k] = (struct origin){ key, line, pass };
+            *count += k == *count;
         }
     /* filters in N order (insertion sort: a handful) */
     for (uint32_t i = 1; i < nf; i++)
@@ -331,11 +403,19 @@ static int qdisc_classes_read(struct sim *s, struct cfg_section *sec, const char
     a->nclasses = nc;
     a->filters = *fl;
     a->nfilters = nf;
-    return 0;
+    rc = 0;
+out:
+    free(co);
+    free(fo);
+    free(forder);
+    return rc;
 }
 
-static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d, struct nic *n,
-                               struct host *h, const char *dir)
+/* The direction's tree. Returns whether it took the class and filter keys
+ * both directions share (a classful qdisc); shared: report those as
+ * unused unless taken (the rev direction, when fwd did not). */
+static bool egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d, struct nic *n,
+                               struct host *h, const char *dir, bool shared)
 {
     struct qdisc_args top, pfifo_fast;
     char err[600], key[40], seedname[96];
@@ -343,11 +423,13 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
     struct qdisc_filter_spec *fl = NULL;
     const struct qdisc_args *def = h->default_qdisc;
     qdisc_class_patterns(sec);
-    if (!d->qargs && !def)
-        return;
+    if (!d->qargs && !def) {
+        classes_unused(sec, dir, NULL, shared);
+        return false;
+    }
     if (!def) {
         if (qdisc_parse("pfifo_fast", &pfifo_fast, err, sizeof err))
-            return;
+            return false;
         def = &pfifo_fast;
     }
     if (d->qargs)
@@ -355,13 +437,16 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
     else if (n->p.num_queues == 1)
         top = *def;
     else if (qdisc_parse("mq", &top, err, sizeof err))
-        return;
+        return false;
     if (top.ops->mq)
         top.child = def;
-    if (qdisc_classes_read(s, sec, dir, &top, &cl, &fl)) {
+    bool classful = top.ops->class_params != NULL;
+    if (!classful)
+        classes_unused(sec, dir, d->qargs ? &top : NULL, shared);
+    else if (qdisc_classes_read(s, sec, dir, &top, &cl, &fl)) {
         free(cl);
         free(fl);
-        return;
+        return true;
     }
     snprintf(seedname, sizeof seedname, "%s.qdisc", d->key);
     struct qdisc_dev dev = { .mtu = d->mtu, .hard_header_len = 14, .txqueuelen = n->p.txqueuelen,
@@ -372,11 +457,21 @@ static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct li
     free(cl);
     free(fl);
     if (!d->qd) {
+        if (!d->qargs) {
+            /* the host's default discipline, refused on this port: said
+             * at the host's key, once (its other ports keep their FIFOs) */
+            cfg_error(h->sec, "net.core.default_qdisc", "%s (each TX queue's discipline on %s:%s)", err, h->name,
+                      n->name);
+            free(h->default_qdisc);
+            h->default_qdisc = NULL;
+            return classful;
+        }
         snprintf(key, sizeof key, "%s.qdisc", dir);
         cfg_error(sec, cfg_has(sec, key) ? key : "qdisc", "%s", err);
-        return;
+        return classful;
     }
     qdisc_root_register(d->qd, s, h->name, n->name, d->qd_every);
+    return classful;
 }
 
 /* A direction's key as written, before any getter reads it: DIR.KEY
@@ -463,6 +558,7 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
         for (int e = 0; e < 2; e++) {
             n[e] = nic_new(h[e], ports[i][e], sec);
         }
+        bool shared_taken = false;   /* class.X keys: by a classful qdisc of either direction */
         for (int e = 0; e < 2; e++) {
             struct link_dir *d = &l->dir[e];
             char key[64];
@@ -478,7 +574,7 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
                 n[e]->tx_link = d;
                 if (d->nm.on)
                     netem_init(&d->nm, &d->nopts, &s->q, &d->rng, nic_egress_xmit, n[e]);
-                egress_qdisc_build(s, sec, d, n[e], h[e], e ? "rev" : "fwd");
+                shared_taken |= egress_qdisc_build(s, sec, d, n[e], h[e], e ? "rev" : "fwd", e && !shared_taken);
             }
             d->dst = n[!e];
             if (n[!e])

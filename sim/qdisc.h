@@ -46,10 +46,12 @@ enum { NET_XMIT_SUCCESS = 0, NET_XMIT_DROP = 1, NET_XMIT_CN = 2 };
 enum qdisc_ptype {
     QP_COUNT,                    /* get_u32: a whole number */
     QP_SIZE,                     /* get_size: bytes; k/kb, m/mb, g/gb (1024), kbit/mbit/gbit (1024/8) */
-    QP_TIME,                     /* get_time: s, ms, us (a bare number is us) */
-    QP_RATE,                     /* get_rate: bit/kbit/mbit/gbit, bps = bytes/s (a bare number is bit/s) */
+    QP_TIME,                     /* get_time: s, ms, us (a bare number is us), whole us */
+    QP_RATE,                     /* get_rate: bit/kbit/mbit/gbit, bps = bytes/s (a bare number is bit/s);
+                                  * kept as whole bytes/s times 8, what the kernel is given */
     QP_PROB,                     /* a fraction 0..1 (red's probability) */
     QP_FLAG,                     /* a word alone (ecn); neg names the word that clears it (noecn) */
+    QP_HEX,                      /* get_u32(..., 16): a class minor in hex (htb's default) */
 };
 
 struct qdisc_param {
@@ -92,7 +94,7 @@ struct qdisc_filter_spec {
     bool src_set, dst_set;
     uint32_t src, dst;           /* host ids (skb saddr / daddr) */
     uint16_t sport, sport_mask, dport, dport_mask;
-    uint8_t proto;               /* 0: any */
+    uint8_t proto, proto_mask;   /* mask 0: any protocol */
 };
 
 /* What a discipline knows of its device (qdisc_dev(sch)). */

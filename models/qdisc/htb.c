@@ -37,7 +37,7 @@
 
 enum { P_DEFAULT, P_R2Q, P_DIRECT_QLEN };
 static const struct qdisc_param htb_params[] = {
-    { "default", QP_COUNT, "0", "the class (minor, hex as tc writes it) unfiltered packets go to; 0: sent unshaped", NULL },
+    { "default", QP_HEX, "0", "the class (minor, hex as tc writes it) unfiltered packets go to; 0: sent unshaped", NULL },
     { "r2q", QP_COUNT, "10", "a class's quantum is its rate in bytes/s over r2q (default 10)", NULL },
     { "direct_qlen", QP_COUNT, NULL, "packets the unshaped direct queue holds (default txqueuelen)", NULL },
     { NULL, 0, NULL, NULL, NULL },
@@ -193,10 +193,7 @@ static int htb_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
     for (uint32_t i = 0; i < a->nclasses; i++)
         if (class_init(q, h, &a->classes[i], (uint32_t)a->v[P_R2Q], err, n))
             return -1;
-    /* tc's default is written in hex like a class id ("default 20" is 1:20) */
-    char hex[16];
-    snprintf(hex, sizeof hex, "%llu", (unsigned long long)a->v[P_DEFAULT]);
-    h->def_minor = (uint32_t)strtoul(hex, NULL, 16);
+    h->def_minor = (uint32_t)a->v[P_DEFAULT];   /* hex as tc reads it: "default 20" is 1:20 */
     h->def = h->def_minor ? find(h, h->def_minor) : -1;
     if (h->def >= 0 && !h->c[h->def].leaf)
         h->def = -1;             /* an inner class queues nothing: sent direct */
@@ -220,7 +217,7 @@ static int htb_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
 
 static bool match(const struct qdisc_filter_spec *f, const struct skb *skb)
 {
-    if (f->proto && skb->proto != f->proto)
+    if ((skb->proto & f->proto_mask) != (f->proto & f->proto_mask))
         return false;
     if (f->src_set && skb->saddr != f->src)
         return false;

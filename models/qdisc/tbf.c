@@ -62,7 +62,9 @@ static int tbf_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
                                         : "tbf: the \"limit\" or \"latency\" parameter is mandatory (tc q_tbf.c)");
         return -1;
     }
-    if (given[P_PEAKRATE] && !given[P_MTU]) {
+    /* q_tbf.c: a peakrate needs an mtu, and 0 is none (it was read as a
+     * bucket of 0 bytes, and blamed on the burst) */
+    if (given[P_PEAKRATE] && a->v[P_PEAKRATE] && (!given[P_MTU] || !a->v[P_MTU])) {
         snprintf(err, n, "tbf: when \"peakrate\" is specified, \"mtu\" must also be specified (tc q_tbf.c)");
         return -1;
     }

@@ -117,3 +117,71 @@ fwd.class.10 = parent 1: rate 7bit" > "$tmp/r7.ini"
 run "$tmp/r7.ini" --no-db
 check "htb rate 7bit: exit 2" test $? -eq 2
 check "... at least 8bit, at the class's line" grep -q "r7.ini:9: \[link l\] fwd.class.10: htb class: rate '7bit': expected a rate of at least 8bit" "$tmp/err"
+
+# --- tc's words as tc reads them: 5MS, 1e3ms, 1.3k, htb's default in hex
+pair "fwd.qdisc = codel target 5MS interval 1e3ms" > "$tmp/w1.ini"
+run "$tmp/w1.ini" --no-db -q --tc-stats
+check "codel target 5MS interval 1e3ms: taken as tc takes them" \
+    grep -q "qdisc codel 8001: dev eth0 root refcnt 2 limit 1000p target 5.0ms interval 1000.0ms" "$tmp/out"
+pair "fwd.qdisc = bfifo limit 1.3k" > "$tmp/w2.ini"
+run "$tmp/w2.ini" --no-db -q --tc-stats
+check "bfifo limit 1.3k is 1331 bytes, as get_size truncates" grep -q "qdisc bfifo 8001: dev eth0 root refcnt 2 limit 1331b" "$tmp/out"
+pair "fwd.qdisc = htb default a
+fwd.class.a = parent 1: rate 100mbit" > "$tmp/w3.ini"
+run "$tmp/w3.ini" -o "$tmp/w3.db" -q
+check "htb default a: class 1:a takes the traffic" test "$(counter "$tmp/w3.db" a.eth0.qdisc.1:a.sent_packets)" -gt 100
+
+# --- classes and filters: one class, one key; none is no class; a filter's
+# mask before flowid, and mask 0 matching any protocol
+pair "fwd.qdisc = htb default 1
+fwd.class.1 = parent 1: rate 100mbit
+fwd.class.01 = parent 1: rate 200mbit" > "$tmp/c1.ini"
+run "$tmp/c1.ini" --no-db
+check "class.1 and class.01 (both 1:1): refused, naming both" \
+    grep -q "c1.ini:10: \[link l\] fwd.class.01: class 1:1 is given twice: by fwd.class.1 (line 9) and fwd.class.01" "$tmp/err"
+pair "fwd.qdisc = htb default 1
+fwd.class.1 = parent 1: rate 100mbit
+fwd.class.2 = none
+fwd.filter.1 = none" > "$tmp/c2.ini"
+run "$tmp/c2.ini" -o "$tmp/c2.db" -q
+check "class.2 = none and filter.1 = none (the default netsim keys shows) are no class and no filter" \
+    test $? -eq 0 -a "$(q "$tmp/c2.db" "select count(*) from counter where name like 'a.eth0.qdisc.1:2.%'")" -eq 0
+cat > "$tmp/c3.ini" <<'INI'
+[sim]
+duration = 0.2s
+interval = 100ms
+[link l]
+ends = a b
+fwd.qdisc = htb default 20
+fwd.class.10 = parent 1: rate 100mbit
+fwd.class.20 = parent 1: rate 200mbit
+fwd.filter.1 = match ip protocol 6 0 flowid 1:10
+[flow 1]
+app = udp_stream
+from = a
+to = b
+rate = 50mbit
+INI
+run "$tmp/c3.ini" -o "$tmp/c3.db" -q
+check "match ip protocol 6 0 (mask 0) matches UDP too: 1:10 gets it" \
+    test "$(counter "$tmp/c3.db" a.eth0.qdisc.1:10.sent_packets)" -gt 100 -a "$(counter "$tmp/c3.db" a.eth0.qdisc.1:20.sent_packets)" -eq 0
+sed -i 's/^fwd.filter.1 = .*/fwd.filter.1 = match ip dport 5001 flowid 1:10/; s/^app = udp_stream/app = udp_stream\nport = 5001/' "$tmp/c3.ini"
+run "$tmp/c3.ini" -o "$tmp/c3b.db" -q
+check "match ip dport 5001 with no mask before flowid: taken, and matches" \
+    test "$(counter "$tmp/c3b.db" a.eth0.qdisc.1:10.sent_packets)" -gt 100
+
+# --- keys that would do nothing: said so, at their line
+pair "fwd.class.10 = parent 1: rate 100mbit" > "$tmp/k1.ini"
+run "$tmp/k1.ini" --no-db
+check "a class with no qdisc: not 'unknown key', but what it needs" \
+    grep -q "k1.ini:8: \[link l\] fwd.class.10: the fwd direction has no qdisc: classes and filters belong to a classful one (htb)" "$tmp/err"
+pair "fwd.qdisc = tbf rate 100mbit burst 32kb latency 50ms
+fwd.netem_at = leaf" > "$tmp/k2.ini"
+run "$tmp/k2.ini" --no-db
+check "netem_at = leaf without netem: refused, not ignored" \
+    grep -q "k2.ini:9: \[link l\] fwd.netem_at: leaf puts the direction's netem under its qdisc, and it has no netem key" "$tmp/err"
+pair "" "net.core.default_qdisc = tbf" > "$tmp/k3.ini"
+run "$tmp/k3.ini" --no-db
+check "a default_qdisc its init refuses: at the host's key, not the link's header" \
+    grep -q "k3.ini:5: \[host a\] net.core.default_qdisc: tbf: the \"rate\" parameter is mandatory" "$tmp/err"
+check "... once" test "$(grep -c 'default_qdisc' "$tmp/err")" -eq 1
