@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/config.h"
+#include "load/link_qdisc.h"
 #include "load/load.h"
 #include "load/qdisc_parse.h"
 #include "sim/costs.h"

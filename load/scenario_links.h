@@ -24,11 +24,4 @@ int link_parse_ends(struct cfg_section *sec, char host[2][32], char port[2][16])
  * port per end, a netem qdisc per direction that has netem keys, the
  * counters); errors go to the sections. */
 void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], char (*ports)[2][16]);
-/* What the qdisc trees of those links would hold (qdisc_mem_estimate),
- * from the keys as written and the hosts' NIC keys, before any is built;
- * the largest tree's bytes and its key ("[link l] fwd.qdisc") too. A
- * qdisc the build will refuse counts nothing. */
-uint64_t links_qdisc_mem(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], uint64_t *largest,
-                         char *largest_key, size_t n);
-
 #endif
