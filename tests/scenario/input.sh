@@ -97,6 +97,12 @@ for v in "nan, 1" "1, -nan" "inf" "0x1p-2000"; do
     check "... at its line, saying what is expected" grep -q "ccf.ini:5: \[host a\] core_cost_factor: got '$v', expected up to 4 factors above 0 and at most 100" "$tmp/err"
 done
 
+# lro = on did nothing and said nothing: refused, saying why
+world "" "lro = on" > "$tmp/lro.ini"
+refuse "$tmp/lro.ini"
+check "lro = on refused: exit 2" test $? -eq 2
+check "... as not modelled, GRO's job" grep -q "lro.ini:5: \[host a\] lro: lro = on is not modelled .*gro = on" "$tmp/err"
+
 # sampling periods: 0 (none) or at least 1us, as ss_interval always was
 # (qdisc_interval and trace_interval of 1ps ran for minutes)
 world "" "" "qdisc_interval = 1ps" > "$tmp/sp1.ini"

@@ -226,6 +226,15 @@ sed -i 's/ipfrag.evictor = .*/ipfrag.evictor = drop-new/' "$tmp/scope2.ini"
 run sweep "$tmp/scope2.ini" --dry-run
 check "the axis under drop-new: no word" test $? -eq 0 -a ! -s "$tmp/err"
 
+# BQL's knobs without BQL: an axis over one is refused, a value warned of
+printf '[sim]\nduration = 0.05s\n[host a]\nbql = off\nbql.limit_max = ${10000, 20000}\n[link l]\nends = a:eth0 b:eth0\n' > "$tmp/bql.ini"
+run sweep "$tmp/bql.ini" --dry-run
+check "an axis over bql.limit_max with bql = off: exit 2" test $? -eq 2
+check "... saying it changes nothing" grep -q "bql.limit_max: a sweep axis that changes nothing: bql.limit_max is BQL's; this host's bql is off" "$tmp/err"
+sed -i 's/bql.limit_max = .*/bql.limit_max = 10000/' "$tmp/bql.ini"
+run run "$tmp/bql.ini" --no-db -q
+check "the same set once: runs, with a warning" test $? -eq 0 -a "$(grep -c 'bql.limit_max: warning: changes nothing' "$tmp/err")" -eq 1
+
 # --- 4. set-up grows with the hosts, not their square
 tree() {   # a tree of $1 hosts, 8 ports at the root and 7 children below, one TCP flow between two leaves
     awk -v n="$1" 'BEGIN {
