@@ -131,7 +131,7 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     if (o->claim && (sink_begin(&record_sink_ops, o->claim, cfg, o, s) < 0 || record_sink_ops.run_end(o->claim, &claimed) < 0)) {
         fprintf(stderr, "netsim: %s; nothing was run\n", rec_errmsg(o->claim));
         if (cap)
-            pcap_run_close(cap, stderr);
+            pcap_run_discard(cap);
         sim_free(s);
         return 1;
     }
@@ -139,7 +139,7 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     if (id < 0) {
         fprintf(stderr, "netsim: %s\n", rec_errmsg(rec));
         if (cap)
-            pcap_run_close(cap, stderr);
+            pcap_run_discard(cap);
         sim_free(s);
         return 1;
     }

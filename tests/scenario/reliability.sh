@@ -300,3 +300,13 @@ check "... stopping at once, not after 10 s of simulation" grep -q "the run stop
 check "... with the first failed insert's reason and the limit" \
     grep -q "insert series: database or disk is full (a scratch database in memory holds at most 2 MB of a run's rows)" "$tmp/err"
 check "... not 'no run in progress'" test "$(grep -c 'no run in progress' "$tmp/err")" -eq 0
+
+# --- a run that does not happen leaves no capture: the third port's file
+# cannot be made (a directory has its name), "nothing was run", and the
+# files made for the ports before it are removed
+mkdir -p "$tmp/caps/b-eth0.pcap"
+tiny > "$tmp/cap.ini"
+run run "$tmp/cap.ini" --no-db -q --pcap "$tmp/caps"
+check "--pcap whose file for b:eth0 cannot be made: exit 1, nothing run" \
+    test $? -eq 1 -a "$(grep -c 'b-eth0.pcap.*nothing was run' "$tmp/err")" -eq 1
+check "... and a:eth0's capture is not left behind" test ! -e "$tmp/caps/a-eth0.pcap"
