@@ -407,11 +407,15 @@ static void print_one(const struct qdisc *q, const struct qdisc_stats *st, const
         q->ops->dump_stats(q, f);
 }
 
-void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f)
+void qdisc_root_print(const struct qdisc_root *r, const char *port, bool under_netem, FILE *f)
 {
     const struct qdisc *t = r->top;
+    unsigned top = under_netem ? 0x8002 : 0x8001;   /* a netem root holds 8001: */
+    char handle[16], parent[24];
+    snprintf(handle, sizeof handle, "%x:", top);
+    snprintf(parent, sizeof parent, under_netem ? "parent 8001:1" : "root refcnt 2");
     if (!t->ops->mq) {
-        print_one(t, &t->st, "8001:", port, "root refcnt 2", f);
+        print_one(t, &t->st, handle, port, parent, f);
         if (t->ops->dump_classes) {
             fprintf(f, "\n%s# tc -s class show dev %s\n", r->host, port);
             t->ops->dump_classes(t, port, f);
@@ -430,11 +434,10 @@ void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f)
         sum.backlog += c->backlog;
         sum.qlen += c->qlen;
     }
-    print_one(t, &sum, "8001:", port, "root refcnt 2", f);
+    print_one(t, &sum, handle, port, parent, f);
     for (uint32_t i = 0; i < t->nchildren; i++) {
-        char handle[16], parent[24];
-        snprintf(handle, sizeof handle, "%x:", 0x8002 + i);
-        snprintf(parent, sizeof parent, "parent 8001%s", t->children[i]->parent);
+        snprintf(handle, sizeof handle, "%x:", top + 1 + i);
+        snprintf(parent, sizeof parent, "parent %x%s", top, t->children[i]->parent);
         print_one(t->children[i], &t->children[i]->st, handle, port, parent, f);
     }
 }

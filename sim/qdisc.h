@@ -307,8 +307,9 @@ int qdisc_param_index(const struct qdisc_ops *ops, const char *name);
 struct sim;
 void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, const char *port,
                          simtime_t series_every);
-/* tc -s qdisc show dev PORT */
-void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f);
+/* tc -s qdisc show dev PORT: the tree at the root, or (under_netem) as
+ * the child of a netem root 8001: (tc's parent 1:1 recipe) */
+void qdisc_root_print(const struct qdisc_root *r, const char *port, bool under_netem, FILE *f);
 
 /* tc's way of printing sizes, times and rates (tc_util.c print_size,
  * print_time, print_rate) */

@@ -185,3 +185,19 @@ run "$tmp/k3.ini" --no-db
 check "a default_qdisc its init refuses: at the host's key, not the link's header" \
     grep -q "k3.ini:5: \[host a\] net.core.default_qdisc: tbf: the \"rate\" parameter is mandatory" "$tmp/err"
 check "... once" test "$(grep -c 'default_qdisc' "$tmp/err")" -eq 1
+
+# --- --tc-stats: netem at the root over a qdisc is shown (only the qdisc
+# was), and --json carries the text (it was left out)
+pair "fwd.qdisc = tbf rate 100mbit burst 32kb latency 50ms
+fwd.delay = 20ms" > "$tmp/ts.ini"
+run "$tmp/ts.ini" --no-db -q --tc-stats
+check "--tc-stats: netem at the root, with its delay" \
+    grep -q "^qdisc netem 8001: dev eth0 root refcnt 2 limit 1000 delay 20.0ms$" "$tmp/out"
+check "... and tbf as its child, parent 8001:1" grep -q "^qdisc tbf 8002: dev eth0 parent 8001:1 rate 100Mbit burst 32Kb" "$tmp/out"
+run "$tmp/ts.ini" --no-db --json --tc-stats
+check "--tc-stats --json: each port's text in netsim.tc_stats" python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["netsim"]["tc_stats"]
+assert [(x["host"], x["port"]) for x in t] == [("a", "eth0"), ("b", "eth0")], t
+assert "qdisc tbf 8002: dev eth0 parent 8001:1" in t[0]["text"] and " Sent " in t[0]["text"], t[0]
+assert "qdisc mq 0: dev eth0 root" in t[1]["text"], t[1]' "$tmp/out"
