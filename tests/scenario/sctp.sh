@@ -182,3 +182,13 @@ check "TCP, SCTP and UDP on one host: torn down cleanly (run)" test $? -eq 0
 check "... every flow recorded" test "$(q "$tmp/mix.db" "select count(distinct flow) from interval")" -eq 4
 MALLOC_PERTURB_=165 timeout -k 5 60 "$NETSIM" sweep "$tmp/mix.ini" -j 1 -o "$tmp/mixs.db" -q > /dev/null 2> "$tmp/mix.err"
 check "... and in a sweep" test $? -eq 0 -a "$(q "$tmp/mixs.db" "select count(*) from run where status = 'complete'")" -eq 2
+
+# --- sctp_stream's own default msg_size at the default MTU: one DATA
+# chunk's worth, 1452 bytes (1636 was refused as more than a chunk holds)
+printf '[sim]\nduration = 0.1s\ninterval = 0.1s\n[link l]\nends = a:eth0 b:eth0\n[flow 1]\napp = sctp_stream\nfrom = a\nto = b\n' > "$tmp/ss1500.ini"
+"$NETSIM" run "$tmp/ss1500.ini" --no-db > "$tmp/ss1500.out" 2>&1
+check "sctp_stream with its defaults at MTU 1500 runs" test $? -eq 0
+check "... sending 1452-byte messages" grep -q "sctp_stream a -> b, 1452 B sends" "$tmp/ss1500.out"
+sed -i 's/^ends = a:eth0 b:eth0$/&\nmtu = 9000/' "$tmp/ss1500.ini"
+"$NETSIM" run "$tmp/ss1500.ini" --no-db > "$tmp/ss1500.out" 2>&1
+check "... and 1636-byte ones where a chunk holds them (MTU 9000)" grep -q "sctp_stream a -> b, 1636 B sends" "$tmp/ss1500.out"
