@@ -244,6 +244,79 @@ static struct rec *open_file(const char *path, unsigned flags, char **err)
     return r;
 }
 
+/* Is the file a WAL database? Bytes 18 and 19 of its header, its read and
+ * write versions, are 2 in WAL mode. */
+static bool wal_mode(const char *path)
+{
+    unsigned char h[20];
+    FILE *f = fopen(path, "rb");
+    bool wal = f && fread(h, 1, sizeof h, f) == sizeof h && h[18] == 2 && h[19] == 2;
+    if (f)
+        fclose(f);
+    return wal;
+}
+
+bool rec_read_as_is(const char *path)
+{
+    char wal[4096], dir[4096];
+    struct stat st;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir] = 0;     /* "/x.db" is in "/" */
+    else
+        snprintf(dir, sizeof dir, ".");
+    return wal_mode(path) && !(stat(wal, &st) == 0 && st.st_size > 0) && access(dir, W_OK) != 0 &&
+           !strpbrk(path, "?#%");
+}
+
+static int probe(sqlite3 *db)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : sqlite3_errcode(db);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+struct sqlite3 *rec_open_read(const char *path, char *why, size_t n)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    if (rc == SQLITE_OK && (rc = probe(db)) == SQLITE_OK)
+        return db;
+    snprintf(why, n, "%s", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    sqlite3_close(db);
+    if ((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN)
+        return NULL;
+    if (!wal_mode(path))
+        return NULL;
+    char wal[4096];
+    struct stat st;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &st) == 0 && st.st_size > 0) {
+        snprintf(why, n, "a WAL database whose %s-wal holds rows not yet in it, in a directory that cannot be "
+                 "written (SQLite makes %s-shm there to read them): open it once where it can be written, or copy it "
+                 "with its -wal and -shm files", path, path);
+        return NULL;
+    }
+    /* nothing waits in a -wal: the file alone is the database, read as
+     * it is (immutable: no -shm, no lock); a name a URI would misread
+     * keeps SQLite's first answer */
+    if (!rec_read_as_is(path))
+        return NULL;
+    char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
+    db = NULL;
+    rc = uri ? sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) : SQLITE_NOMEM;
+    sqlite3_free(uri);
+    if (rc == SQLITE_OK && probe(db) == SQLITE_OK)
+        return db;
+    sqlite3_close(db);
+    return NULL;
+}
+
 struct rec *rec_open(const char *path, char **err) { return open_file(path, 0, err); }
 struct rec *rec_open_one_run(const char *path, char **err) { return open_file(path, ONE_RUN, err); }
 struct rec *rec_open_claim(const char *path, char **err) { return open_file(path, ONE_RUN | UNSYNCED, err); }

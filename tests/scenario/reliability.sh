@@ -310,3 +310,32 @@ run run "$tmp/cap.ini" --no-db -q --pcap "$tmp/caps"
 check "--pcap whose file for b:eth0 cannot be made: exit 1, nothing run" \
     test $? -eq 1 -a "$(grep -c 'b-eth0.pcap.*nothing was run' "$tmp/err")" -eq 1
 check "... and a:eth0's capture is not left behind" test ! -e "$tmp/caps/a-eth0.pcap"
+
+# --- a WAL database (a user's sqlite3 made it one) in a directory that
+# cannot be written: read as it is when nothing waits in its -wal ("cannot
+# read: attempt to write a readonly database" for a read), and refused
+# saying why when something does. Root writes anywhere: as nobody.
+as_other() {
+    if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi
+}
+if [ "$(id -u)" != 0 ] || command -v setpriv > /dev/null; then
+    mkdir "$tmp/ro"
+    tiny > "$tmp/ro.ini"
+    run run "$tmp/ro.ini" -o "$tmp/ro/w.db" -q
+    sqlite3 "$tmp/ro/w.db" "pragma journal_mode=WAL" > /dev/null
+    chmod 555 "$tmp/ro"
+    chmod o+rx "$tmp"
+    as_other "$NETSIM" report "$tmp/ro/w.db" > "$tmp/out" 2> "$tmp/err"
+    check "report of a WAL database in a read-only directory: read" test $? -eq 0 -a "$(grep -c '1 complete run' "$tmp/out")" -eq 1
+    mkdir "$tmp/mo"
+    chmod 777 "$tmp/mo"
+    as_other "$NETSIM" merge "$tmp/mo/m.db" "$tmp/ro/w.db" > "$tmp/out" 2> "$tmp/err"
+    check "... and merged from" test $? -eq 0 -a "$(grep -c 'merged 1 runs' "$tmp/out")" -eq 1
+    chmod 755 "$tmp/ro"
+    sqlite3 "$tmp/ro/w.db" ".dbconfig no_ckpt_on_close on" "insert into param(run_id, key, value) values (1, 'x', 'y')" > /dev/null
+    rm -f "$tmp/ro/w.db-shm"
+    chmod 555 "$tmp/ro"
+    as_other "$NETSIM" report "$tmp/ro/w.db" > "$tmp/out" 2> "$tmp/err"
+    check "... one with rows in its -wal: refused, saying why" grep -q "w.db-wal holds rows not yet in it, in a directory that cannot be written" "$tmp/err"
+    chmod 755 "$tmp/ro"
+fi
