@@ -16,7 +16,8 @@ const char *qdisc_param_word(const struct qdisc_param *p)
     case QP_COUNT: return "NUMBER";
     case QP_SIZE: return "BYTES";
     case QP_TIME: return "TIME";
-    case QP_RATE: return "RATE";
+    case QP_RATE:
+    case QP_RATE32: return "RATE";
     case QP_PROB: return "PROBABILITY";
     case QP_HEX: return "MINOR";
     default: return "";
@@ -171,6 +172,14 @@ static int value(const struct qdisc_param *p, const char *w, int64_t *v, double 
     case QP_SIZE: return tc_size(w, v, why);
     case QP_TIME: return tc_time(w, v, why);
     case QP_RATE: return tc_rate(w, v, why);
+    case QP_RATE32:
+        if (tc_rate(w, v, why))
+            return -1;
+        if (*v / 8 > 4294967295LL) {
+            *why = "a rate of at most 34359738360bit (tc's get_rate gives the kernel 32 bits of bytes per second)";
+            return -1;
+        }
+        return 0;
     case QP_HEX: return tc_hex(w, v, why);
     case QP_PROB:
         if (parse_double(w, d, why) || *d < 0 || *d > 1) {

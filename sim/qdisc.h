@@ -52,6 +52,7 @@ enum qdisc_ptype {
     QP_PROB,                     /* a fraction 0..1 (red's probability) */
     QP_FLAG,                     /* a word alone (ecn); neg names the word that clears it (noecn) */
     QP_HEX,                      /* get_u32(..., 16): a class minor in hex (htb's default) */
+    QP_RATE32,                   /* get_rate into a u32: as QP_RATE, at most 2^32 - 1 bytes/s (fq's maxrate) */
 };
 
 struct qdisc_param {

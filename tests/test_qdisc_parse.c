@@ -1,8 +1,9 @@
 /*
  * test_qdisc_parse.c - tc's words as iproute2's parsers read them
  * (tc_util.c's get_time, get_size, get_rate; get_u32 in the base tc
- * uses), htb's hex default, u32 filters, and the values a discipline's
- * init refuses with tc's or the kernel's reason.
+ * uses), htb's hex default, u32 filters, and every option at the
+ * kernel's limits: what a discipline's init refuses, with tc's or the
+ * kernel's reason.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,11 +164,100 @@ static void test_filters(void **state)
                      -1);
 }
 
+/* parsed, then refused by the discipline's init with why */
+static void init_refuses(const char *tc, const char *why)
+{
+    struct qdisc_args a;
+    if (qdisc_parse(tc, &a, err, sizeof err))
+        fail_msg("%s: %s", tc, err);
+    err[0] = 0;
+    struct qdisc *q = qdisc_create(&a, &dev, NULL, "root", err, sizeof err);
+    if (q) {
+        qdisc_destroy(q);
+        fail_msg("%s: accepted", tc);
+    }
+    if (!strstr(err, why))
+        fail_msg("%s: '%s' does not say '%s'", tc, err, why);
+}
+
+/* parsed and built; its tc -s text (dump) holds `has` */
+static void builds(const char *tc, const char *has)
+{
+    struct qdisc_args a;
+    if (qdisc_parse(tc, &a, err, sizeof err))
+        fail_msg("%s: %s", tc, err);
+    struct qdisc *q = qdisc_create(&a, &dev, NULL, "root", err, sizeof err);
+    if (!q)
+        fail_msg("%s: %s", tc, err);
+    char buf[512] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    q->ops->dump(q, f);
+    fclose(f);
+    if (has && !strstr(buf, has))
+        fail_msg("%s: '%s' does not hold '%s'", tc, buf, has);
+    qdisc_destroy(q);
+}
+
+/* Each option at the kernel's limits (4.15's netlink types and *_change,
+ * tc's 32-bit conversions, and where 4.15 let a value reach arithmetic it
+ * overflows, the later kernel's limit): the value at the limit is taken,
+ * one past it refused, saying why. */
+static void test_kernel_limits(void **state)
+{
+    (void)state;
+    /* fq: quantum a positive u32 into a signed int credit (5.x: at most
+     * 2^20), initial_quantum likewise, buckets as tc's rounded-up log2 of
+     * 1 to 18, maxrate and low_rate_threshold 32 bits of bytes/s */
+    builds("fq quantum 1048576", "quantum 1Mb");
+    init_refuses("fq quantum 1048577", "expected 1 to 1048576 bytes");
+    init_refuses("fq quantum 0", "expected 1 to 1048576 bytes");
+    builds("fq initial_quantum 2147483647", NULL);
+    init_refuses("fq initial_quantum 2147483648", "expected at most 2147483647 bytes");
+    builds("fq buckets 1000", "buckets 1024");
+    builds("fq buckets 2", "buckets 2 ");
+    builds("fq buckets 262144", "buckets 262144");
+    init_refuses("fq buckets 1", "expected 2 to 262144");
+    init_refuses("fq buckets 262145", "expected 2 to 262144");
+    assert_int_equal(opt("fq maxrate 34359738360bit", "maxrate"), 34359738360LL);
+    refused("fq maxrate 34359738368bit", "at most 34359738360bit");
+    refused("fq low_rate_threshold 5gbps", "at most 34359738360bit");
+    /* tbf: its buckets go over as 32 bits of 64-ns ticks, its limit as 32
+     * bits of bytes */
+    builds("tbf rate 8bit burst 256 limit 1k", NULL);
+    init_refuses("tbf rate 8bit burst 1k limit 1k", "burst 1024 bytes at 1 bytes/s take more than 274.9 s");
+    init_refuses("tbf rate 1mbit burst 10k latency 1ms peakrate 2mbit mtu 100mb",
+                 "mtu 104857600 bytes at 250000 bytes/s take more than 274.9 s");
+    init_refuses("tbf rate 10gbit burst 10kb latency 4000s", "past tc's 32 bits");
+    builds("tbf rate 10gbit burst 10kb latency 3s", NULL);
+    /* red: bandwidth 32 bits of bytes/s, avpkt's time at it in ticks */
+    refused("red limit 400k avpkt 1000 bandwidth 34359738368bit", "at most 34359738360bit");
+    init_refuses("red limit 400k avpkt 100000 bandwidth 8bit", "take more than 274.9 s");
+    /* htb: a class's buckets in ticks; ceil 0 is its rate (q_htb.c) */
+    struct qdisc_args a;
+    struct qdisc_class_spec c;
+    assert_int_equal(qdisc_parse("htb default 1", &a, err, sizeof err), 0);
+    assert_int_equal(qdisc_parse_class(a.ops, 1, "parent 1: rate 8bit burst 1k", &c, err, sizeof err), 0);
+    a.classes = &c;
+    a.nclasses = 1;
+    assert_null(qdisc_create(&a, &dev, NULL, "root", err, sizeof err));
+    assert_non_null(strstr(err, "class 1:1: burst 1024 bytes at 1 bytes/s take more than 274.9 s"));
+    assert_int_equal(qdisc_parse_class(a.ops, 1, "parent 1: rate 100mbit ceil 0", &c, err, sizeof err), 0);
+    struct qdisc *q = qdisc_create(&a, &dev, NULL, "root", err, sizeof err);
+    assert_non_null(q);
+    char buf[1024] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    q->ops->dump_classes(q, "eth0", f);
+    fclose(f);
+    assert_non_null(strstr(buf, "rate 100Mbit ceil 100Mbit"));
+    qdisc_destroy(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_times),   cmocka_unit_test(test_sizes),   cmocka_unit_test(test_rates),
         cmocka_unit_test(test_htb_default_hex), cmocka_unit_test(test_tbf_mtu), cmocka_unit_test(test_filters),
+        cmocka_unit_test(test_kernel_limits),
     };
     return cmocka_run_group_tests_name("qdisc_parse", tests, NULL, NULL);
 }

@@ -132,12 +132,23 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
     c->minor = s->minor;
     c->parent = parent;
     uint64_t rate = (uint64_t)a->v[C_RATE] / 8;
-    uint64_t ceil = (a->given >> C_CEIL) & 1 ? (uint64_t)a->v[C_CEIL] / 8 : rate;
+    /* q_htb.c: a ceil of 0 is none, and then the rate */
+    uint64_t ceil = (a->given >> C_CEIL) & 1 && a->v[C_CEIL] ? (uint64_t)a->v[C_CEIL] / 8 : rate;
     uint64_t mtu = (uint64_t)a->v[C_MTU];
     /* tc: burst = rate / get_hz() + mtu, with the high-resolution
      * kernel's /proc/net/psched hz of 10^9 */
     c->burst = (a->given >> C_BURST) & 1 ? (uint64_t)a->v[C_BURST] : rate / 1000000000ULL + mtu;
     c->cburst = (a->given >> C_CBURST) & 1 ? (uint64_t)a->v[C_CBURST] : ceil / 1000000000ULL + mtu;
+    /* tc hands the buckets over as ticks of 64 ns in 32 bits: more than
+     * 274.9 s of sending at the rate does not fit (tc's would wrap) */
+    if (!tc_xmittime_fits(rate, c->burst) || !tc_xmittime_fits(ceil, c->cburst)) {
+        bool b = !tc_xmittime_fits(rate, c->burst);
+        snprintf(err, n, "htb: class 1:%x: %s %llu bytes at %llu bytes/s take more than 274.9 s to send, past tc's "
+                 "32 bits of 64-ns ticks; expected a smaller %s or a higher %s", s->minor, b ? "burst" : "cburst",
+                 (unsigned long long)(b ? c->burst : c->cburst), (unsigned long long)(b ? rate : ceil),
+                 b ? "burst" : "cburst", b ? "rate" : "ceil");
+        return -1;
+    }
     psched_ratecfg_precompute(&c->rate, rate, 0);
     psched_ratecfg_precompute(&c->ceil, ceil, 0);
     c->buffer = (int64_t)tc_calc_xmittime_ns(rate, c->burst);
@@ -147,7 +158,7 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
     c->prio = (int)a->v[C_PRIO];
     if (c->prio >= HTB_PRIOS)
         c->prio = HTB_PRIOS - 1;     /* the kernel clamps */
-    if ((a->given >> C_QUANTUM) & 1) {
+    if ((a->given >> C_QUANTUM) & 1 && a->v[C_QUANTUM]) {   /* 0: not sent, computed */
         c->quantum = (uint32_t)a->v[C_QUANTUM];
     } else {
         uint64_t qt = rate / (r2q ? r2q : 1);
