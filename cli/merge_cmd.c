@@ -123,9 +123,9 @@ static sqlite3 *open_results(const char *path)
         fprintf(stderr, "netsim merge: %s: not a regular file (%s): a results database is a file\n", path, what);
         return NULL;
     }
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        fprintf(stderr, "netsim merge: %s: %s\n", path, db ? sqlite3_errmsg(db) : "out of memory");
-        sqlite3_close(db);
+    char why[1024];
+    if (!(db = rec_open_read(path, why, sizeof why))) {
+        fprintf(stderr, "netsim merge: %s: %s\n", path, why);
         return NULL;
     }
     sqlite3_busy_timeout(db, rec_busy_timeout_ms());

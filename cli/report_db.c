@@ -271,9 +271,9 @@ int rdb_load(struct rdb *d, const char *path, const struct metric_use *u)
         fprintf(stderr, "%s: %s: not a regular file (%s): a results database is a file\n", report_prog, path, what);
         return 1;
     }
-    if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        fprintf(stderr, "%s: %s: cannot open: %s\n", report_prog, path,
-                d->db ? sqlite3_errmsg(d->db) : "out of memory");
+    char why[1024];
+    if (!(d->db = rec_open_read(path, why, sizeof why))) {
+        fprintf(stderr, "%s: %s: cannot read: %s\n", report_prog, path, why);
         return 1;
     }
     sqlite3_busy_timeout(d->db, 10000);

@@ -18,6 +18,7 @@
 #include "load/scenario.h"
 #include "sim/progress.h"
 #include "sim/pcap.h"
+#include "sim/xalloc.h"
 
 static struct sim *volatile running;
 
@@ -73,22 +74,48 @@ static int64_t sink_begin(const struct sink_ops *k, void *rec, struct cfg *cfg, 
     return id;
 }
 
-/* --tc-stats: each port's egress, under the command that shows it */
-static void tc_stats_print(const struct sim *s, FILE *out)
+/* tc -s qdisc show dev PORT for one port: netem at the root (over the
+ * qdisc, when both are set: tc's parent 1:1 recipe, which the text once
+ * hid), the tree, or the NIC's default FIFOs */
+static void tc_stats_port(const struct nic *n, FILE *out)
+{
+    const struct link_dir *d = n->tx_link;
+    if (d && d->nm.on) {
+        char b[32];
+        fprintf(out, "qdisc netem 8001: dev %s root refcnt 2 limit %u delay %s", n->name, d->nopts.limit,
+                qdisc_fmt_time(b, sizeof b, d->nopts.latency));
+        if (d->nopts.loss != NETEM_LOSS_NONE)
+            fprintf(out, " loss %g%%", netem_loss_rate(&d->nopts) * 100);
+        fprintf(out, "\n (its counters: %s.netem_*)\n", d->key);
+    }
+    if (d && d->qd)
+        qdisc_root_print(d->qd, n->name, d->nm.on, out);
+    else if (!d || !d->nm.on)
+        nic_print_default_qdisc(n, out);
+}
+
+/* --tc-stats: each port's egress, under the command that shows it; into
+ * the JSON document (tc_stats) with --json, where it was left out */
+static void tc_stats_print(const struct sim *s, FILE *out, struct report *json)
 {
     for (int i = 0; i < s->nhosts; i++) {
         const struct host *h = s->hosts[i];
         for (int k = 0; k < h->nnics; k++) {
             const struct nic *n = h->nics[k];
-            const struct link_dir *d = n->tx_link;
-            fprintf(out, "\n%s# tc -s qdisc show dev %s\n", h->name, n->name);
-            if (d && d->qd)
-                qdisc_root_print(d->qd, n->name, out);
-            else if (d && d->nm.on)
-                fprintf(out, "qdisc netem 8001: dev %s root refcnt 2 limit %u\n (its counters: %s.netem_*)\n",
-                        n->name, d->nopts.limit, d->key);
-            else
-                nic_print_default_qdisc(n, out);
+            if (!json) {
+                fprintf(out, "\n%s# tc -s qdisc show dev %s\n", h->name, n->name);
+                tc_stats_port(n, out);
+                continue;
+            }
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&buf, &len);
+            if (!f)
+                xoom();
+            tc_stats_port(n, f);
+            fclose(f);
+            report_tc_stats(json, h->name, n->name, buf);
+            free(buf);
         }
     }
 }
@@ -131,7 +158,7 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     if (o->claim && (sink_begin(&record_sink_ops, o->claim, cfg, o, s) < 0 || record_sink_ops.run_end(o->claim, &claimed) < 0)) {
         fprintf(stderr, "netsim: %s; nothing was run\n", rec_errmsg(o->claim));
         if (cap)
-            pcap_run_close(cap, stderr);
+            pcap_run_discard(cap);
         sim_free(s);
         return 1;
     }
@@ -139,7 +166,7 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     if (id < 0) {
         fprintf(stderr, "netsim: %s\n", rec_errmsg(rec));
         if (cap)
-            pcap_run_close(cap, stderr);
+            pcap_run_discard(cap);
         sim_free(s);
         return 1;
     }
@@ -177,9 +204,13 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     if (getenv("NETSIM_QUEUE_STATS"))
         fprintf(stderr, "netsim: queue: %llu events, %llu heap operations, %llu fifo operations\n",
                 (unsigned long long)s->q.executed, (unsigned long long)s->q.heap_ops, (unsigned long long)s->q.fifo_ops);
-    const char *status = s->interrupted ? "interrupted" : "complete";
-    int rc = s->interrupted ? 130 : rc_cap;
-    struct sink_end end = { .status = status, .wall_s = w, .sim_s = time_to_s(s->q.now), .events = s->q.executed };
+    const char *status = s->sink_failure ? "failed" : s->interrupted ? "interrupted" : "complete";
+    int rc = s->sink_failure ? 1 : s->interrupted ? 130 : rc_cap;
+    struct sink_end end = { .status = status, .wall_s = w, .sim_s = time_to_s(s->q.now), .events = s->q.executed,
+                            .error = s->sink_failure };
+    if (s->sink_failure)
+        fprintf(stderr, "netsim: the run stopped at %.6g s of %.6g s: its results could not be kept\n",
+                time_to_s(s->q.now), time_to_s(s->duration));
     if (rec && record_sink_ops.run_end(rec, &end) < 0) {
         fprintf(stderr, "netsim: writing results: %s\n", rec_errmsg(rec));
         rc = 1;
@@ -198,12 +229,14 @@ int runner_run(struct cfg *cfg, const struct run_opts *o, struct rec *rec)
     if (rep) {
         if (msg[0] && o->json)
             report_line(rep, "%s", msg);
+        if (o->tc_stats && o->json)
+            tc_stats_print(s, o->out, rep);
         report_sink_ops.run_end(rep, &end);
         report_free(rep);
         if (msg[0] && !o->json)
             fprintf(o->out, "%s\n", msg);
         if (o->tc_stats && !o->json)
-            tc_stats_print(s, o->out);
+            tc_stats_print(s, o->out, NULL);
     }
     sim_free(s);
     return rc;

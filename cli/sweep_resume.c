@@ -254,6 +254,27 @@ out:
  * this sweep's slice (wanted: --shard, --only) are left alone. Returns 0,
  * or the exit status with the message printed.
  */
+/* PRAGMA quick_check: a file whose run row reads may still be damaged
+ * further in (a machine's crash, a disk's fault), and its copy then fails;
+ * its first problem in why. */
+static bool intact(sqlite3 *db, char *why, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    bool ok = false;
+    if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        ok = t && !strcmp((const char *)t, "ok");
+        snprintf(why, n, "%s", t ? (const char *)t : "no answer");
+        for (char *c = why; *c; c++)    /* one line: "*** in database main ***\nPage 6: ..." */
+            if (*c == '\n')
+                *c = ' ';
+    } else {
+        snprintf(why, n, "%s", sqlite3_errmsg(db));
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
 int sweep_take_leftovers(struct sweep_ctx *x, const char *wanted, bool resume, int *kept)
 {
     struct orphan *list;
@@ -273,6 +294,13 @@ int sweep_take_leftovers(struct sweep_ctx *x, const char *wanted, bool resume, i
                     r.seed == sweep_seed(x->sw, o->run) && r.rep == sweep_rep(x->sw, o->run) &&
                     sqlite3_open_v2(o->path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
                     same_params(x, db, o->run, why, sizeof why);
+        /* a damaged one is no run to keep: it was counted as one, and its
+         * copy failed every --resume that a plain sweep advised */
+        if (same && !intact(db, why, sizeof why)) {
+            fprintf(stderr, "netsim sweep: run %d in %s, which an earlier sweep left, is damaged (%s); removed: "
+                    "the run runs again\n", o->run, o->path, why);
+            same = false;
+        }
         sqlite3_close(db);
         if (!same) {
             orphan_remove(o);

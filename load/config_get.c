@@ -310,6 +310,18 @@ simtime_t cfg_time(struct cfg_section *s, const char *key, const char *def, simt
     return cfg_get(s, key, def, CFG_TIME, &lim, doc).i;
 }
 
+simtime_t cfg_period(struct cfg_section *s, const char *key, const char *def, simtime_t max, const char *doc)
+{
+    simtime_t v = cfg_time(s, key, def, 0, max, doc);
+    if (v == 0 || v >= PS_PER_US)
+        return v;
+    struct cfg_key *k = cfg_key_find(s, key);
+    char hi[32];
+    cfg_fmt_time(hi, sizeof hi, (union cfg_val){ .i = max < CFG_TIME_MAX ? max : CFG_TIME_MAX });
+    cfg_error(s, key, "got '%s', expected 0 (none) or a period of 1us to %s", k ? k->value : def, hi);
+    return 0;
+}
+
 uint64_t cfg_rate(struct cfg_section *s, const char *key, const char *def, const char *doc)
 {
     struct cfg_limits lim = { 0 };

@@ -1,6 +1,8 @@
 /*
  * qdisc_parse.c - tc's qdisc words into qdisc_args (qdisc_parse.h).
  */
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,10 @@ const char *qdisc_param_word(const struct qdisc_param *p)
     case QP_COUNT: return "NUMBER";
     case QP_SIZE: return "BYTES";
     case QP_TIME: return "TIME";
-    case QP_RATE: return "RATE";
+    case QP_RATE:
+    case QP_RATE32: return "RATE";
     case QP_PROB: return "PROBABILITY";
+    case QP_HEX: return "MINOR";
     default: return "";
     }
 }
@@ -29,73 +33,135 @@ const char *qdisc_kinds(char *buf, size_t n)
     return buf;
 }
 
-/* tc's get_size: k/kb, m/mb, g/gb are 1024-based, kbit/mbit/gbit the
- * same divided by 8, a bare number is bytes */
+/* A number as tc's parsers start one (strtod: "1e3", "1.5", "0x10"),
+ * and its suffix; -1 when there is no number, or it is negative or not a
+ * number at all (tc would hand the kernel whatever the conversion gives). */
+static int tc_number(const char *s, double *d, const char **suffix)
+{
+    char *end;
+    *d = strtod(s, &end);
+    if (end == s || isnan(*d) || *d < 0 || signbit(*d))
+        return -1;
+    *suffix = end;
+    return 0;
+}
+
+/* tc's get_size: a bare number is bytes; b, k/kb, m/mb, g/gb (1024) or
+ * kbit, mbit, gbit (1024/8) in any case; whole bytes (tc truncates:
+ * 1.3k is 1331) in tc's 32 bits */
 static int tc_size(const char *s, int64_t *out, const char **why)
 {
     static const struct {
         const char *suf;
         double mult;
-    } bits[] = { { "kbit", 1024.0 / 8 }, { "mbit", 1024.0 * 1024 / 8 }, { "gbit", 1024.0 * 1024 * 1024 / 8 } };
-    size_t len = strlen(s);
-    for (size_t i = 0; i < 3; i++) {
-        size_t k = strlen(bits[i].suf);
-        if (len > k && !strcasecmp(s + len - k, bits[i].suf)) {
-            char num[64];
-            double d;
-            snprintf(num, sizeof num, "%.*s", (int)(len - k), s);
-            if (parse_double(num, &d, why) || d < 0 || d * bits[i].mult > 4294967295.0) {
-                *why = "a size such as 1514, 10kb or 1mbit (tc's units)";
+    } units[] = { { "", 1 }, { "b", 1 }, { "k", 1024 }, { "kb", 1024 }, { "m", 1 << 20 }, { "mb", 1 << 20 },
+                  { "g", 1 << 30 }, { "gb", 1 << 30 }, { "kbit", 1024 / 8 }, { "mbit", (1 << 20) / 8 },
+                  { "gbit", (1 << 30) / 8 } };
+    double d;
+    const char *suf;
+    *why = "a size such as 1514, 10kb or 1mbit (tc's get_size: k, m, g are 1024; kbit, mbit, gbit 1024/8)";
+    if (tc_number(s, &d, &suf))
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcasecmp(suf, units[i].suf)) {
+            d *= units[i].mult;
+            if (!(d <= 4294967295.0)) {
+                *why = "a size of at most 4294967295 bytes (tc's get_size takes 32 bits)";
                 return -1;
             }
-            *out = (int64_t)(d * bits[i].mult);
+            *out = (int64_t)d;
             return 0;
         }
-    }
-    uint64_t v;
-    if (parse_size(s, &v, why) || v > 4294967295ULL) {
-        *why = "a size such as 1514, 10kb or 1mb (tc's units: k and m are 1024)";
+    return -1;
+}
+
+/* tc's get_time: a bare number is microseconds; s/sec/secs, ms/msec/msecs
+ * or us/usec/usecs in any case; whole microseconds (tc truncates) in
+ * tc's 32 bits */
+static int tc_time(const char *s, int64_t *out, const char **why)
+{
+    static const struct {
+        const char *suf;
+        double us;
+    } units[] = { { "", 1 },       { "us", 1 },     { "usec", 1 },      { "usecs", 1 },     { "ms", 1e3 },
+                  { "msec", 1e3 }, { "msecs", 1e3 }, { "s", 1e6 },      { "sec", 1e6 },     { "secs", 1e6 } };
+    double d;
+    const char *suf;
+    *why = "a time such as 5ms, 100ms or 500us (tc's get_time: a bare number is us)";
+    if (tc_number(s, &d, &suf))
         return -1;
-    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcasecmp(suf, units[i].suf)) {
+            d *= units[i].us;
+            if (!(d <= 4294967295.0)) {
+                *why = "a time of at most 4294967295us, 71.6 minutes (tc's get_time takes 32 bits of us)";
+                return -1;
+            }
+            *out = (int64_t)d * PS_PER_US;
+            return 0;
+        }
+    return -1;
+}
+
+/* Rates are below 2^60 bytes per second, so that eight times one still
+ * fits a->v's int64_t (a double compared with INT64_MAX / 8 rounds to 2^60) */
+#define TC_RATE_BYTES_BELOW 1152921504606846976.0
+
+/* tc's get_rate: a bare number is bit/s; tc's table of bit units (kbit,
+ * mbit, gbit, tbit are 1000-based, kibit ... 1024-based) and byte units
+ * (bps, kbps ... as bytes per second), in any case. The kernel is given
+ * whole bytes per second (bps / 8, truncated); a->v keeps that times 8. */
+static int tc_rate(const char *s, int64_t *out, const char **why)
+{
+    static const struct {
+        const char *suf;
+        double bits;
+    } units[] = { { "", 1 },         { "bit", 1 },       { "kibit", 1024. },    { "kbit", 1e3 },
+                  { "mibit", 1048576. }, { "mbit", 1e6 }, { "gibit", 1073741824. }, { "gbit", 1e9 },
+                  { "tibit", 1099511627776. }, { "tbit", 1e12 }, { "bps", 8 }, { "kibps", 8 * 1024. },
+                  { "kbps", 8e3 }, { "mibps", 8 * 1048576. }, { "mbps", 8e6 }, { "gibps", 8 * 1073741824. },
+                  { "gbps", 8e9 }, { "tibps", 8 * 1099511627776. }, { "tbps", 8e12 } };
+    double d;
+    const char *suf;
+    *why = "a rate such as 100mbit, 1gbit or 10MBps (tc's get_rate: a bare number is bit/s)";
+    if (tc_number(s, &d, &suf))
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcasecmp(suf, units[i].suf)) {
+            double bytes = floor(d * units[i].bits / 8);
+            if (!(bytes < TC_RATE_BYTES_BELOW)) {
+                *why = "a rate below 2^63 bit/s (9223372036854775808bit)";
+                return -1;
+            }
+            /* 1 to 7 bit/s are 0 bytes/s, which htb and tbf then read as
+             * no rate at all (tc refuses it: "rate" is required) */
+            if (d > 0 && bytes == 0) {
+                *why = "a rate of at least 8bit (tc gives the kernel bytes per second, and 1 to 7 bit/s are 0 of "
+                       "them)";
+                return -1;
+            }
+            *out = (int64_t)bytes * 8;
+            return 0;
+        }
+    return -1;
+}
+
+/* get_u32(..., 16), for a class minor: hex, "0x" or not, 0 to ffff */
+static int tc_hex(const char *s, int64_t *out, const char **why)
+{
+    char *end;
+    *why = "a class minor in hex, 0 to ffff, as tc writes it (default 20 is class 1:20)";
+    if (!isxdigit((unsigned char)*s))
+        return -1;
+    unsigned long long v = strtoull(s, &end, 16);
+    if (*end || v > 0xffff)
+        return -1;
     *out = (int64_t)v;
     return 0;
 }
 
-/* tc's get_time: s/sec/secs, ms/msec/msecs, us/usec/usecs; bare is us */
-static int tc_time(const char *s, int64_t *out, const char **why)
-{
-    char t[64];
-    snprintf(t, sizeof t, "%s", s);
-    size_t len = strlen(t);
-    static const char *const longs[][2] = { { "msecs", "ms" }, { "msec", "ms" }, { "usecs", "us" }, { "usec", "us" },
-                                            { "secs", "s" }, { "sec", "s" } };
-    for (size_t i = 0; i < 6; i++) {
-        size_t k = strlen(longs[i][0]);
-        if (len > k && !strcmp(t + len - k, longs[i][0])) {
-            strcpy(t + len - k, longs[i][1]);
-            break;
-        }
-    }
-    double d;
-    simtime_t v;
-    if (!parse_double(t, &d, why)) {
-        if (d < 0 || d > 4294967295.0)
-            goto bad;
-        *out = (int64_t)(d * PS_PER_US + 0.5);
-        return 0;
-    }
-    if (parse_time(t, &v, why) || v > 4294967295LL * PS_PER_US)
-        goto bad;
-    *out = v;
-    return 0;
-bad:
-    *why = "a time such as 5ms, 100ms or 500us (a bare number is us, as tc reads it)";
-    return -1;
-}
-
 static int value(const struct qdisc_param *p, const char *w, int64_t *v, double *d, const char **why)
 {
-    uint64_t u;
     switch (p->type) {
     case QP_COUNT:
         if (parse_int(w, v, why) || *v < 0 || *v > 4294967295LL) {
@@ -105,11 +171,16 @@ static int value(const struct qdisc_param *p, const char *w, int64_t *v, double 
         return 0;
     case QP_SIZE: return tc_size(w, v, why);
     case QP_TIME: return tc_time(w, v, why);
-    case QP_RATE:
-        if (parse_rate(w, &u, why) || u > (uint64_t)INT64_MAX)
+    case QP_RATE: return tc_rate(w, v, why);
+    case QP_RATE32:
+        if (tc_rate(w, v, why))
             return -1;
-        *v = (int64_t)u;
+        if (*v / 8 > 4294967295LL) {
+            *why = "a rate of at most 34359738360bit (tc's get_rate gives the kernel 32 bits of bytes per second)";
+            return -1;
+        }
         return 0;
+    case QP_HEX: return tc_hex(w, v, why);
     case QP_PROB:
         if (parse_double(w, d, why) || *d < 0 || *d > 1) {
             *why = "a probability from 0 to 1 such as 0.02";
@@ -244,32 +315,63 @@ int qdisc_parse_class(const struct qdisc_ops *ops, uint32_t minor, const char *t
     return parse_opts(name, ops->class_params, &save, &c->a, err, n);
 }
 
+/* A u32 match's value and optional mask: "5201" or "5201 0xffff" (tc
+ * requires the mask; netsim takes it as all ones when left out). A word
+ * that starts with a digit after the value is its mask. */
+static int match_value(char **w, int nw, int *k, unsigned long max, unsigned long *v, unsigned long *mask)
+{
+    char *end;
+    if (*k >= nw)
+        return -1;
+    *v = strtoul(w[*k], &end, 0);
+    if (*end || *v > max || !isdigit((unsigned char)w[*k][0]))
+        return -1;
+    (*k)++;
+    *mask = max;
+    if (*k < nw && isdigit((unsigned char)w[*k][0])) {
+        *mask = strtoul(w[*k], &end, 0);
+        if (*end || *mask > max)
+            return -1;
+        (*k)++;
+    }
+    return 0;
+}
+
 int qdisc_parse_filter(const char *text, struct qdisc_filter_spec *f, int (*host_id)(void *ctx, const char *name),
                        void *ctx, char *err, size_t n)
 {
     static const char *const expect =
         "a u32 filter as tc writes it: match ip dst|src HOST, match ip dport|sport PORT [MASK], match ip protocol "
-        "tcp|udp|N ..., then flowid 1:MINOR";
-    char buf[1024];
+        "tcp|udp|icmp|N [MASK] ..., then flowid 1:MINOR";
+    char buf[1024], *w[256];
+    int nw = 0;
     memset(f, 0, sizeof *f);
+    if (strlen(text) >= sizeof buf)
+        goto bad;
     snprintf(buf, sizeof buf, "%s", text);
     char *save = NULL;
+    for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (nw == (int)(sizeof w / sizeof w[0]))
+            goto bad;
+        w[nw++] = t;
+    }
     bool flow = false;
-    for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-        if (!strcmp(w, "flowid") || !strcmp(w, "classid")) {
-            char *v = strtok_r(NULL, " \t", &save);
-            if (!v || classid(v, &f->flowid) || !f->flowid)
+    for (int k = 0; k < nw;) {
+        if (!strcmp(w[k], "flowid") || !strcmp(w[k], "classid")) {
+            if (k + 1 >= nw || classid(w[k + 1], &f->flowid) || !f->flowid)
                 goto bad;
             flow = true;
+            k += 2;
             continue;
         }
-        char *ip = strtok_r(NULL, " \t", &save), *field = strtok_r(NULL, " \t", &save);
-        char *v = strtok_r(NULL, " \t", &save);
-        if (strcmp(w, "match") || !ip || (strcmp(ip, "ip") && strcmp(ip, "ip6")) || !field || !v)
+        if (strcmp(w[k], "match") || k + 3 >= nw || (strcmp(w[k + 1], "ip") && strcmp(w[k + 1], "ip6")))
             goto bad;
+        const char *field = w[k + 2];
+        k += 3;
+        unsigned long v, mask;
         if (!strcmp(field, "dst") || !strcmp(field, "src")) {
             char host[64];
-            snprintf(host, sizeof host, "%s", v);
+            snprintf(host, sizeof host, "%s", w[k++]);
             char *slash = strchr(host, '/');
             if (slash)
                 *slash = 0;      /* a prefix length: netsim's hosts are single addresses */
@@ -286,42 +388,30 @@ int qdisc_parse_filter(const char *text, struct qdisc_filter_spec *f, int (*host
                 f->src = (uint32_t)id;
             }
         } else if (!strcmp(field, "dport") || !strcmp(field, "sport")) {
-            char *end;
-            unsigned long port = strtoul(v, &end, 0), mask = 0xffff;
-            if (*end || port > 0xffff)
+            if (match_value(w, nw, &k, 0xffff, &v, &mask))
                 goto bad;
-            /* an optional mask follows: peek the next word */
-            char *save2 = save, *m = strtok_r(NULL, " \t", &save2);
-            if (m && (m[0] >= '0' && m[0] <= '9')) {
-                mask = strtoul(m, &end, 0);
-                if (*end || mask > 0xffff)
-                    goto bad;
-                save = save2;
-            }
             if (field[0] == 'd') {
-                f->dport = (uint16_t)port;
+                f->dport = (uint16_t)v;
                 f->dport_mask = (uint16_t)mask;
             } else {
-                f->sport = (uint16_t)port;
+                f->sport = (uint16_t)v;
                 f->sport_mask = (uint16_t)mask;
             }
         } else if (!strcmp(field, "protocol")) {
-            if (!strcmp(v, "tcp"))
-                f->proto = IPPROTO_TCP_;
-            else if (!strcmp(v, "udp"))
-                f->proto = IPPROTO_UDP_;
-            else if (!strcmp(v, "icmp"))
-                f->proto = IPPROTO_ICMP_;
-            else {
-                char *end;
-                unsigned long pr = strtoul(v, &end, 0);
-                if (*end || !pr || pr > 255)
-                    goto bad;
-                f->proto = (uint8_t)pr;
-            }
-            char *save2 = save, *m = strtok_r(NULL, " \t", &save2);
-            if (m && m[0] == '0')   /* tc's mask 0xff */
-                save = save2;
+            static const struct {
+                const char *name;
+                uint8_t proto;
+            } names[] = { { "tcp", IPPROTO_TCP_ }, { "udp", IPPROTO_UDP_ }, { "icmp", IPPROTO_ICMP_ } };
+            char num[8];
+            for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+                if (!strcmp(w[k], names[i].name)) {
+                    snprintf(num, sizeof num, "%u", names[i].proto);
+                    w[k] = num;
+                }
+            if (match_value(w, nw, &k, 0xff, &v, &mask))
+                goto bad;
+            f->proto = (uint8_t)v;
+            f->proto_mask = (uint8_t)mask;
         } else {
             goto bad;
         }

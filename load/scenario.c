@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/config.h"
+#include "load/link_qdisc.h"
 #include "load/load.h"
 #include "load/qdisc_parse.h"
 #include "sim/costs.h"
@@ -116,9 +117,11 @@ static void host_configure(struct sim *s, struct host *h)
         for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", "), i++) {
             char *end;
             double v = strtod(tok, &end);
-            if (*end || v <= 0 || v > 100 || i >= h->ncores) {
-                cfg_error(sec, "core_cost_factor", "got '%s', expected up to %d positive factors, one per core, "
-                          "such as 0.99, 1.015", fl, h->ncores);
+            /* written so that NaN fails it too: every cost is multiplied
+             * by the factor, and a NaN time aborts the event queue */
+            if (*end || !(v > 0 && v <= 100) || i >= h->ncores) {
+                cfg_error(sec, "core_cost_factor", "got '%s', expected up to %d factors above 0 and at most 100, "
+                          "one per core, such as 0.99, 1.015", fl, h->ncores);
                 break;
             }
             factor[i] = v;
@@ -209,12 +212,27 @@ static void pcap_key_read(struct host *h)
 #define FLOW_BYTES_ESTIMATE (24 * 1024)
 
 /* Memory this machine can give a run: MemAvailable, or the environment's
- * NETSIM_MEM_AVAILABLE (bytes, for tests). 0 when unknown. */
-static uint64_t mem_available(void)
+ * NETSIM_MEM_AVAILABLE (bytes, for tests: 2000000000, 2e9 or 2G). 0 when
+ * unknown; a value that is no amount of bytes is an error (it was read
+ * up to its first non-digit: 1e9 was 1 byte). */
+static uint64_t mem_available(struct cfg *c)
 {
     const char *env = getenv("NETSIM_MEM_AVAILABLE");
-    if (env && *env)
-        return strtoull(env, NULL, 10);
+    if (env && *env) {
+        const char *why;
+        uint64_t b;
+        char *end;
+        double d = strtod(env, &end);
+        if (!parse_size(env, &b, &why))
+            return b;
+        if (end != env && !*end && d >= 0 && d < 18446744073709551616.0 && !strchr(env, ' '))
+            return (uint64_t)d;
+        static bool said;        /* once per process: a sweep builds many runs */
+        if (!said)
+            cfg_error_global(c, "NETSIM_MEM_AVAILABLE: got '%s', expected bytes such as 2000000000, 2e9 or 2G", env);
+        said = true;
+        return 0;
+    }
     FILE *f = fopen("/proc/meminfo", "r");
     if (!f)
         return 0;
@@ -235,7 +253,7 @@ static bool flows_fit(struct sim *s, uint64_t *nflows)
     for (int i = 0; i < cfg_section_count(s->cfg); i++)
         n += !strcmp(cfg_kind(cfg_section_at(s->cfg, i)), "flow");
     *nflows = n;
-    uint64_t need = n * FLOW_BYTES_ESTIMATE, have = mem_available();
+    uint64_t need = n * FLOW_BYTES_ESTIMATE, have = mem_available(s->cfg);
     if (!have || need <= have)
         return true;
     cfg_error_global(s->cfg, "%s: %llu flows need about %llu MB (about %d KB each), more than the %llu MB of "
@@ -253,13 +271,15 @@ static bool flows_fit(struct sim *s, uint64_t *nflows)
 }
 
 /* What a host and a link cost before any packet, measured: a tree of
- * 10 000 hosts peaked at 498 MB, 100 000 at 4.9 GB (about 50 KB a host
+ * 10 000 hosts peaked at 783 MB, 30 000 at 2279 MB (about 75 KB a host
  * with its link: the host, its ports and their counters, its modules'
  * state, its section's keys; NIC rings, per-destination arrays, random
  * streams and next-hop tables come with the first packet that needs
- * them). The estimate rounds up, and counts every router's table. */
-#define HOST_BYTES_ESTIMATE (40 * 1024)
-#define LINK_BYTES_ESTIMATE (24 * 1024)
+ * them). The estimate rounds up (80 KB: 810 and 2466 MB with the
+ * routers' tables; it was 40 + 24, 13 to 19 % below), and counts every
+ * router's table; qdisc state is counted apart (qdiscs_fit). */
+#define HOST_BYTES_ESTIMATE (48 * 1024)
+#define LINK_BYTES_ESTIMATE (32 * 1024)
 
 /* A topology that would not fit in memory is refused before any host is
  * configured, with the estimate: its cost grew with the square of the
@@ -275,7 +295,8 @@ static bool end_eq(const void *ctx, uint32_t id)
     return !strcmp(p->ends[id / 2][id % 2], p->name);
 }
 
-static bool hosts_fit(struct sim *s, int nl, char (*ends)[2][32])
+static bool hosts_fit(struct sim *s, int nl, char (*ends)[2][32], uint64_t *need_out, uint64_t *routers_out,
+                      uint64_t *tables_out)
 {
     /* the hosts are the distinct names of the ends, counted before any
      * host exists: a refusal costs what the file does */
@@ -298,7 +319,10 @@ static bool hosts_fit(struct sim *s, int nl, char (*ends)[2][32])
     free(degree);
     uint64_t tables = routers * n;
     uint64_t need = n * HOST_BYTES_ESTIMATE + (uint64_t)nl * LINK_BYTES_ESTIMATE + tables;
-    uint64_t have = mem_available();
+    uint64_t have = mem_available(s->cfg);
+    *need_out = need;
+    *routers_out = routers;
+    *tables_out = tables;
     if (!have || need <= have)
         return true;
     cfg_error_global(s->cfg, "%s: %llu hosts on %d links need about %llu MB (about %d KB a host, %d KB a link, "
@@ -306,6 +330,29 @@ static bool hosts_fit(struct sim *s, int nl, char (*ends)[2][32])
                      cfg_file(s->cfg), (unsigned long long)n, nl, (unsigned long long)(need >> 20),
                      HOST_BYTES_ESTIMATE / 1024, LINK_BYTES_ESTIMATE / 1024, (unsigned long long)(tables >> 20),
                      (unsigned long long)routers, (unsigned long long)(have >> 20));
+    return false;
+}
+
+/* The same with the qdisc trees the links will have, once the hosts
+ * (their default qdisc, their NIC's queues) are configured and before any
+ * tree is built: fq_codel's flows 65536 are 6.5 MB a port, and 2334 hosts
+ * of them were killed by the OOM killer at 24 GB. */
+static bool qdiscs_fit(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], uint64_t need,
+                       uint64_t routers, uint64_t tables)
+{
+    uint64_t largest;
+    char key[128];
+    uint64_t q = links_qdisc_mem(s, lsec, nl, ends, &largest, key, sizeof key);
+    uint64_t have = mem_available(s->cfg);
+    if (!have || need + q <= have)
+        return true;
+    cfg_error_global(s->cfg, "%s: %d hosts on %d links need about %llu MB (about %d KB a host, %d KB a link, and "
+                     "up to %llu MB of next hops for %llu routers), and their qdiscs %llu MB (the largest, %s, "
+                     "%.1f MB), more than the %llu MB of memory available",
+                     cfg_file(s->cfg), s->nhosts, nl, (unsigned long long)(need >> 20), HOST_BYTES_ESTIMATE / 1024,
+                     LINK_BYTES_ESTIMATE / 1024, (unsigned long long)(tables >> 20), (unsigned long long)routers,
+                     (unsigned long long)(q >> 20), key, (double)largest / (1 << 20),
+                     (unsigned long long)(have >> 20));
     return false;
 }
 
@@ -482,7 +529,8 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
     }
     if (!nlinksecs)     /* a link whose ends were wrong is reported at its key, not as missing */
         cfg_error_global(cfg, "%s: no [link NAME] section: a scenario needs at least one link", cfg_file(cfg));
-    if (!hosts_fit(s, nl, ends)) {      /* one error: nothing else is built or checked */
+    uint64_t need = 0, routers = 0, tables = 0;
+    if (!hosts_fit(s, nl, ends, &need, &routers, &tables)) {      /* one error: nothing else is built or checked */
         free(lsec);
         free(ends);
         free(ports);
@@ -511,6 +559,12 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
             h->sec = cfg_section_ensure(cfg, "host", h->name);
         cfg_claim(h->sec);
         host_configure(s, h);
+    }
+    if (!qdiscs_fit(s, lsec, nl, ends, need, routers, tables)) {   /* as hosts_fit */
+        free(lsec);
+        free(ends);
+        free(ports);
+        return s;
     }
     links_build(s, lsec, nl, ends, ports);
     free(lsec);

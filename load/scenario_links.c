@@ -9,6 +9,7 @@
 #include "sim/config.h"
 #include "load/load.h"
 #include "load/netem_parse.h"
+#include "load/link_qdisc.h"
 #include "load/qdisc_parse.h"
 #include "load/scenario_links.h"
 #include "load/units.h"
@@ -99,7 +100,7 @@ static const struct dir_key netem_at_key =
             "qdisc, tc's parent 1:1 recipe) or leaf (the qdisc over netem: tbf's child, each htb leaf, each TX queue "
             "under mq)");
 static const struct dir_key qdisc_interval_key =
-    DIR_KEY("qdisc_interval", "10ms", "{10ms|0 (none) or a TIME} period of the qdisc's series: backlog_bytes, "
+    DIR_KEY("qdisc_interval", "10ms", "{10ms|0 (none) or 1us to 1000s} period of the qdisc's series: backlog_bytes, "
             "backlog_pkts, their peaks in the period, sojourn_ms and sojourn_max_ms");
 static const struct dir_key propagation_key =
     DIR_KEY("propagation", "0", "{0|0 to 1000s} one-way delay of the cable, after the wire");
@@ -132,6 +133,20 @@ static int netem_key_parse(struct netem_opts *o, int k, const char *v, const cha
         o->limit = (uint32_t)lim;
         return 0;
     }
+}
+
+/* Does either direction have a netem key, in any spelling? */
+static bool any_netem_key(struct cfg_section *sec)
+{
+    for (int i = 0; i < cfg_key_count(sec); i++) {
+        const char *key, *value;
+        cfg_key_at(sec, i, &key, &value, NULL);
+        const char *k = !strncmp(key, "fwd.", 4) || !strncmp(key, "rev.", 4) ? key + 4 : key;
+        for (int n = 0; n < NK_COUNT; n++)
+            if (!strcmp(k, netem_keys[n].key))
+                return true;
+    }
+    return false;
 }
 
 /* netem and the cable of one direction (link.h): a netem qdisc is
@@ -177,14 +192,21 @@ static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, cons
                       "(give qdisc, e.g. tbf rate 100mbit burst 32kb latency 50ms)");
         else if (d->nm.on)
             d->netem_leaf = true;
+        else if (strcmp(akey, "netem_at") || (!strcmp(dir, "fwd") && !any_netem_key(sec)))
+            /* it would do nothing: said for the direction it names, or
+             * once for both when neither has netem */
+            cfg_error(sec, akey, "leaf puts the direction's netem under its qdisc, and it has no netem key (delay, "
+                      "loss, reorder, duplicate, corrupt, netem_rate, limit)");
         d->nm.on = false;
     } else if (strcmp(v, "root")) {
         cfg_error(sec, akey, "got '%s', expected root or leaf", v);
     }
     v = dir_value(sec, dir, &qdisc_interval_key, ikey, &given);
     why = NULL;
-    if (parse_time(v, &d->qd_every, &why) || d->qd_every > NETEM_MAX_DELAY) {
-        cfg_error(sec, ikey, "got '%s', expected %s", v, why ? why : "a period of at most 1000s");
+    /* as cfg_period: a period of picoseconds would run for minutes */
+    if (parse_time(v, &d->qd_every, &why) || d->qd_every > NETEM_MAX_DELAY ||
+        (d->qd_every && d->qd_every < PS_PER_US)) {
+        cfg_error(sec, ikey, "got '%s', expected %s", v, why ? why : "0 (none) or a period of 1us to 1000s");
         d->qd_every = 0;
     }
     v = dir_value(sec, dir, &propagation_key, pkey, &given);
@@ -216,167 +238,6 @@ static struct nic *nic_new(struct host *h, const char *port, struct cfg_section 
     return n;
 }
 
-/* The port's tree: the qdisc key's discipline (under netem when netem is
- * set, as tc's "parent 1:" recipe puts it), mq's children from the
- * host's net.core.default_qdisc; or, with no qdisc key, what Linux
- * attaches by default when net.core.default_qdisc is not pfifo_fast (mq
- * over it on a multiqueue port). NULL leaves the NIC's own per-queue FIFO,
- * which is mq over pfifo_fast. */
-/* A filter's host: a name, or its address 10.0.0.N (host id N - 1). */
-static int filter_host(void *ctx, const char *name)
-{
-    struct sim *s = ctx;
-    struct host *h = host_find(s, name);
-    if (h)
-        return (int)h->id;
-    unsigned a, b, c, d;
-    char extra;
-    if (sscanf(name, "%u.%u.%u.%u%c", &a, &b, &c, &d, &extra) == 4 && a == 10 && !b && !c && d >= 1)
-        for (int i = 0; i < s->nhosts; i++)
-            if (s->hosts[i]->id == d - 1)
-                return (int)d - 1;
-    return -1;
-}
-
-static const char *const cdoc = "{none|parent 1:[P] OPTIONS} a class of the link's classful qdisc (htb), "
-                                 "classid 1:MINOR in hex: the words after `tc class add ... classid 1:MINOR htb`";
-static const char *const fdoc = "{none|match ip dst|src HOST, match ip dport|sport PORT [MASK] ... flowid 1:MINOR} "
-                                "the Nth u32 filter of the link's classful qdisc (tried in N order)";
-
-static void qdisc_class_patterns(struct cfg_section *sec)
-{
-    static const char *const pats[][2] = { { "class.MINOR", "filter.N" }, { "fwd.class.MINOR", "fwd.filter.N" },
-                                           { "rev.class.MINOR", "rev.filter.N" } };
-    for (int i = 0; i < 3; i++) {
-        cfg_pattern_str(sec, pats[i][0], cdoc);
-        cfg_pattern_str(sec, pats[i][1], fdoc);
-    }
-}
-
-/* A classful discipline's class.MINOR and filter.N keys of this direction
- * (DIR.class.MINOR over class.MINOR), into a; 0, or -1 after an error. */
-static int qdisc_classes_read(struct sim *s, struct cfg_section *sec, const char *dir, struct qdisc_args *a,
-                              struct qdisc_class_spec **cl, struct qdisc_filter_spec **fl)
-{
-    uint32_t nc = 0, nf = 0;
-    int nk = cfg_key_count(sec);
-    char err[600];
-    *cl = xcalloc((size_t)nk + 1, sizeof **cl);
-    *fl = xcalloc((size_t)nk + 1, sizeof **fl);
-    uint32_t forder[256];
-    for (int pass = 0; pass < 2; pass++)      /* class.X first, then DIR.class.X replaces */
-        for (int i = 0; i < nk; i++) {
-            const char *key, *value;
-            int line;
-            cfg_key_at(sec, i, &key, &value, &line);
-            size_t dl = strlen(dir);
-            const char *rest = key;
-            if (pass == 1) {
-                if (strncmp(key, dir, dl) || key[dl] != '.')
-                    continue;
-                rest = key + dl + 1;
-            } else if (!strncmp(key, "fwd.", 4) || !strncmp(key, "rev.", 4)) {
-                continue;
-            }
-            bool is_class = !strncmp(rest, "class.", 6), is_filter = !strncmp(rest, "filter.", 7);
-            if (!is_class && !is_filter)
-                continue;
-            const char *num = rest + (is_class ? 6 : 7);
-            char *end;
-            unsigned long v = strtoul(num, &end, is_class ? 16 : 10);
-            const char *text = cfg_str(sec, key, "", is_class ? cdoc : fdoc);
-            if (*end || !*num || !v || v > (is_class ? 0xffffUL : 255UL)) {
-                cfg_error(sec, key, is_class ? "expected class.MINOR with MINOR a class id in hex, 1 to ffff"
-                                             : "expected filter.N with N from 1 to 255");
-                return -1;
-            }
-            if (!a->ops->class_params) {
-                cfg_error(sec, key, "%s is classless: it takes no classes or filters", a->ops->name);
-                return -1;
-            }
-            if (is_class) {
-                uint32_t k = 0;
-                while (k < nc && (*cl)[k].minor != v)
-                    k++;
-                if (qdisc_parse_class(a->ops, (uint32_t)v, text, &(*cl)[k], err, sizeof err)) {
-                    cfg_error(sec, key, "%s", err);
-                    return -1;
-                }
-                nc += k == nc;
-            } else {
-                uint32_t k = 0;
-                while (k < nf && forder[k] != v)
-                    k++;
-                if (qdisc_parse_filter(text, &(*fl)[k], filter_host, s, err, sizeof err)) {
-                    cfg_error(sec, key, "%s", err);
-                    return -1;
-                }
-                forder[k] = (uint32_t)v;
-                nf += k == nf;
-            }
-        }
-    /* filters in N order (insertion sort: a handful) */
-    for (uint32_t i = 1; i < nf; i++)
-        for (uint32_t j = i; j > 0 && forder[j - 1] > forder[j]; j--) {
-            uint32_t t = forder[j];
-            forder[j] = forder[j - 1];
-            forder[j - 1] = t;
-            struct qdisc_filter_spec f = (*fl)[j];
-            (*fl)[j] = (*fl)[j - 1];
-            (*fl)[j - 1] = f;
-        }
-    a->classes = *cl;
-    a->nclasses = nc;
-    a->filters = *fl;
-    a->nfilters = nf;
-    return 0;
-}
-
-static void egress_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d, struct nic *n,
-                               struct host *h, const char *dir)
-{
-    struct qdisc_args top, pfifo_fast;
-    char err[600], key[40], seedname[96];
-    struct qdisc_class_spec *cl = NULL;
-    struct qdisc_filter_spec *fl = NULL;
-    const struct qdisc_args *def = h->default_qdisc;
-    qdisc_class_patterns(sec);
-    if (!d->qargs && !def)
-        return;
-    if (!def) {
-        if (qdisc_parse("pfifo_fast", &pfifo_fast, err, sizeof err))
-            return;
-        def = &pfifo_fast;
-    }
-    if (d->qargs)
-        top = *d->qargs;
-    else if (n->p.num_queues == 1)
-        top = *def;
-    else if (qdisc_parse("mq", &top, err, sizeof err))
-        return;
-    if (top.ops->mq)
-        top.child = def;
-    if (qdisc_classes_read(s, sec, dir, &top, &cl, &fl)) {
-        free(cl);
-        free(fl);
-        return;
-    }
-    snprintf(seedname, sizeof seedname, "%s.qdisc", d->key);
-    struct qdisc_dev dev = { .mtu = d->mtu, .hard_header_len = 14, .txqueuelen = n->p.txqueuelen,
-                             .num_tx_queues = n->p.num_queues, .rate = d->rate,
-                             .seed = rng_derive_seed(s->seed, seedname) };
-    d->qd = qdisc_root_new_netem(&top, &dev, &s->q, &nic_qdisc_dev, n, d->netem_leaf ? &d->nopts : NULL, err,
-                                 sizeof err);
-    free(cl);
-    free(fl);
-    if (!d->qd) {
-        snprintf(key, sizeof key, "%s.qdisc", dir);
-        cfg_error(sec, cfg_has(sec, key) ? key : "qdisc", "%s", err);
-        return;
-    }
-    qdisc_root_register(d->qd, s, h->name, n->name, d->qd_every);
-}
-
 void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], char (*ports)[2][16])
 {
     for (int i = 0; i < nl; i++) {
@@ -399,6 +260,7 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
         for (int e = 0; e < 2; e++) {
             n[e] = nic_new(h[e], ports[i][e], sec);
         }
+        bool shared_taken = false;   /* class.X keys: by a classful qdisc of either direction */
         for (int e = 0; e < 2; e++) {
             struct link_dir *d = &l->dir[e];
             char key[64];
@@ -414,7 +276,7 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
                 n[e]->tx_link = d;
                 if (d->nm.on)
                     netem_init(&d->nm, &d->nopts, &s->q, &d->rng, nic_egress_xmit, n[e]);
-                egress_qdisc_build(s, sec, d, n[e], h[e], e ? "rev" : "fwd");
+                shared_taken |= link_qdisc_build(s, sec, d, n[e], h[e], e ? "rev" : "fwd", e && !shared_taken);
             }
             d->dst = n[!e];
             if (n[!e])

@@ -24,5 +24,4 @@ int link_parse_ends(struct cfg_section *sec, char host[2][32], char port[2][16])
  * port per end, a netem qdisc per direction that has netem keys, the
  * counters); errors go to the sections. */
 void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], char (*ports)[2][16]);
-
 #endif

@@ -61,6 +61,9 @@ int cfg_describing(const struct cfg_section *s);
 #define CFG_TIME_MAX (1000000 * PS_PER_S)
 simtime_t   cfg_time(struct cfg_section *s, const char *key, const char *def, simtime_t min, simtime_t max,
                      const char *doc);
+/* A sampling period: 0 (none) or 1us to max. Each sample is a few rows
+ * and an event, so a period of picoseconds would run for minutes. */
+simtime_t   cfg_period(struct cfg_section *s, const char *key, const char *def, simtime_t max, const char *doc);
 uint64_t    cfg_rate(struct cfg_section *s, const char *key, const char *def, const char *doc);          /* > 0 */
 uint64_t    cfg_size(struct cfg_section *s, const char *key, const char *def, uint64_t min, uint64_t max,
                      const char *doc);

@@ -84,6 +84,31 @@ void host_sock_add(struct host *h, struct sock *sk)
     h->nsocks++;
 }
 
+void host_socks_forget(struct host *h, uint8_t proto)
+{
+    struct sock **pp = &h->socks;
+    while (*pp) {
+        if ((*pp)->proto == proto) {
+            *pp = (*pp)->next;
+            h->nsocks--;
+        } else {
+            pp = &(*pp)->next;
+        }
+    }
+    /* the index again from the list, oldest first, as host_sock_add builds it */
+    for (uint32_t b = 0; b < h->sock_hash_size; b++)
+        h->sock_hash[b] = NULL;
+    struct sock *rev = NULL;
+    for (struct sock *p = h->socks; p; p = p->next) {
+        p->hnext = rev;
+        rev = p;
+    }
+    for (struct sock *p = rev, *n; p; p = n) {
+        n = p->hnext;
+        sock_hash_put(h, p);
+    }
+}
+
 struct sock *host_sock_lookup(struct host *h, uint8_t proto, uint16_t port)
 {
     if (!h->sock_hash_size)

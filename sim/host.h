@@ -147,6 +147,10 @@ void icmp_frag_needed_send(struct host *h, const struct skb *skb, uint32_t mtu, 
 struct sock *host_sock_lookup(struct host *h, uint8_t proto, uint16_t port);
 /* Index a socket sock_init has bound (sock.c). */
 void host_sock_add(struct host *h, struct sock *sk);
+/* Takes every socket of protocol proto off the host's list and index: a
+ * protocol that frees its sockets does so first, so that no one walks a
+ * freed socket (another protocol's teardown walks the list after). */
+void host_socks_forget(struct host *h, uint8_t proto);
 uint16_t host_alloc_port(struct host *h);
 /* The first port from `from` up that no socket of proto holds, 0 when
  * none is (flow_server_port, sim.h). */

@@ -73,6 +73,11 @@ void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
     if (p->bql_limit_min > p->bql_limit_max)
         cfg_error(sec, "bql.limit_min", "got %u, expected at most bql.limit_max (%u)", p->bql_limit_min,
                   p->bql_limit_max);
+    /* without BQL its knobs do nothing: a warning, and an error when one
+     * is a sweep axis (its runs would be one run under several labels) */
+    static const char *const bql_keys[] = { "bql.limit_min", "bql.limit_max", "bql.hold_time" };
+    for (int i = 0; !p->bql && i < 3; i++)
+        cfg_inert(sec, bql_keys[i], "bql", "%s is BQL's; this host's bql is off", bql_keys[i]);
     p->tso = cfg_bool(sec, "tso", "on",
             "TCP segmentation offload (ethtool -K tso; ixgbe sets it on): TCP hands the port GSO packets and the "
             "NIC cuts them into MSS frames on the wire");
@@ -84,7 +89,10 @@ void nic_params_read(struct nic_params *p, struct cfg_section *sec, int ncores)
             "a flow's in-order TCP segments into one skb of up to 64 KB before the stack sees them");
     p->lro = cfg_bool(sec, "lro", "off",
             "large receive offload (ethtool -K lro): the 82599's RSC, which ixgbe turns on (ixgbe_sw_init) unless the "
-            "host forwards; not modelled, so off: GRO does the merging");
+            "host forwards; not modelled, so off, and on is refused: GRO does the merging");
+    if (p->lro)                  /* accepted, it did nothing */
+        cfg_error(sec, "lro", "lro = on is not modelled (the 82599's RSC merges in hardware, which netsim has no "
+                  "model of); expected off: receive merging is GRO's (gro = on, the default)");
     p->gso_max_size = (uint32_t)cfg_size(sec, "gso_max_size", "65536", 1500, 65536,
             "largest GSO packet the port takes, bytes (ip link set DEV gso_max_size; GSO_MAX_SIZE 65536)");
     p->gso_max_segs = (uint32_t)cfg_int(sec, "gso_max_segs", "65535", 1, 65535,

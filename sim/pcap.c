@@ -44,6 +44,7 @@ struct pcap_run {
     struct pcap_port *ports;
     int nports;
     char dir[400];
+    bool made_dir;               /* pcap_run_open created dir: a discard removes it */
 };
 
 /* CRC32c, reflected polynomial 0x82F63B78 (RFC 4960 appendix B), by table;
@@ -224,6 +225,23 @@ static bool chosen(const struct sim *s, const struct host *h, int k)
     return true;
 }
 
+/* Closes and removes every file the run created (and its directory, if
+ * it made it and it is empty): a run that does not happen leaves no
+ * capture that would read as one of it. */
+static void run_discard(struct pcap_run *r)
+{
+    for (int i = 0; i < r->nports; i++) {
+        struct pcap_port *p = &r->ports[i];
+        if (!p->d)
+            continue;
+        pcaplib_file_close(p->d);
+        p->d = NULL;
+        unlink(p->path);
+    }
+    if (r->made_dir)
+        rmdir(r->dir);
+}
+
 static void run_free(struct pcap_run *r)
 {
     for (int i = 0; i < r->nports; i++) {
@@ -257,11 +275,13 @@ struct pcap_run *pcap_run_open(struct sim *s, const struct pcap_opts *o, char *e
         return NULL;
     }
     r->filter = pcaplib_has_filter(r->lib);
-    if (mkdir(o->dir, 0777) < 0 && errno != EEXIST) {
+    int made = mkdir(o->dir, 0777);
+    if (made < 0 && errno != EEXIST) {
         snprintf(err, n, "--pcap %s: %s", o->dir, strerror(errno));
         run_free(r);
         return NULL;
     }
+    r->made_dir = made == 0;
     int total = 0;
     for (int i = 0; i < s->nhosts; i++)
         total += s->hosts[i]->nnics;
@@ -285,6 +305,7 @@ struct pcap_run *pcap_run_open(struct sim *s, const struct pcap_opts *o, char *e
             p->d = pcaplib_file(r->lib, p->path, why, sizeof why);
             if (!p->d) {
                 snprintf(err, n, "--pcap: %s", why);
+                run_discard(r);  /* the files of the ports before it */
                 run_free(r);
                 return NULL;
             }
@@ -294,6 +315,12 @@ struct pcap_run *pcap_run_open(struct sim *s, const struct pcap_opts *o, char *e
         }
     }
     return r;
+}
+
+void pcap_run_discard(struct pcap_run *r)
+{
+    run_discard(r);
+    run_free(r);
 }
 
 int pcap_run_close(struct pcap_run *r, FILE *report)

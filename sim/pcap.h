@@ -52,6 +52,9 @@ struct pcap_run *pcap_run_open(struct sim *s, const struct pcap_opts *o, char *e
 /* Flush and close every file, detach the NICs and say on `report` what
  * was written. Returns 0, or -1 if a file could not be written whole. */
 int pcap_run_close(struct pcap_run *r, FILE *report);
+/* The run did not happen: close and remove every file (and the directory
+ * pcap_run_open made), and detach the NICs. */
+void pcap_run_discard(struct pcap_run *r);
 
 /* One frame at port p at time t, sent or received (nic.c: the TX ring, the
  * RX hand-off). */

@@ -7,6 +7,7 @@
 #ifndef NETSIM_PSCHED_H
 #define NETSIM_PSCHED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -56,8 +57,17 @@ static inline uint64_t psched_ns_t2l(const struct psched_ratecfg *r, uint64_t ti
 static inline uint64_t tc_calc_xmittime_ns(uint64_t rate_bytes_ps, uint64_t size)
 {
     double us = 1e6 * (double)size / (double)rate_bytes_ps;
-    uint32_t ticks = (uint32_t)(us * 15.625);
-    return (uint64_t)ticks << 6;   /* PSCHED_TICKS2NS */
+    double ticks = us * 15.625;
+    /* tc's are 32 bits (its own conversion would wrap); callers refuse a
+     * size that does not fit first (tc_xmittime_fits) */
+    return (uint64_t)(ticks < 4294967295.0 ? (uint32_t)ticks : UINT32_MAX) << 6;   /* PSCHED_TICKS2NS */
+}
+
+/* Does size at the rate take fewer than 2^32 of tc's 64-ns ticks (274.9 s),
+ * which is what tc hands the kernel a burst as? */
+static inline bool tc_xmittime_fits(uint64_t rate_bytes_ps, uint64_t size)
+{
+    return rate_bytes_ps && 1e6 * (double)size / (double)rate_bytes_ps * 15.625 < 4294967296.0;
 }
 
 #endif

@@ -33,6 +33,7 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
     q->ops = a->ops;
     q->dev = *dev;
     q->root = r;
+    q->bypass = a->ops->bypass;
     snprintf(q->parent, sizeof q->parent, "%s", parent);
     rng_init(&q->rng, dev->seed, q->parent);
     if (a->ops->priv_size)
@@ -51,11 +52,29 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
         }
     }
     if (a->ops->init && a->ops->init(q, a, err, n)) {
-        q->ops = NULL;           /* nothing to reset or destroy */
+        /* qdisc_create: a failed ->init is followed by ->destroy, which
+         * frees what init built before it failed (htb's class leaves);
+         * there is nothing to reset */
+        if (a->ops->destroy)
+            a->ops->destroy(q);
+        q->ops = NULL;
         qdisc_destroy(q);
         return NULL;
     }
     return q;
+}
+
+/* malloc's own header and rounding on each block */
+#define MALLOC_SLACK 32
+
+uint64_t qdisc_mem_estimate(const struct qdisc_args *a, const struct qdisc_dev *dev)
+{
+    uint64_t m = sizeof(struct qdisc) + a->ops->priv_size + 2 * MALLOC_SLACK;
+    if (a->ops->mem)
+        m += a->ops->mem(a, dev);
+    if (a->ops->mq && a->child)
+        m += (uint64_t)dev->num_tx_queues * (sizeof(struct qdisc *) + qdisc_mem_estimate(a->child, dev));
+    return m;
 }
 
 void qdisc_destroy(struct qdisc *q)
@@ -198,7 +217,7 @@ int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *
     struct qdisc *q = txq_qdisc(r, skb->queue);
     uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
     skb->t_due = now;            /* the enqueue time: sojourn, codel's enqueue_time */
-    if (q->ops->bypass && !qlen0 && !r->requeued) {
+    if (q->bypass && !qlen0 && !r->requeued) {
         /* empty and work-conserving: no enqueue, no dequeue; a stopped
          * queue makes it a requeue, as sch_direct_xmit does */
         qdisc_sent(q, skb);
@@ -391,11 +410,15 @@ static void print_one(const struct qdisc *q, const struct qdisc_stats *st, const
         q->ops->dump_stats(q, f);
 }
 
-void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f)
+void qdisc_root_print(const struct qdisc_root *r, const char *port, bool under_netem, FILE *f)
 {
     const struct qdisc *t = r->top;
+    unsigned top = under_netem ? 0x8002 : 0x8001;   /* a netem root holds 8001: */
+    char handle[16], parent[24];
+    snprintf(handle, sizeof handle, "%x:", top);
+    snprintf(parent, sizeof parent, under_netem ? "parent 8001:1" : "root refcnt 2");
     if (!t->ops->mq) {
-        print_one(t, &t->st, "8001:", port, "root refcnt 2", f);
+        print_one(t, &t->st, handle, port, parent, f);
         if (t->ops->dump_classes) {
             fprintf(f, "\n%s# tc -s class show dev %s\n", r->host, port);
             t->ops->dump_classes(t, port, f);
@@ -414,11 +437,10 @@ void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f)
         sum.backlog += c->backlog;
         sum.qlen += c->qlen;
     }
-    print_one(t, &sum, "8001:", port, "root refcnt 2", f);
+    print_one(t, &sum, handle, port, parent, f);
     for (uint32_t i = 0; i < t->nchildren; i++) {
-        char handle[16], parent[24];
-        snprintf(handle, sizeof handle, "%x:", 0x8002 + i);
-        snprintf(parent, sizeof parent, "parent 8001%s", t->children[i]->parent);
+        snprintf(handle, sizeof handle, "%x:", top + 1 + i);
+        snprintf(parent, sizeof parent, "parent %x%s", top, t->children[i]->parent);
         print_one(t->children[i], &t->children[i]->st, handle, port, parent, f);
     }
 }

@@ -46,10 +46,13 @@ enum { NET_XMIT_SUCCESS = 0, NET_XMIT_DROP = 1, NET_XMIT_CN = 2 };
 enum qdisc_ptype {
     QP_COUNT,                    /* get_u32: a whole number */
     QP_SIZE,                     /* get_size: bytes; k/kb, m/mb, g/gb (1024), kbit/mbit/gbit (1024/8) */
-    QP_TIME,                     /* get_time: s, ms, us (a bare number is us) */
-    QP_RATE,                     /* get_rate: bit/kbit/mbit/gbit, bps = bytes/s (a bare number is bit/s) */
+    QP_TIME,                     /* get_time: s, ms, us (a bare number is us), whole us */
+    QP_RATE,                     /* get_rate: bit/kbit/mbit/gbit, bps = bytes/s (a bare number is bit/s);
+                                  * kept as whole bytes/s times 8, what the kernel is given */
     QP_PROB,                     /* a fraction 0..1 (red's probability) */
     QP_FLAG,                     /* a word alone (ecn); neg names the word that clears it (noecn) */
+    QP_HEX,                      /* get_u32(..., 16): a class minor in hex (htb's default) */
+    QP_RATE32,                   /* get_rate into a u32: as QP_RATE, at most 2^32 - 1 bytes/s (fq's maxrate) */
 };
 
 struct qdisc_param {
@@ -92,7 +95,7 @@ struct qdisc_filter_spec {
     bool src_set, dst_set;
     uint32_t src, dst;           /* host ids (skb saddr / daddr) */
     uint16_t sport, sport_mask, dport, dport_mask;
-    uint8_t proto;               /* 0: any */
+    uint8_t proto, proto_mask;   /* mask 0: any protocol */
 };
 
 /* What a discipline knows of its device (qdisc_dev(sch)). */
@@ -150,6 +153,9 @@ struct qdisc_ops {
     void (*dump_stats)(const struct qdisc *q, FILE *f);   /* optional */
     int (*xstats)(const struct qdisc *q, struct qdisc_xstat *x);   /* optional: how many written */
     void (*dump_classes)(const struct qdisc *q, const char *port, FILE *f);   /* optional: tc -s class show */
+    /* optional: what init allocates beyond priv_size for these options
+     * (fq_codel's flow queues), for the loader's memory estimate */
+    uint64_t (*mem)(const struct qdisc_args *a, const struct qdisc_dev *dev);
 };
 
 struct qdisc {
@@ -162,6 +168,7 @@ struct qdisc {
     char parent[8];              /* tc's "root" or ":1" */
     struct rng rng;              /* its own stream: dev.seed and parent; drawn from only by those that draw */
     struct skb *peeked;          /* qdisc_peek's packet, dequeued and held (counts in st) */
+    bool bypass;                 /* TCQ_F_CAN_BYPASS: ops->bypass, unless init cleared it (fifo_init) */
     void *priv;
 };
 
@@ -285,6 +292,14 @@ void qdisc_destroy(struct qdisc *q);
  * (qdisc_netem.c). */
 struct qdisc *qdisc_create_leaf(struct qdisc *parent, const struct qdisc_args *dflt, const char *name, char *err,
                                 size_t n);
+/* A leaf its parent gives up (an htb class that becomes inner): freed,
+ * and no longer one of its tree's netem leaves. */
+void qdisc_destroy_leaf(struct qdisc *leaf);
+
+/* What a tree of these options holds on dev before its first packet,
+ * rounded up: the loader refuses a scenario whose trees would not fit in
+ * memory before building any (load/scenario.c). */
+uint64_t qdisc_mem_estimate(const struct qdisc_args *a, const struct qdisc_dev *dev);
 
 /* Index of the param named `name` (or an alias of it), or -1. */
 int qdisc_param_index(const struct qdisc_ops *ops, const char *name);
@@ -293,8 +308,9 @@ int qdisc_param_index(const struct qdisc_ops *ops, const char *name);
 struct sim;
 void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, const char *port,
                          simtime_t series_every);
-/* tc -s qdisc show dev PORT */
-void qdisc_root_print(const struct qdisc_root *r, const char *port, FILE *f);
+/* tc -s qdisc show dev PORT: the tree at the root, or (under_netem) as
+ * the child of a netem root 8001: (tc's parent 1:1 recipe) */
+void qdisc_root_print(const struct qdisc_root *r, const char *port, bool under_netem, FILE *f);
 
 /* tc's way of printing sizes, times and rates (tc_util.c print_size,
  * print_time, print_rate) */

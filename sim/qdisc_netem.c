@@ -11,6 +11,7 @@
  * the parent dequeues it, which the root's watchdog, armed for that time,
  * sets off. netem's limit counts both.
  */
+#include <string.h>
 #include "sim/qdisc.h"
 
 struct netem_leaf {
@@ -102,4 +103,18 @@ struct qdisc *qdisc_create_leaf(struct qdisc *parent, const struct qdisc_args *d
         r->netem_leaf[r->netem_leaves] = q;
     r->netem_leaves++;
     return q;
+}
+
+void qdisc_destroy_leaf(struct qdisc *leaf)
+{
+    struct qdisc_root *r = leaf ? leaf->root : NULL;
+    if (r && leaf->ops == &netem_leaf_ops) {
+        uint32_t k = 0, n = r->netem_leaves < QDISC_MAX_NETEM_LEAVES ? r->netem_leaves : QDISC_MAX_NETEM_LEAVES;
+        while (k < n && r->netem_leaf[k] != leaf)
+            k++;
+        if (k < n)
+            memmove(&r->netem_leaf[k], &r->netem_leaf[k + 1], (n - k - 1) * sizeof r->netem_leaf[0]);
+        r->netem_leaves--;
+    }
+    qdisc_destroy(leaf);
 }

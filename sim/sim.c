@@ -124,6 +124,9 @@ void sim_run(struct sim *s, bool progress)
     for (simtime_t t = 0; t < s->duration && !s->q.stop;) {
         t = t + slice < s->duration ? t + slice : s->duration;
         evq_run(&s->q, t);
+        /* a run whose rows are lost already goes no further */
+        if ((s->sink_failure = sim_sink_failed(s)))
+            s->q.stop = true;
         if (progress_due(&line)) {
             double elapsed = line.last - line.t0;
             double rate = time_to_s(t) / elapsed;   /* simulated s per wall s */
@@ -133,8 +136,8 @@ void sim_run(struct sim *s, bool progress)
         }
     }
     progress_end(&line);
-    s->interrupted = s->q.stop;
-    simtime_t end = s->interrupted ? s->q.now : s->duration;
+    s->interrupted = s->q.stop && !s->sink_failure;
+    simtime_t end = s->q.stop ? s->q.now : s->duration;
     s->q.now = end;
     simtime_t last = s->next_tick - s->interval;
     if (end > last && (end - last) * 100 >= s->interval)   /* a partial last interval, iperf3 style */

@@ -102,6 +102,9 @@ struct sim {
     uint32_t *route_comp, *route_queue;
     uint8_t *route_hop;
     bool interrupted;
+    /* a sink that could not keep the run stopped it (sink.h's failed):
+     * its reason, kept by the sink until the run ends; NULL otherwise */
+    const char *sink_failure;
     /* something in the world sets or marks the IP ECN field (a host's
      * SYNs ask for ECN, a qdisc marks CE): the hosts' ECN counters are
      * kept; else they would only count Not-ECT, and nothing is added */
@@ -116,6 +119,8 @@ void sim_run(struct sim *s, bool progress);
 /* Add a sink (sink.h) before sim_run; 0, or -1 when its ops break the
  * contract or SIM_MAX_SINKS are added already. */
 int sim_add_sink(struct sim *s, const struct sink_ops *ops, void *ctx);
+/* The first sink's reason for not keeping the run, or NULL. */
+const char *sim_sink_failed(struct sim *s);
 
 /* A counter, read at the end of the run and emitted under name
  * (counter.h has the rules for names). */

@@ -11,7 +11,7 @@ int sink_ops_check(const struct sink_ops *o)
     if (!o || !o->name || !o->name[0])
         return -1;
     return o->run_begin || o->param || o->flow || o->interval || o->series || o->counter || o->profile || o->line ||
-                   o->sock || o->run_end
+                   o->sock || o->run_end || o->failed
                ? 0
                : -1;
 }
@@ -29,6 +29,16 @@ int sim_add_sink(struct sim *s, const struct sink_ops *ops, void *ctx)
     for (int i_ = 0; i_ < (s)->nsinks; i_++)                            \
         if ((s)->sinks[i_].ops->member)                                 \
             (s)->sinks[i_].ops->member((s)->sinks[i_].ctx, __VA_ARGS__)
+
+const char *sim_sink_failed(struct sim *s)
+{
+    for (int i = 0; i < s->nsinks; i++) {
+        const char *why = s->sinks[i].ops->failed ? s->sinks[i].ops->failed(s->sinks[i].ctx) : NULL;
+        if (why)
+            return why;
+    }
+    return NULL;
+}
 
 void sim_series(struct sim *s, const char *name, double value)
 {

@@ -14,7 +14,9 @@
  * (simtime_t, exact), so that every sink derives seconds and rates the
  * same way. A sink keeps its own error state: the emission calls return
  * nothing (a failed insert is reported when the run ends, by run_end's
- * result), so that a sink cannot stop a run for the others.
+ * result). A sink that can keep nothing more of the run (its database is
+ * full) says so through `failed`, and the run stops there rather than
+ * simulate for nothing.
  */
 #ifndef NETSIM_SINK_H
 #define NETSIM_SINK_H
@@ -66,6 +68,11 @@ struct sink_ops {
      * info line ("\t skmem:(...) cubic ..."), for the flow's ss_interval. */
     void (*sock)(void *ctx, int flow, const char *host, simtime_t t, const char *text); /* optional */
     int (*run_end)(void *ctx, const struct sink_end *end);                 /* optional: 0 or -1 */
+    /* NULL while the sink can keep the run; else why it cannot (its
+     * database is full, a row was lost): the run then stops at once, as
+     * nothing it does from then on would be kept. Asked every 10 ms of
+     * simulated time. */
+    const char *(*failed)(void *ctx);                                     /* optional */
 };
 
 /* The columns of ss's state line, for the ss file's titles and each

@@ -59,10 +59,23 @@ static int step(struct rec *r, enum rec_stmt which, const char *what)
         sqlite3_reset(st);
         return 0;
     }
-    set_err(r, "%s: %s", what, sqlite3_errmsg(r->db));
+    if ((rc & 0xff) == SQLITE_FULL && r->limit)
+        set_err(r, "%s: %s (a scratch database in memory holds at most %llu MB of a run's rows)", what,
+                sqlite3_errmsg(r->db), (unsigned long long)(r->limit >> 20));
+    else
+        set_err(r, "%s: %s", what, sqlite3_errmsg(r->db));
     sqlite3_reset(st);
-    if (r->run_id >= 0 && sqlite3_get_autocommit(r->db))
+    /* A run that lost a row is lost whole, and kept as lost: SQLite may
+     * have rolled back the statement only, and a run with a row missing
+     * must not commit as complete; later calls keep this first reason. */
+    if (r->run_id >= 0) {
+        r->lost = true;
         r->run_id = -1;
+        if (!sqlite3_get_autocommit(r->db)) {
+            sqlite3_step(rec_st(r, ST_ROLLBACK));
+            sqlite3_reset(rec_st(r, ST_ROLLBACK));
+        }
+    }
     return -1;
 }
 
@@ -89,7 +102,8 @@ static int need_run(struct rec *r, const char *what)
 {
     if (r->run_id >= 0)
         return 0;
-    set_err(r, "%s: no run in progress", what);
+    if (!r->lost)                /* else errmsg holds why the run was lost */
+        set_err(r, "%s: no run in progress", what);
     return -1;
 }
 
@@ -129,6 +143,7 @@ int64_t rec_run_begin(struct rec *r, const struct rec_run_info *info)
         host[0] = '\0';
     host[sizeof host - 1] = '\0';
 
+    r->lost = false;
     if (step(r, ST_BEGIN, "begin run") != 0)
         return -1;
     bind_text(st, 1, info->scenario);
@@ -353,6 +368,11 @@ int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t event
 const char *rec_errmsg(const struct rec *r)
 {
     return r->errmsg;
+}
+
+bool rec_lost(const struct rec *r)
+{
+    return r->lost;
 }
 
 int rec_note_run(struct rec *r, int64_t id, const char *error, const char *key, const char *value)

@@ -38,6 +38,7 @@
 #ifndef NETSIM_RECORD_H
 #define NETSIM_RECORD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "sim/sink.h"
 
@@ -73,6 +74,16 @@ struct rec *rec_open(const char *path, char **err);
  * or none. A reader checks before SQLite opens it: opened for reading, a
  * FIFO waits for a writer that never comes. */
 const char *rec_not_a_file(const char *path);
+/* Opens path to read it only, checking that it can be read (PRAGMA
+ * user_version). A WAL database in a directory that cannot be written
+ * (SQLite would make PATH-shm there) is read as it is when nothing waits
+ * in its PATH-wal, and else refused saying so, where SQLite said "attempt
+ * to write a readonly database". NULL with the reason in why. */
+struct sqlite3 *rec_open_read(const char *path, char *why, size_t n);
+/* Is path a WAL database to be read as it is (immutable): nothing in its
+ * -wal, and a directory that cannot be written? (rec_open_read, and the
+ * copy of a run from it.) */
+bool rec_read_as_is(const char *path);
 
 /* The same for a file that only ever holds one run, on its way into
  * another database (a sweep worker's output): created
@@ -120,6 +131,9 @@ int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t event
 
 /* Last error message, "PATH: what: SQLite's message" ("" if none). */
 const char *rec_errmsg(const struct rec *r);
+/* Did an insert of the run last begun fail? Its rows are then lost (rolled
+ * back) and rec_errmsg() says why, until the next rec_run_begin(). */
+bool rec_lost(const struct rec *r);
 
 /* Replaces the error text of finished run id and, if key is not NULL,
  * adds the parameter key = value, in one transaction (no run may be

@@ -355,7 +355,12 @@ static int64_t copy_file(struct rec *dst, const char *src_path, int64_t src_run_
         rec_set_error(dst, "copy run %lld from %s: not a regular file", (long long)src_run_id, src_path);
         return -1;
     }
-    snprintf(attach, sizeof attach, "%s%s", strncmp(src_path, "file:", 5) ? "" : "./", src_path);
+    /* a WAL source in a directory that cannot be written is read as it
+     * is (ATTACH failed: "attempt to write a readonly database") */
+    if (rec_read_as_is(src_path))
+        snprintf(attach, sizeof attach, "file:%s?immutable=1", src_path);
+    else
+        snprintf(attach, sizeof attach, "%s%s", strncmp(src_path, "file:", 5) ? "" : "./", src_path);
     return copy_attached(&c, attach, want_id);
 }
 

@@ -63,6 +63,8 @@ struct rec {
     char *name;                  /* what SQLite opens, and ATTACH names */
     sqlite3_stmt *st[ST_COUNT];
     int64_t run_id;              /* -1 when no run is open */
+    bool lost;                   /* an insert of the open run failed: the run is rolled back, errmsg says why */
+    uint64_t limit;              /* a scratch database's size limit (bytes), for messages; 0 for a file */
     struct timespec run_t0;      /* monotonic clock at rec_run_begin */
     char errmsg[512];
 };

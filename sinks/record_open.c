@@ -129,6 +129,10 @@ void rec_free(struct rec *r)
     free(r);
 }
 
+/* 2 GiB less 64 KiB: the largest block sqlite3_realloc gives is below
+ * 0x7fffff00 bytes, and memdb's sizes are whole pages */
+#define SCRATCH_MAX_BYTES 0x7fff0000LL
+
 /* open_db's flags: a file of one run (no indexes, no key checks), one never
  * synced, an empty file (its schema written unsynced) */
 enum { ONE_RUN = 1, UNSYNCED = 2, NEW_FILE = 4 };
@@ -240,6 +244,79 @@ static struct rec *open_file(const char *path, unsigned flags, char **err)
     return r;
 }
 
+/* Is the file a WAL database? Bytes 18 and 19 of its header, its read and
+ * write versions, are 2 in WAL mode. */
+static bool wal_mode(const char *path)
+{
+    unsigned char h[20];
+    FILE *f = fopen(path, "rb");
+    bool wal = f && fread(h, 1, sizeof h, f) == sizeof h && h[18] == 2 && h[19] == 2;
+    if (f)
+        fclose(f);
+    return wal;
+}
+
+bool rec_read_as_is(const char *path)
+{
+    char wal[4096], dir[4096];
+    struct stat st;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir] = 0;     /* "/x.db" is in "/" */
+    else
+        snprintf(dir, sizeof dir, ".");
+    return wal_mode(path) && !(stat(wal, &st) == 0 && st.st_size > 0) && access(dir, W_OK) != 0 &&
+           !strpbrk(path, "?#%");
+}
+
+static int probe(sqlite3 *db)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : sqlite3_errcode(db);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+struct sqlite3 *rec_open_read(const char *path, char *why, size_t n)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    if (rc == SQLITE_OK && (rc = probe(db)) == SQLITE_OK)
+        return db;
+    snprintf(why, n, "%s", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    sqlite3_close(db);
+    if ((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN)
+        return NULL;
+    if (!wal_mode(path))
+        return NULL;
+    char wal[4096];
+    struct stat st;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &st) == 0 && st.st_size > 0) {
+        snprintf(why, n, "a WAL database whose %s-wal holds rows not yet in it, in a directory that cannot be "
+                 "written (SQLite makes %s-shm there to read them): open it once where it can be written, or copy it "
+                 "with its -wal and -shm files", path, path);
+        return NULL;
+    }
+    /* nothing waits in a -wal: the file alone is the database, read as
+     * it is (immutable: no -shm, no lock); a name a URI would misread
+     * keeps SQLite's first answer */
+    if (!rec_read_as_is(path))
+        return NULL;
+    char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
+    db = NULL;
+    rc = uri ? sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) : SQLITE_NOMEM;
+    sqlite3_free(uri);
+    if (rc == SQLITE_OK && probe(db) == SQLITE_OK)
+        return db;
+    sqlite3_close(db);
+    return NULL;
+}
+
 struct rec *rec_open(const char *path, char **err) { return open_file(path, 0, err); }
 struct rec *rec_open_one_run(const char *path, char **err) { return open_file(path, ONE_RUN, err); }
 struct rec *rec_open_claim(const char *path, char **err) { return open_file(path, ONE_RUN | UNSYNCED, err); }
@@ -253,10 +330,24 @@ struct rec *rec_open_scratch(char **err)
      * the process, so the output's connection can ATTACH it. */
     snprintf(name, sizeof name, "file:/netsim-scratch-%ld-%u?vfs=memdb", (long)getpid(), n++);
     struct rec *r = open_db("(scratch database in memory)", name, ONE_RUN, err);
-    /* memdb stops at 1 GiB by default; let a run's rows take what memory
-     * there is (they stay in memory until they are copied out). */
-    sqlite3_int64 limit = (sqlite3_int64)1 << 40;
-    if (r)
+    /* memdb stops at 1 GiB by default. It grows by doubling its one
+     * buffer, which SQLite's allocator gives below 2 GiB only: a limit
+     * above that failed the first doubling past 2 GiB, near 1 GiB of rows,
+     * whatever the limit said. This limit is the largest buffer there is
+     * (rows stay in memory until they are copied out).
+     * NETSIM_SCRATCH_LIMIT (bytes, K, M or G) lowers it, for tests. */
+    sqlite3_int64 limit = SCRATCH_MAX_BYTES;
+    const char *env = getenv("NETSIM_SCRATCH_LIMIT");
+    if (env && *env) {
+        char *end;
+        unsigned long long v = strtoull(env, &end, 10);
+        int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+        if (end != env && (!*end || (shift && !end[1])) && v && v <= (unsigned long long)SCRATCH_MAX_BYTES >> shift)
+            limit = (sqlite3_int64)(v << shift);
+    }
+    if (r) {
         sqlite3_file_control(r->db, "main", SQLITE_FCNTL_SIZE_LIMIT, &limit);
+        r->limit = (uint64_t)limit;
+    }
     return r;
 }

@@ -3,6 +3,7 @@
  * emission is one row of record.h's schema, in the run's transaction.
  */
 #include <math.h>
+#include <stddef.h>
 #include "sinks/record.h"
 #include "sim/sink.h"
 
@@ -48,6 +49,11 @@ static int sink_run_end(void *ctx, const struct sink_end *e)
     return rec_run_end(ctx, e->status, e->wall_s, e->events, e->sim_s, e->error);
 }
 
+static const char *sink_failed(void *ctx)
+{
+    return rec_lost(ctx) ? rec_errmsg(ctx) : NULL;
+}
+
 const struct sink_ops record_sink_ops = {
     .name = "database",
     .run_begin = sink_run_begin,
@@ -57,4 +63,5 @@ const struct sink_ops record_sink_ops = {
     .counter = sink_counter,
     .profile = sink_profile,
     .run_end = sink_run_end,
+    .failed = sink_failed,
 };

@@ -63,7 +63,19 @@ void report_free(struct report *r)
     free(r->counters);
     free(r->prof);
     free(r->lines);
+    for (i = 0; i < r->ntc; i++)
+        free(r->tc[i]);
+    free(r->tc);
     free(r);
+}
+
+void report_tc_stats(struct report *r, const char *host, const char *port, const char *text)
+{
+    const char *v[] = { host, port, text };
+    for (int i = 0; i < 3; i++) {
+        GROW(r, tc, ntc, cap_tc);
+        r->tc[r->ntc++] = xstrdup(v[i]);
+    }
 }
 
 void report_flow(struct report *r, int id, const char *desc)

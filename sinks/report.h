@@ -48,6 +48,9 @@ void report_interval_info(struct report *r, int flow, double t_start, double t_e
 /* A probe result line such as ping's: "ping sender1 -> receiver: rtt
  * min/avg/max/mdev = 50.195/50.195/50.195/0.000 us, 10 sent, 10 received". */
 void report_line(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One port's `tc -s qdisc show` text (--tc-stats), for the JSON document's
+ * tc_stats; the text report prints it itself. */
+void report_tc_stats(struct report *r, const char *host, const char *port, const char *text);
 /* Counters. is_drop marks a drop cause: the summary lists those with a
  * non-zero value under "Drops by cause"; all go to JSON "counters". A name
  * reported again replaces the earlier value. */

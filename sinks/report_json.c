@@ -118,6 +118,21 @@ static void print_netsim(struct report *r, double sim_s, double wall_s, uint64_t
     }
     json_array_end(f, r->nlines);
 
+    if (r->ntc) {                /* --tc-stats: each port's tc -s qdisc show */
+        fputs(",\n  \"tc_stats\":[", f);
+        for (i = 0; i + 2 < r->ntc; i += 3) {
+            json_elem(f, i / 3);
+            fputs("{\"host\":", f);
+            json_str(f, r->tc[i]);
+            fputs(",\"port\":", f);
+            json_str(f, r->tc[i + 1]);
+            fputs(",\"text\":", f);
+            json_str(f, r->tc[i + 2]);
+            fputc('}', f);
+        }
+        json_array_end(f, r->ntc / 3);
+    }
+
     fputs(",\n  \"end\":{\"sim_s\":", f);
     json_num(f, sim_s);
     fputs(",\"wall_s\":", f);

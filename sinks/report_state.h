@@ -84,6 +84,8 @@ struct report {
     size_t nhosts;
     char **lines;
     size_t nlines, cap_lines;
+    char **tc;                   /* --tc-stats: host, port, text; three strings a port */
+    size_t ntc, cap_tc;
 };
 
 /* Room for one more element of r->arr (n used, cap allocated). */

@@ -415,6 +415,44 @@ static void test_fq_codel_options(void **state)
     assert_non_null(strstr(err, "65536"));
 }
 
+/* A quantum above 2^20 is refused, as later kernels refuse it: 4.15 takes
+ * any u32 into a deficit that is a signed int, so a flow that becomes
+ * active with quantum 2^31 would never reach a positive deficit (and
+ * 2^32 - 1 would take 2^31 rounds). At the limit the round is exact:
+ * a flow spends its quantum, then the other flow's turn comes. */
+static void test_fq_codel_quantum_limit(void **state)
+{
+    (void)state;
+    struct qdisc_args a;
+    char err[256];
+    struct qdisc_dev dev = { .mtu = 1500, .hard_header_len = 14, .txqueuelen = 1000, .num_tx_queues = 1 };
+    const char *const bad[] = { "fq_codel quantum 1048577", "fq_codel quantum 2147483648", "fq_codel quantum 4294967295" };
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(qdisc_parse(bad[i], &a, err, sizeof err), 0);
+        err[0] = 0;
+        assert_null(qdisc_create(&a, &dev, NULL, "root", err, sizeof err));
+        assert_non_null(strstr(err, "quantum"));
+        assert_non_null(strstr(err, "1048576"));
+    }
+    struct qdisc *q = mk("fq_codel quantum 1048576");
+    assert_non_null(strstr(tc_text(q, q->ops->dump), "quantum 1048576 "));
+    /* 700 packets of 1514 bytes in flow 1 (1059800 bytes, a quantum's
+     * worth and more), then one in flow 2: flow 1 sends 693 (1049202 bytes,
+     * the deficit of 2^20 spent), then flow 2's turn */
+    for (int i = 0; i < 700; i++)
+        assert_int_equal(qdisc_enqueue(q, pkt(1514, 1, 0), 0), NET_XMIT_SUCCESS);
+    assert_int_equal(qdisc_enqueue(q, pkt(1514, 2, 0), 0), NET_XMIT_SUCCESS);
+    for (int i = 0; i < 693; i++) {
+        struct skb *s = deq(q, 0);
+        assert_int_equal(s->sport, 1);
+        skb_free(s);
+    }
+    struct skb *s = deq(q, 0);
+    assert_int_equal(s->sport, 2);
+    skb_free(s);
+    done(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -433,6 +471,7 @@ int main(void)
         cmocka_unit_test_setup(test_fq_codel_drop_batch, setup),
         cmocka_unit_test_setup(test_fq_codel_memory_limit, setup),
         cmocka_unit_test_setup(test_fq_codel_options, setup),
+        cmocka_unit_test_setup(test_fq_codel_quantum_limit, setup),
     };
     return cmocka_run_group_tests_name("qdisc_aqm", tests, NULL, NULL);
 }

@@ -445,10 +445,21 @@ static void test_misuse_errors(void **state)
     assert_int_equal(rec_run_end(r, "running", 1, 1, 1, NULL), -1);
     snprintf(expect, sizeof expect, "%s: end run: bad status 'running' (complete, interrupted or failed)", t->path);
     assert_string_equal(rec_errmsg(r), expect);
-    /* ...and a failing insert (NOT NULL name) leaves it open too. */
+    assert_int_equal(rec_series(r, "ok", 0, 1), 0);
+    /* ...but a failing insert (NOT NULL name) loses it: a run with a row
+     * missing is no run (the sinks' calls return nothing, so the row went
+     * missing silently), and every later call gives the first reason */
     assert_int_equal(rec_series(r, NULL, 0, 0), -1);
     snprintf(expect, sizeof expect, "%s: insert series: NOT NULL constraint failed: series.name", t->path);
     assert_string_equal(rec_errmsg(r), expect);
+    assert_true(rec_lost(r));
+    assert_int_equal(rec_series(r, "ok", 1, 1), -1);
+    assert_string_equal(rec_errmsg(r), expect);
+    assert_int_equal(rec_run_end(r, "interrupted", 1, 2, 3, NULL), -1);
+    assert_string_equal(rec_errmsg(r), expect);
+    /* the next run starts afresh */
+    assert_int_equal(rec_run_begin(r, &info1), 1);
+    assert_false(rec_lost(r));
     assert_int_equal(rec_series(r, "ok", 0, 1), 0);
     assert_int_equal(rec_run_end(r, "interrupted", 1, 2, 3, NULL), 0);
     rec_close(r);

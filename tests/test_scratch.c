@@ -318,6 +318,57 @@ static void test_sync_levels(void **state)
     rec_close(r);
 }
 
+/* The scratch database holds what memdb can: SQLite allocates blocks
+ * below 2 GiB, and memdb doubles its buffer as it grows, so with a size
+ * limit of 2^40 it failed as soon as the doubling passed 2 GiB, near
+ * 1 GiB of rows. 1.25 GiB of rows go in. */
+static void test_scratch_past_1gib(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    struct rec *s = rec_open_scratch(&err);
+    static char name[60000];
+
+    assert_non_null(s);
+    memset(name, 'x', sizeof name - 1);
+    assert_true(rec_run_begin(s, &info) > 0);
+    for (int i = 0; i < 22370; i++)      /* 22370 x 60000 bytes: 1.25 GiB */
+        if (rec_series(s, name, i, 1) != 0)
+            fail_msg("row %d, %.2f GiB in: %s", i, i * 60000.0 / (1 << 30), rec_errmsg(s));
+    assert_int_equal(rec_run_end(s, "complete", 1, 1, 1, NULL), 0);
+    rec_close(s);
+}
+
+/* A scratch database that is full says so, and keeps saying so: the first
+ * failed insert's reason is the run's, where every later one said "no run
+ * in progress" and the run's end "end run: no run in progress".
+ * NETSIM_SCRATCH_LIMIT lowers the limit, for this test. */
+static void test_scratch_full(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    static char name[60000];
+
+    setenv("NETSIM_SCRATCH_LIMIT", "4M", 1);
+    struct rec *s = rec_open_scratch(&err);
+    unsetenv("NETSIM_SCRATCH_LIMIT");
+    assert_non_null(s);
+    memset(name, 'x', sizeof name - 1);
+    assert_true(rec_run_begin(s, &info) > 0);
+    int i = 0;
+    while (i < 1000 && rec_series(s, name, i, 1) == 0)
+        i++;
+    assert_in_range(i, 30, 200);         /* 4 MB of 60-KB rows, and what the page cache holds */
+    assert_non_null(strstr(rec_errmsg(s), "insert series: database or disk is full"));
+    assert_non_null(strstr(rec_errmsg(s), "4 MB"));
+    assert_true(rec_lost(s));
+    assert_int_equal(rec_counter(s, "c", 1, false), -1);
+    assert_int_equal(rec_run_end(s, "complete", 1, 1, 1, NULL), -1);
+    assert_null(strstr(rec_errmsg(s), "no run in progress"));
+    assert_non_null(strstr(rec_errmsg(s), "insert series: database or disk is full"));
+    rec_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +379,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_busy_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_leaves_no_empty_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sync_levels, setup, teardown),
+        cmocka_unit_test(test_scratch_past_1gib),
+        cmocka_unit_test(test_scratch_full),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

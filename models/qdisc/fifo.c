@@ -28,6 +28,10 @@ static int fifo_init(struct qdisc *q, const struct qdisc_args *a, char *err, siz
         f->limit = (uint64_t)a->v[0];
     else
         f->limit = q->ops->params == bfifo_params ? qlen * (q->dev.mtu + q->dev.hard_header_len) : qlen;
+    /* fifo_init: a FIFO that cannot hold one full packet must not be
+     * bypassed, or a packet that finds it empty would pass a limit that
+     * drops it */
+    q->bypass = f->limit >= (q->ops->params == bfifo_params ? (uint64_t)q->dev.mtu + q->dev.hard_header_len : 1);
     (void)err;
     (void)n;
     return 0;
@@ -69,11 +73,21 @@ static int head_drop_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
         fifo_add(q, f, skb);
         return NET_XMIT_SUCCESS;
     }
+    /* limit 0 drops every packet, as Linux does since 2025 (e40cb34b7f24);
+     * 4.15 queued it after dropping nothing */
     if (!f->limit)
         return qdisc_drop(q, skb);
+    /* The list is empty when what fills the limit is a packet requeued
+     * for a stopped TX queue, which counts in qlen and is not on it
+     * (dev_requeue_skb). 4.15's __qdisc_queue_drop_head then drops
+     * nothing, and the drop is counted all the same. */
     struct skb *old = skbq_pop(&f->q);
-    qdisc_backlog_out(q, old);
-    qdisc_drop(q, old);
+    if (old) {
+        qdisc_backlog_out(q, old);
+        qdisc_drop(q, old);
+    } else {
+        q->st.drops++;
+    }
     fifo_add(q, f, skb);
     return NET_XMIT_CN;
 }

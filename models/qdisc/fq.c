@@ -31,13 +31,15 @@ enum { P_LIMIT, P_FLOW_LIMIT, P_QUANTUM, P_INITIAL_QUANTUM, P_MAXRATE, P_BUCKETS
 static const struct qdisc_param fq_params[] = {
     { "limit", QP_COUNT, "10000", "packets in all flows (default 10000)", NULL },
     { "flow_limit", QP_COUNT, "100", "packets in one flow (default 100)", NULL },
-    { "quantum", QP_SIZE, NULL, "credit a flow gets per round (default 2 x (mtu + 14): 3028)", NULL },
-    { "initial_quantum", QP_SIZE, NULL, "a new flow's first credit (default 10 x (mtu + 14): 15140)", NULL },
-    { "maxrate", QP_RATE, NULL, "the most any flow is paced at (default none)", NULL },
-    { "buckets", QP_COUNT, "1024", "flow table size, a power of two (default 1024)", NULL },
+    { "quantum", QP_SIZE, NULL, "credit a flow gets per round, 1 to 1048576 (default 2 x (mtu + 14): 3028)", NULL },
+    { "initial_quantum", QP_SIZE, NULL, "a new flow's first credit, at most 2^31 - 1 (default 10 x (mtu + 14): "
+                                        "15140)", NULL },
+    { "maxrate", QP_RATE32, NULL, "the most any flow is paced at (default none)", NULL },
+    { "buckets", QP_COUNT, "1024", "flow table size: tc rounds it up to a power of two, 2 to 262144 (default 1024)",
+      NULL },
     { "pacing", QP_FLAG, "1", "pace flows at their sockets' rates (default on)", "nopacing" },
     { "refill_delay", QP_TIME, "40ms", "idle time after which a flow's credit is refilled (default 40ms)", NULL },
-    { "low_rate_threshold", QP_RATE, "550kbit", "below this a flow is paced per packet, not per quantum", NULL },
+    { "low_rate_threshold", QP_RATE32, "550kbit", "below this a flow is paced per packet, not per quantum", NULL },
     { "orphan_mask", QP_COUNT, "1023", "hash bits that tell socketless flows apart (default 1023)", NULL },
     { "ce_threshold", QP_TIME, NULL, "mark CE on packets that waited longer (5.x; default none)", NULL },
     { NULL, 0, NULL, NULL, NULL },
@@ -102,19 +104,46 @@ static int fq_init(struct qdisc *q, const struct qdisc_args *a, char *err, size_
     f->orphan_mask = (uint32_t)a->v[P_ORPHAN_MASK];
     f->ce = (a->given >> P_CE_THRESHOLD) & 1;
     f->ce_threshold = a->v[P_CE_THRESHOLD];
-    uint32_t b = (uint32_t)a->v[P_BUCKETS];
-    if (!f->quantum) {
-        snprintf(err, n, "fq: quantum must be positive (sch_fq.c: EINVAL)");
+    /* q_fq.c sends buckets as fq_trees_log, its log2 rounded up (0: not
+     * sent); fq_change takes 1 to 18 */
+    uint32_t b = (uint32_t)a->v[P_BUCKETS], log = 0;
+    while (b && (1ull << log) < b)
+        log++;
+    if (!b)
+        log = 10;
+    if (!f->quantum || f->quantum > 1u << 20) {
+        /* 4.15 takes any positive u32 into a signed int credit, which
+         * quantum 2^31 would turn negative for good; Linux 5.x refuses
+         * more than 2^20, as fq_codel's does */
+        snprintf(err, n, "fq: quantum %u: expected 1 to 1048576 bytes (sch_fq.c: 0 is EINVAL; Linux 5.x refuses more: "
+                 "a flow's credit is a signed 32-bit int)", f->quantum);
         return -1;
     }
-    if (b < 1 || b > (1u << 18) || (b & (b - 1))) {
-        snprintf(err, n, "fq: buckets %u: expected a power of two from 1 to 262144 (fq_trees_log 0 to 18)", b);
+    if (f->initial_quantum > INT32_MAX) {
+        snprintf(err, n, "fq: initial_quantum %u: expected at most 2147483647 bytes (a flow's credit, which it "
+                 "starts at, is a signed 32-bit int)", f->initial_quantum);
         return -1;
     }
+    if (log < 1 || log > 18) {
+        snprintf(err, n, "fq: buckets %u: expected 2 to 262144 (tc sends its log2 rounded up, and fq_change takes "
+                 "1 to 18: EINVAL)", b);
+        return -1;
+    }
+    b = 1u << log;
     f->nbuckets = b;
     f->buckets = xcalloc(b, sizeof *f->buckets);
     f->time_next_delayed_flow = UINT64_MAX;
     return 0;
+}
+
+/* the bucket table init makes; flows come with their first packet */
+static uint64_t fq_mem(const struct qdisc_args *a, const struct qdisc_dev *dev)
+{
+    (void)dev;
+    uint64_t b = (uint64_t)a->v[P_BUCKETS], up = 1;
+    while (up < b && up < (1u << 18))
+        up <<= 1;                /* tc rounds up to a power of two */
+    return up * sizeof(struct fq_flow *);
 }
 
 static struct fq_flow *flow_alloc(struct fq *f)
@@ -457,6 +486,6 @@ const struct qdisc_ops qdisc_fq = {
     .name = "fq", .params = fq_params, .priv_size = sizeof(struct fq),
     .doc = "per-flow queues in DRR with pacing at each socket's rate (sch_fq.c, Linux 4.15)",
     .init = fq_init, .enqueue = fq_enqueue, .dequeue = fq_dequeue, .reset = fq_reset, .destroy = fq_destroy,
-    .dump = fq_dump, .dump_stats = fq_dump_stats, .xstats = fq_xstats,
+    .dump = fq_dump, .dump_stats = fq_dump_stats, .xstats = fq_xstats, .mem = fq_mem,
 };
 VARIANT("qdisc", qdisc_fq);

@@ -34,7 +34,7 @@ enum { P_LIMIT, P_FLOWS, P_QUANTUM, P_TARGET, P_INTERVAL, P_ECN, P_CE_THRESHOLD,
 static const struct qdisc_param fq_codel_params[] = {
     [P_LIMIT] = { "limit", QP_COUNT, NULL, "packets held in all (default 10240)", NULL },
     [P_FLOWS] = { "flows", QP_COUNT, NULL, "flow queues, 1 to 65536 (default 1024)", NULL },
-    [P_QUANTUM] = { "quantum", QP_COUNT, NULL, "bytes a flow sends per round, at least 256 (default psched_mtu: "
+    [P_QUANTUM] = { "quantum", QP_COUNT, NULL, "bytes a flow sends per round, 256 to 1048576 (default psched_mtu: "
                                                 "mtu + 14 = 1514)", NULL },
     [P_TARGET] = { "target", QP_TIME, NULL, "acceptable standing sojourn time (default 5ms)", NULL },
     [P_INTERVAL] = { "interval", QP_TIME, NULL, "how long sojourn stays above target before a drop (default 100ms)",
@@ -49,6 +49,8 @@ static const struct qdisc_param fq_codel_params[] = {
 };
 
 enum { ON_NONE, ON_NEW, ON_OLD };
+
+#define FQ_CODEL_QUANTUM_MAX (1 << 20)
 
 struct fq_flow {
     struct skb_queue q;
@@ -159,6 +161,16 @@ static int fq_codel_init(struct qdisc *q, const struct qdisc_args *a, char *err,
         fq->limit = (uint32_t)a->v[P_LIMIT];
     if (GIVEN(P_ECN))
         fq->cparams.ecn = a->v[P_ECN] != 0;
+    /* 4.15 takes any u32 here, into a deficit that is a signed int: a
+     * flow's turn at quantum 2^31 would never end, and at 2^32 - 1 take
+     * 2^31 rounds. Linux 5.12 on refuses more than 2^20 (EINVAL, "Invalid
+     * quantum"); so does netsim, rather than loop. */
+    if (GIVEN(P_QUANTUM) && a->v[P_QUANTUM] > FQ_CODEL_QUANTUM_MAX) {
+        snprintf(err, n, "fq_codel: quantum %lld: expected 256 to %d bytes (0 or a smaller value is 256; Linux 5.12 "
+                 "on refuses more: a flow's deficit is a signed 32-bit int)", (long long)a->v[P_QUANTUM],
+                 FQ_CODEL_QUANTUM_MAX);
+        return -1;
+    }
     if (GIVEN(P_QUANTUM) && a->v[P_QUANTUM])
         fq->quantum = a->v[P_QUANTUM] > 256 ? (uint32_t)a->v[P_QUANTUM] : 256;
     if (GIVEN(P_DROP_BATCH))
@@ -174,6 +186,15 @@ static int fq_codel_init(struct qdisc *q, const struct qdisc_args *a, char *err,
         codel_vars_init(&fq->flows[i].cvars);
     }
     return 0;
+}
+
+/* the flow queues and their backlogs, as init sizes them */
+static uint64_t fq_codel_mem(const struct qdisc_args *a, const struct qdisc_dev *dev)
+{
+    (void)dev;
+    uint64_t flows = (a->given & 1u << P_FLOWS) && a->v[P_FLOWS] && a->v[P_FLOWS] <= 65536 ? (uint64_t)a->v[P_FLOWS]
+                                                                                           : 1024;
+    return flows * (sizeof(struct fq_flow) + sizeof(uint32_t)) + 64;
 }
 
 /* ---- enqueue ---- */
@@ -387,6 +408,6 @@ const struct qdisc_ops qdisc_fq_codel = {
            "loses packets at the limit (sch_fq_codel.c, Linux 4.15)",
     .init = fq_codel_init, .enqueue = fq_codel_enqueue, .dequeue = fq_codel_dequeue, .reset = fq_codel_reset,
     .destroy = fq_codel_destroy, .dump = fq_codel_dump, .dump_stats = fq_codel_dump_stats,
-    .xstats = fq_codel_xstats,
+    .xstats = fq_codel_xstats, .mem = fq_codel_mem,
 };
 VARIANT("qdisc", qdisc_fq_codel);

@@ -37,7 +37,7 @@
 
 enum { P_DEFAULT, P_R2Q, P_DIRECT_QLEN };
 static const struct qdisc_param htb_params[] = {
-    { "default", QP_COUNT, "0", "the class (minor, hex as tc writes it) unfiltered packets go to; 0: sent unshaped", NULL },
+    { "default", QP_HEX, "0", "the class (minor, hex as tc writes it) unfiltered packets go to; 0: sent unshaped", NULL },
     { "r2q", QP_COUNT, "10", "a class's quantum is its rate in bytes/s over r2q (default 10)", NULL },
     { "direct_qlen", QP_COUNT, NULL, "packets the unshaped direct queue holds (default txqueuelen)", NULL },
     { NULL, 0, NULL, NULL, NULL },
@@ -115,6 +115,14 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
         snprintf(err, n, "htb: class 1:%x: parent 1:%x is no class given before it", s->minor, s->parent);
         return -1;
     }
+    /* htb_change_class: levels run from TC_HTB_MAXDEPTH - 1 at the top
+     * down to the leaves' 0, so a class whose grandparent is at level 1
+     * would sit below 0 (a leaf's parent is at least 1) */
+    if (parent >= 0 && h->c[parent].parent >= 0 && h->c[h->c[parent].parent].level < 2) {
+        snprintf(err, n, "htb: class 1:%x: the tree is too deep: at most %d classes from the top one down to a "
+                 "leaf (TC_HTB_MAXDEPTH; sch_htb.c refuses it: \"htb: tree is too deep\")", s->minor, HTB_LEVELS);
+        return -1;
+    }
     if (parent >= 0 && h->c[parent].leaf && h->c[parent].leaf->st.qlen) {
         snprintf(err, n, "htb: class 1:%x: parent 1:%x holds packets", s->minor, s->parent);
         return -1;
@@ -124,12 +132,23 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
     c->minor = s->minor;
     c->parent = parent;
     uint64_t rate = (uint64_t)a->v[C_RATE] / 8;
-    uint64_t ceil = (a->given >> C_CEIL) & 1 ? (uint64_t)a->v[C_CEIL] / 8 : rate;
+    /* q_htb.c: a ceil of 0 is none, and then the rate */
+    uint64_t ceil = (a->given >> C_CEIL) & 1 && a->v[C_CEIL] ? (uint64_t)a->v[C_CEIL] / 8 : rate;
     uint64_t mtu = (uint64_t)a->v[C_MTU];
     /* tc: burst = rate / get_hz() + mtu, with the high-resolution
      * kernel's /proc/net/psched hz of 10^9 */
     c->burst = (a->given >> C_BURST) & 1 ? (uint64_t)a->v[C_BURST] : rate / 1000000000ULL + mtu;
     c->cburst = (a->given >> C_CBURST) & 1 ? (uint64_t)a->v[C_CBURST] : ceil / 1000000000ULL + mtu;
+    /* tc hands the buckets over as ticks of 64 ns in 32 bits: more than
+     * 274.9 s of sending at the rate does not fit (tc's would wrap) */
+    if (!tc_xmittime_fits(rate, c->burst) || !tc_xmittime_fits(ceil, c->cburst)) {
+        bool b = !tc_xmittime_fits(rate, c->burst);
+        snprintf(err, n, "htb: class 1:%x: %s %llu bytes at %llu bytes/s take more than 274.9 s to send, past tc's "
+                 "32 bits of 64-ns ticks; expected a smaller %s or a higher %s", s->minor, b ? "burst" : "cburst",
+                 (unsigned long long)(b ? c->burst : c->cburst), (unsigned long long)(b ? rate : ceil),
+                 b ? "burst" : "cburst", b ? "rate" : "ceil");
+        return -1;
+    }
     psched_ratecfg_precompute(&c->rate, rate, 0);
     psched_ratecfg_precompute(&c->ceil, ceil, 0);
     c->buffer = (int64_t)tc_calc_xmittime_ns(rate, c->burst);
@@ -139,7 +158,7 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
     c->prio = (int)a->v[C_PRIO];
     if (c->prio >= HTB_PRIOS)
         c->prio = HTB_PRIOS - 1;     /* the kernel clamps */
-    if ((a->given >> C_QUANTUM) & 1) {
+    if ((a->given >> C_QUANTUM) & 1 && a->v[C_QUANTUM]) {   /* 0: not sent, computed */
         c->quantum = (uint32_t)a->v[C_QUANTUM];
     } else {
         uint64_t qt = rate / (r2q ? r2q : 1);
@@ -148,7 +167,7 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
     if (parent >= 0) {
         struct htb_class *p = &h->c[parent];
         if (p->leaf) {           /* a leaf becomes inner: its queue goes */
-            qdisc_destroy(p->leaf);
+            qdisc_destroy_leaf(p->leaf);
             p->leaf = NULL;
             p->level = (p->parent >= 0 ? h->c[p->parent].level : HTB_LEVELS) - 1;
         }
@@ -168,6 +187,14 @@ static int class_init(struct qdisc *q, struct htb *h, const struct qdisc_class_s
     return 0;
 }
 
+/* a pfifo leaf per class (the netem leaf that may replace it is as small) */
+static uint64_t htb_mem(const struct qdisc_args *a, const struct qdisc_dev *dev)
+{
+    struct qdisc_args fifo = { .ops = variant_find("qdisc", "pfifo") };
+    return (uint64_t)(a->nclasses < HTB_MAX_CLASSES ? a->nclasses : HTB_MAX_CLASSES) *
+           (fifo.ops ? qdisc_mem_estimate(&fifo, dev) : 0);
+}
+
 static int htb_init(struct qdisc *q, const struct qdisc_args *a, char *err, size_t n)
 {
     struct htb *h = q->priv;
@@ -177,10 +204,7 @@ static int htb_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
     for (uint32_t i = 0; i < a->nclasses; i++)
         if (class_init(q, h, &a->classes[i], (uint32_t)a->v[P_R2Q], err, n))
             return -1;
-    /* tc's default is written in hex like a class id ("default 20" is 1:20) */
-    char hex[16];
-    snprintf(hex, sizeof hex, "%llu", (unsigned long long)a->v[P_DEFAULT]);
-    h->def_minor = (uint32_t)strtoul(hex, NULL, 16);
+    h->def_minor = (uint32_t)a->v[P_DEFAULT];   /* hex as tc reads it: "default 20" is 1:20 */
     h->def = h->def_minor ? find(h, h->def_minor) : -1;
     if (h->def >= 0 && !h->c[h->def].leaf)
         h->def = -1;             /* an inner class queues nothing: sent direct */
@@ -196,14 +220,15 @@ static int htb_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
             return -1;
         }
     }
-    memcpy(h->filters, a->filters, a->nfilters * sizeof *a->filters);
+    if (a->nfilters)             /* none: a->filters may be NULL, which memcpy may not be given */
+        memcpy(h->filters, a->filters, a->nfilters * sizeof *a->filters);
     h->nfilters = a->nfilters;
     return 0;
 }
 
 static bool match(const struct qdisc_filter_spec *f, const struct skb *skb)
 {
-    if (f->proto && skb->proto != f->proto)
+    if ((skb->proto & f->proto_mask) != (f->proto & f->proto_mask))
         return false;
     if (f->src_set && skb->saddr != f->src)
         return false;
@@ -455,6 +480,6 @@ const struct qdisc_ops qdisc_htb = {
     .name = "htb", .params = htb_params, .class_params = htb_class_params, .priv_size = sizeof(struct htb),
     .doc = "classes with a guaranteed rate and a ceil they borrow up to, u32 filters (sch_htb.c, Linux 4.15)",
     .init = htb_init, .enqueue = htb_enqueue, .dequeue = htb_dequeue, .reset = htb_reset, .destroy = htb_destroy,
-    .dump = htb_dump, .dump_classes = htb_dump_classes, .xstats = htb_xstats,
+    .dump = htb_dump, .dump_classes = htb_dump_classes, .xstats = htb_xstats, .mem = htb_mem,
 };
 VARIANT("qdisc", qdisc_htb);

@@ -165,7 +165,7 @@ int tc_red_eval_idle_damping(int Wlog, uint32_t avpkt, uint32_t bytes_per_s, uin
      * (/proc/net/psched of a 4.15 kernel: tick_in_usec 1000 / 64) */
     unsigned us = (unsigned)(1000000.0 * ((double)avpkt / (double)bytes_per_s));
     double xmit_time = (unsigned)(us * (1000.0 / 64));
-    double lW = -log(1.0 - 1.0 / (1 << Wlog)) / xmit_time;
+    double lW = -log(1.0 - ldexp(1.0, -Wlog)) / xmit_time;   /* 1 / 2^Wlog: Wlog may be 31 */
     double maxtime = 31 / lW;
     int clog;
     for (clog = 0; clog < 32; clog++)
@@ -198,7 +198,7 @@ static const struct qdisc_param red_params[] = {
     [P_BURST] = { "burst", QP_COUNT, NULL, "packets the average absorbs, giving Wlog (default (2 min + max) / "
                                            "(3 avpkt))", NULL },
     [P_PROB] = { "probability", QP_PROB, "0.02", "max_P, the marking probability at max (default 0.02)", NULL },
-    [P_BANDWIDTH] = { "bandwidth", QP_RATE, NULL, "rate for the idle decay table (default 10mbit, tc's)", NULL },
+    [P_BANDWIDTH] = { "bandwidth", QP_RATE32, NULL, "rate for the idle decay table (default 10mbit, tc's)", NULL },
     [P_ECN] = { "ecn", QP_FLAG, NULL, "CE-mark ECN-capable packets instead of dropping them", NULL },
     [P_HARDDROP] = { "harddrop", QP_FLAG, NULL, "drop above max even ECN-capable packets", NULL },
     [P_ADAPTIVE] = { "adaptive|adaptative", QP_FLAG, NULL, "adaptive RED: max_P tuned every 500 ms", NULL },
@@ -257,6 +257,13 @@ static int red_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
     uint32_t rate = (uint32_t)(bits / 8);   /* get_rate: bytes per second */
     if (!rate) {
         snprintf(err, n, "red: bandwidth %llubit is under a byte per second", (unsigned long long)bits);
+        return -1;
+    }
+    /* tc_calc_xmittime: avpkt at the bandwidth in 32 bits of
+     * microseconds, then of 64-ns ticks (tc's conversions would wrap) */
+    if (!(1e6 * avpkt / rate * 15.625 < 4294967296.0)) {
+        snprintf(err, n, "red: avpkt %u bytes at bandwidth %u bytes/s take more than 274.9 s to send, past tc's 32 "
+                 "bits of 64-ns ticks; expected a higher bandwidth", avpkt, rate);
         return -1;
     }
     int wlog = tc_red_eval_ewma(qmin, burst, avpkt, &why);

@@ -62,7 +62,9 @@ static int tbf_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
                                         : "tbf: the \"limit\" or \"latency\" parameter is mandatory (tc q_tbf.c)");
         return -1;
     }
-    if (given[P_PEAKRATE] && !given[P_MTU]) {
+    /* q_tbf.c: a peakrate needs an mtu, and 0 is none (it was read as a
+     * bucket of 0 bytes, and blamed on the burst) */
+    if (given[P_PEAKRATE] && a->v[P_PEAKRATE] && (!given[P_MTU] || !a->v[P_MTU])) {
         snprintf(err, n, "tbf: when \"peakrate\" is specified, \"mtu\" must also be specified (tc q_tbf.c)");
         return -1;
     }
@@ -78,9 +80,22 @@ static int tbf_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
                 limit = lim2;
         }
     }
-    if (limit > 4294967295.0)
-        limit = 4294967295.0;
+    /* tc's limit is 32 bits (its conversion of more would wrap) */
+    if (!(limit <= 4294967295.0)) {
+        snprintf(err, n, "tbf: the limit latency gives, rate x latency + burst = %.0f bytes, is past tc's 32 bits; "
+                 "expected a shorter latency", limit);
+        return -1;
+    }
     t->limit = (uint32_t)limit;
+    /* the buckets go over as 32 bits of 64-ns ticks: at most 274.9 s at
+     * their rates */
+    if (!tc_xmittime_fits(rate, burst) || (peak && !tc_xmittime_fits(peak, mtu))) {
+        bool b = !tc_xmittime_fits(rate, burst);
+        snprintf(err, n, "tbf: %s %llu bytes at %llu bytes/s take more than 274.9 s to send, past tc's 32 bits of "
+                 "64-ns ticks; expected a smaller %s", b ? "burst" : "mtu", (unsigned long long)(b ? burst : mtu),
+                 (unsigned long long)(b ? rate : peak), b ? "burst" : "mtu");
+        return -1;
+    }
     t->burst = burst;
     psched_ratecfg_precompute(&t->rate, rate, 0);
     t->buffer = (int64_t)tc_calc_xmittime_ns(rate, burst);

@@ -106,8 +106,9 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
                                 "IP version of the association: 4 or 6 (iperf3 -4 / -6)") ? NET_IPV6 : NET_IPV4;
     uint32_t len = (uint32_t)cfg_size(sec, "len", "1452", 1, 65000,
                                       "bytes per message (iperf3 -l; 1452 fills a 1500-byte MTU with one DATA chunk)");
-    p->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, 3600 * PS_PER_S,
-                           "period of the association's series (rwnd, cwnd, flight, rto, ...); 0 = none");
+    p->trace_iv = cfg_period(sec, "trace_interval", "10ms", 3600 * PS_PER_S,
+                             "period of the association's series (rwnd, cwnd, flight, rto, ...); 0 = none, else at "
+                             "least 1us");
     sctp_app_pair(f, sec, &p->cli, &p->srv, family, "len", len, "5201");
     sctp_ss_setup(&p->ss, s, f, sec, &p->cli, &p->srv);
     p->cli.hooks = (struct sctp_app_hooks){ .written = written, .ctx = p };

@@ -52,10 +52,18 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
 {
     struct netperf *p;
     APP_STATE(p, s, f);
-    uint32_t len = (uint32_t)cfg_size(sec, "msg_size", "1636", 1, 65000,
-                                      "bytes per send (netperf -m; one DATA chunk each)");
-    p->hb_iv = cfg_time(sec, "hb_sample", "10ms", 0, 3600 * PS_PER_S,
-                        "period of the series sctp.hb_expires_ahead_s (heartbeat expiry minus now); 0 = none");
+    /* 1636 (the sctp_hb post's netperf -m) where one DATA chunk holds it,
+     * else what one holds (1452 at an MTU of 1500): a default the path
+     * refused was no default */
+    uint32_t chunk = ip_max_unfragmented(f->from, f->to->id, NET_IPV4) - SCTP_COMMON_HDR - SCTP_DATA_HDR;
+    char def[16];
+    snprintf(def, sizeof def, "%u", chunk < 1636 ? chunk : 1636);
+    uint32_t len = (uint32_t)cfg_size(sec, "msg_size", def, 1, 65000,
+                                      "{1636, or one DATA chunk's worth at the path's MTU if less (1452 at 1500)|1 to "
+                                      "65000} bytes per send (netperf -m; one DATA chunk each)");
+    p->hb_iv = cfg_period(sec, "hb_sample", "10ms", 3600 * PS_PER_S,
+                          "period of the series sctp.hb_expires_ahead_s (heartbeat expiry minus now); 0 = none, else "
+                          "at least 1us");
     int cpu = sctp_app_pair(f, sec, &p->cli, &p->srv, NET_IPV4, "msg_size", len, "12866");
     sctp_ss_setup(&p->ss, s, f, sec, &p->cli, &p->srv);
     p->srv.hooks = (struct sctp_app_hooks){ .read = read_, .ctx = p };

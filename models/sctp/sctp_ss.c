@@ -109,11 +109,9 @@ void sctp_ss_setup(struct sctp_ss *x, struct sim *s, struct flow *f, struct cfg_
     x->s = s;
     x->cli = cli;
     x->srv = srv;
-    x->iv = cfg_time(sec, "ss_interval", "0", 0, 3600 * PS_PER_S,
-                     "period of the ss -Smi samples of both ends: to the run's ss file (--ss) and series "
-                     "flow.N.sctp.client.ss.*, flow.N.sctp.server.ss.*; 0 = none");
-    if (x->iv && x->iv < PS_PER_US)
-        cfg_error(sec, "ss_interval", "at least 1us, or 0 for none");
+    x->iv = cfg_period(sec, "ss_interval", "0", 3600 * PS_PER_S,
+                       "period of the ss -Smi samples of both ends: to the run's ss file (--ss) and series "
+                       "flow.N.sctp.client.ss.*, flow.N.sctp.server.ss.*; 0 = none, else at least 1us");
     snprintf(x->pre_cli, sizeof x->pre_cli, "flow.%d.sctp.client.", f->id);
     snprintf(x->pre_srv, sizeof x->pre_srv, "flow.%d.sctp.server.", f->id);
     event_init(&x->ev, ss_fire, x);

@@ -143,6 +143,9 @@ static void detach(struct sim *s, struct host *h, int slot)
     struct tcp_host *th = h->mod[slot];
     if (!th)
         return;
+    /* off the host's list before they go: the modules after this one
+     * (SCTP's teardown) walk it */
+    host_socks_forget(h, IPPROTO_TCP_);
     for (struct tcp_sock *tp = th->conns, *n; tp; tp = n) {
         n = tp->next_conn;
         tcp_sock_free(tp);

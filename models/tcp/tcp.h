@@ -47,6 +47,7 @@ struct cfg_section;
  * (34.36 Gbit/s at most; unsigned long since 4.20, 76a9ebe811fb), and
  * TCP's internal pacing stops at exactly ~0U (tcp_internal_pacing) */
 #define TCP_MAX_PACING_RATE UINT32_MAX
+#define TCP_MSS_DEFAULT    536   /* RFC 1122: the MSS a peer without the option gets */
 
 /* ---- per-host sysctls and knobs, read in attach_host ---- */
 struct tcp_host {

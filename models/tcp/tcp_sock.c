@@ -331,6 +331,20 @@ void tcp_sndbuf_expand(struct tcp_sock *tp)
         tp->sk.sndbuf = (uint32_t)(sndmem < tp->th->wmem[2] ? sndmem : tp->th->wmem[2]);
 }
 
+/* tcp_bound_to_half_wnd, as tcp_sync_mss applies it once the peer's
+ * first window is known: a peer whose window is smaller than two
+ * segments (an MTU of 45000 and a default rcvbuf offers 43690 bytes)
+ * gets segments of half its largest window, not one too big to ever fit
+ * (nothing was sent). At least 68 bytes of IP packet. */
+static uint32_t bound_to_half_wnd(const struct tcp_sock *tp, uint32_t mss)
+{
+    uint64_t cutoff = tp->max_window > TCP_MSS_DEFAULT ? tp->max_window >> 1 : tp->max_window;
+    uint32_t floor = 68 - TCP_HDR_LEN - (tp->ts_ok ? TCPOLEN_TS_ALIGNED : 0);
+    if (cutoff && mss > cutoff)
+        return cutoff > floor ? (uint32_t)cutoff : floor;
+    return mss;
+}
+
 static void established(struct tcp_sock *tp)
 {
     tp->state = TCP_ESTABLISHED;
@@ -341,7 +355,10 @@ static void established(struct tcp_sock *tp)
     tp->snd_cwnd_clamp = 0xffffffu;
     tp->pacing = tp->cc->cong_control != NULL || tp->th->pacing_fq;
     tcp_init_buffer_space(tp);
+    /* per segment, the larger of the MSS the peer allows and mss_cache
+     * (4.15's tcp_sndbuf_expand): the MSS before the bound below */
     tcp_sndbuf_expand(tp);
+    tp->mss = bound_to_half_wnd(tp, tp->mss);
     if (tp->cc->init)
         tp->cc->init(tp);
     tp->cc_inited = true;

@@ -147,13 +147,11 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
     snprintf(def, sizeof def, "%d", f->to->ncores - 1);
     int rcpu = (int)cfg_int(sec, "reader_cpu", def, 0, f->to->ncores - 1,
                             "{the last core|0 to cores - 1} core of the reading process on the to host");
-    a->trace_iv = cfg_time(sec, "trace_interval", "10ms", 0, PS_PER_S * 1000,
-                           "period of the per-socket series (cwnd, rwnd, rcvbuf, ...); 0 = none");
-    a->ss_iv = cfg_time(sec, "ss_interval", "0", 0, PS_PER_S * 1000,
-                        "period of the ss -tmi samples of both sockets: to the run's ss file (--ss) and series "
-                        "flow.N.snd.ss.*, flow.N.rcv.ss.*; 0 = none");
-    if (a->ss_iv && a->ss_iv < PS_PER_US)
-        cfg_error(sec, "ss_interval", "at least 1us, or 0 for none");
+    a->trace_iv = cfg_period(sec, "trace_interval", "10ms", PS_PER_S * 1000,
+                             "period of the per-socket series (cwnd, rwnd, rcvbuf, ...); 0 = none, else at least 1us");
+    a->ss_iv = cfg_period(sec, "ss_interval", "0", PS_PER_S * 1000,
+                          "period of the ss -tmi samples of both sockets: to the run's ss file (--ss) and series "
+                          "flow.N.snd.ss.*, flow.N.rcv.ss.*; 0 = none, else at least 1us");
     a->drs_log = cfg_str(sec, "drs_log", "", "path of a log of every receive-buffer autotuning call (empty: none)");
     static const char *const fams[] = { "inet", "inet6", NULL };
     uint8_t family = cfg_choice(sec, "family", "inet", fams,

@@ -162,6 +162,19 @@ cp "$tmp/one.db" "$out.run3.XyZ789.tmp"
 check leftover_already_in_removed test $? -eq 0 -a ! -e "$out.run3.XyZ789.tmp" \
     -a "$(q "$out" "SELECT count(*) FROM run")" -eq 4
 
+# One whose run row reads but whose pages further in are damaged (page 6,
+# the counters' root, overwritten): it counted as complete, a plain sweep
+# advised --resume, and every --resume failed copying it. Now it is
+# removed, saying so, and the run runs again.
+out=$tmp/dmg.db
+cp "$tmp/one.db" "$out.run3.DmG456.tmp"
+printf 'garbage%.0s' $(seq 1 500) | dd of="$out.run3.DmG456.tmp" bs=4096 seek=5 conv=notrunc 2>/dev/null
+"$NETSIM" sweep "$ksc" "${fast[@]}" -j 2 -o "$out" 2>"$tmp/e"
+check leftover_damaged_runs_again test $? -eq 0 -a ! -e "$out.run3.DmG456.tmp" \
+    -a "$(q "$out" "SELECT count(*) FROM run WHERE status = 'complete'")" -eq 4
+check leftover_damaged_said grep -q "run 3 in $out.run3.DmG456.tmp, which an earlier sweep left, is damaged (.*Page 6: .*); removed: the run runs again" "$tmp/e"
+check leftover_damaged_no_resume_advice test "$(grep -c -- '--resume' "$tmp/e")" -eq 0
+
 # ---- integer options ------------------------------------------------------------
 "$NETSIM" run "$sc" --rep 4294967296 --no-db -q >/dev/null 2>"$tmp/e"
 check rep_out_of_range_exit_2 test $? -eq 2

@@ -148,3 +148,47 @@ printf '[sim]\n[link l]\nends = a:eth0 b:eth0\n[flow 1]\napp = sctp_iperf3\nfrom
 rc=$?
 check "two paths over one link: exit 2" test $rc -eq 2
 check "two paths over one link: says where and what is missing" grep -q "bad2.ini:8: \[flow 1\] paths: 2 paths need 2 direct links between a and b" "$tmp/bad2.out"
+
+# --- TCP, SCTP and UDP flows on the same hosts: the world is torn down
+# whole. TCP freed its sockets while they were still on the host's list,
+# which SCTP then walked: a use-after-free, a segfault once freed memory
+# is overwritten (MALLOC_PERTURB_), in run and in the sweep parent.
+cat > "$tmp/mix.ini" <<'INI'
+[sim]
+duration = 0.2s
+interval = 100ms
+[link l]
+ends = a:eth0 b:eth0
+rate = ${5gbit, 10gbit}
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+[flow 2]
+app = sctp_iperf3
+from = a
+to = b
+[flow 3]
+app = udp_stream
+from = a
+to = b
+[flow 4]
+app = tcp_iperf3
+from = b
+to = a
+INI
+MALLOC_PERTURB_=165 timeout -k 5 60 "$NETSIM" run "$tmp/mix.ini" --set l.rate=10gbit -o "$tmp/mix.db" -q > /dev/null 2> "$tmp/mix.err"
+check "TCP, SCTP and UDP on one host: torn down cleanly (run)" test $? -eq 0
+check "... every flow recorded" test "$(q "$tmp/mix.db" "select count(distinct flow) from interval")" -eq 4
+MALLOC_PERTURB_=165 timeout -k 5 60 "$NETSIM" sweep "$tmp/mix.ini" -j 1 -o "$tmp/mixs.db" -q > /dev/null 2> "$tmp/mix.err"
+check "... and in a sweep" test $? -eq 0 -a "$(q "$tmp/mixs.db" "select count(*) from run where status = 'complete'")" -eq 2
+
+# --- sctp_stream's own default msg_size at the default MTU: one DATA
+# chunk's worth, 1452 bytes (1636 was refused as more than a chunk holds)
+printf '[sim]\nduration = 0.1s\ninterval = 0.1s\n[link l]\nends = a:eth0 b:eth0\n[flow 1]\napp = sctp_stream\nfrom = a\nto = b\n' > "$tmp/ss1500.ini"
+"$NETSIM" run "$tmp/ss1500.ini" --no-db > "$tmp/ss1500.out" 2>&1
+check "sctp_stream with its defaults at MTU 1500 runs" test $? -eq 0
+check "... sending 1452-byte messages" grep -q "sctp_stream a -> b, 1452 B sends" "$tmp/ss1500.out"
+sed -i 's/^ends = a:eth0 b:eth0$/&\nmtu = 9000/' "$tmp/ss1500.ini"
+"$NETSIM" run "$tmp/ss1500.ini" --no-db > "$tmp/ss1500.out" 2>&1
+check "... and 1636-byte ones where a chunk holds them (MTU 9000)" grep -q "sctp_stream a -> b, 1636 B sends" "$tmp/ss1500.out"

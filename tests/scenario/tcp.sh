@@ -319,3 +319,27 @@ g=$(counter_of 2 flow.1.goodput_bps)
 check "ideal: the same flow fills the link, 9.3 to 9.42 Gbit/s ($g)" between "$g" 9.3e9 9.42e9
 check "ideal: TCP's rows booked (calls), at 0 ns" \
     test "$(q "$db" "select count(*) > 0 and sum(cpu_ns) = 0 from profile where run_id = 2 and symbol like 'tcp_%'")" = 1
+
+# --- an MTU whose MSS is larger than the peer's first window: 45000 bytes,
+# MSS 44948, and a receiver at the default tcp_rmem offers 87380 / 2 = 43690
+# bytes; tcp_sync_mss bounds the MSS to half the largest window the peer
+# offered (tcp_bound_to_half_wnd), 21845 bytes, and the flow fills the link
+# (it sent nothing, and the run was recorded complete)
+cat > "$tmp/bigmtu.ini" <<'INI'
+[sim]
+duration = 0.2s
+interval = 100ms
+[link l]
+ends = a:eth0 b:eth0
+mtu = 45000
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+ss_interval = 100ms
+INI
+"$NETSIM" run "$tmp/bigmtu.ini" -q -o "$tmp/bigmtu.db" --ss "$tmp/bigmtu.ss" > /dev/null 2>&1
+g=$(q "$tmp/bigmtu.db" "select sum(bytes) * 8 / 0.2 from interval")
+check "mtu 45000 with the default tcp_rmem moves data: 9.9 to 10 Gbit/s ($g)" between "$g" 9.9e9 10e9
+check "... in segments of half the receiver's 43690-byte window" \
+    test "$(grep -A2 'host=a flow=1' "$tmp/bigmtu.ss" | grep -o ' mss:[0-9]*' | sort -u)" = " mss:21845"
