@@ -236,7 +236,7 @@ $(BUILD)/tests/bench_evq $(BUILD)/tests/bench_cores: $(BUILD)/tests/bench_%: tes
 # link libFuzzer's main.
 FUZZ_CC      ?= clang
 FUZZ_TIME    ?= 60
-FUZZ_NAMES   := load run units netem
+FUZZ_NAMES   := load run units netem qdisc
 FUZZ_OPT     := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
                 -DNETSIM_EVQ_HOOK -DNETSIM_INVARIANTS
 

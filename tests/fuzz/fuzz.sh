@@ -11,7 +11,7 @@
 # Prints one summary line per harness (time, execs, cov, ft) and exits 1 if
 # any harness crashed, leaked, timed out or ran out of memory.
 #
-#   tests/fuzz/fuzz.sh BUILD SECONDS NAME...      e.g. build-fuzz 60 load run units netem
+#   tests/fuzz/fuzz.sh BUILD SECONDS NAME...      e.g. build-fuzz 60 load run units netem qdisc
 # Extra libFuzzer options go in FUZZ_ARGS (e.g. FUZZ_ARGS=-seed=1).
 # The command line and its files have a fuzzer of their own, which needs no
 # clang: tests/fuzz/cli_fuzz.py (`make fuzz-cli`; its header says what it
@@ -33,6 +33,7 @@ for name in "$@"; do
         load) opts=(-dict=tests/fuzz/scenario.dict -max_len=8192 -timeout=10) seeds=(scenarios) ;;
         run) opts=(-dict=tests/fuzz/scenario.dict -max_len=8192 -timeout=30) seeds=(scenarios) ;;
         units | netem) opts=(-dict=tests/fuzz/values.dict -max_len=512 -timeout=5) ;;
+        qdisc) opts=(-dict=tests/fuzz/scenario.dict -max_len=4096 -timeout=10) ;;
         *) echo "fuzz.sh: unknown harness $name" >&2; exit 2 ;;
     esac
     opts+=(-rss_limit_mb=2048)

@@ -11,15 +11,22 @@
 #                 captured by running those tests with a NETSIM that copies
 #                 its input (so heredocs come out with their variables filled in);
 #   OUT/values    every value of every key in those scenarios, and of --set;
-#   OUT/netem     the values of netem's keys among them.
-# It also rewrites tests/fuzz/scenario.dict from the string literals the
-# library asks for (keys, choices, application and profile names).
+#   OUT/netem     the values of netem's keys among them;
+#   OUT/qdisc     fuzz_qdisc's inputs: each link direction's qdisc, classes,
+#                 filters and netem_at in those scenarios, with a script.
+# The scenarios include every ```ini block of README.md and docs/, and a
+# tree of every qdisc kind (htb's classes and filters, netem at root and
+# leaf, mq's children) with TCP, SCTP and UDP flows on one host.
+# It also rewrites tests/fuzz/scenario.dict (tests/fuzz/make-dict.py: the
+# key table of `netsim keys`, with example values, and the sources' words).
 #
 # The raw seeds are large and redundant; the committed corpora are them and
 # what the fuzzers found, minimised to the smallest inputs that reach every
 # edge (without -use_counters=0, hit counts keep thousands of inputs):
 #   build-fuzz/fuzz_load -merge=1 -use_counters=0 -max_len=8192 NEW OUT/scenario build-fuzz/corpus/load
-# into an empty NEW, which then replaces tests/fuzz/corpus/load.
+# into an empty NEW, which then replaces tests/fuzz/corpus/load (likewise
+# fuzz_run with OUT/scenario, fuzz_units with OUT/values, fuzz_netem with
+# OUT/netem, fuzz_qdisc with OUT/qdisc, -max_len=4096).
 # Needs a built ./netsim (`make`), perl, and a few minutes for the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,11 +34,11 @@ out=${1:-build-fuzz/seeds}
 real=$(pwd)/netsim
 [ -x "$real" ] || { echo "make-seeds.sh: build ./netsim first (make)" >&2; exit 2; }
 rm -rf "$out"
-mkdir -p "$out/scenario" "$out/values" "$out/netem"
+mkdir -p "$out/scenario" "$out/values" "$out/netem" "$out/qdisc"
 out=$(cd "$out" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/c"
+mkdir "$work/c" "$work/d"
 
 # name a seed by its content, so that repeats collapse
 keep() {   # keep DIR FILE
@@ -40,9 +47,73 @@ keep() {   # keep DIR FILE
     mv "$2" "$1/$h"
 }
 
-for f in scenarios/*.ini; do
+for f in scenarios/*.ini scenarios/bench/*.ini; do
     cp "$f" "$out/scenario/tmp" && keep "$out/scenario" "$out/scenario/tmp"
 done
+
+# The docs' examples: every ```ini block of README.md and docs/
+n=0
+for f in README.md docs/*.md docs/*/*.md; do
+    awk -v dir="$work/d" -v base="$(basename "$f" .md)" '
+        /^```ini/ { on = 1; n++; file = sprintf("%s/%s-%d", dir, base, n); next }
+        /^```/ { on = 0; next }
+        on { print > file }' "$f" 2>/dev/null || true
+done
+for f in "$work"/d/*; do [ -e "$f" ] && keep "$out/scenario" "$f"; done
+
+# What the qdisc family takes, whatever the tests hold: a tree of each
+# kind (htb's classes and filters, netem at its root and at its leaves,
+# mq's children) and TCP, SCTP and UDP flows on one host, whose teardown
+# is one world's
+two_hosts() {   # two_hosts LINK-LINES: a, b and a router r, three protocols
+    printf '[sim]\nduration = 20ms\ninterval = 10ms\n[link l]\nends = a:eth0 r:eth0\n%s\n' "$1"
+    printf '[link m]\nends = r:eth1 b:eth0\nrate = 1gbit\n%s\n' "$1"
+    printf '[flow 1]\napp = tcp_stream\nfrom = a\nto = b\n[flow 2]\napp = sctp_iperf3\nfrom = a\nto = b\n'
+    printf '[flow 3]\napp = udp_stream\nfrom = b\nto = a\n[flow 4]\napp = ping\nfrom = a\nto = b\n'
+}
+i=0
+while IFS= read -r tree; do
+    i=$((i + 1))
+    two_hosts "$(printf '%b' "$tree")" > "$work/t$i"
+    keep "$out/scenario" "$work/t$i"
+done <<'TREES'
+fwd.qdisc = htb default 20\nfwd.class.1 = parent 1: rate 1gbit\nfwd.class.10 = parent 1:1 rate 600mbit ceil 1gbit\nfwd.class.20 = parent 1:1 rate 400mbit ceil 1gbit prio 1\nfwd.filter.1 = match ip dport 12866 flowid 1:10\nfwd.filter.2 = match ip protocol 132 0xff flowid 1:20
+qdisc = htb default 10\nclass.10 = parent 1: rate 500mbit\ndelay = 1ms\nnetem_at = leaf
+qdisc = tbf rate 300mbit burst 32kb latency 10ms\ndelay = 1ms\nloss = 1%
+qdisc = tbf rate 300mbit burst 32kb latency 10ms peakrate 600mbit mtu 2000\ndelay = 1ms\nnetem_at = leaf
+qdisc = fq_codel quantum 300 flows 16 target 1ms interval 10ms ce_threshold 1ms ecn
+qdisc = fq maxrate 200mbit buckets 16 refill_delay 1ms ce_threshold 1ms
+qdisc = codel limit 100 target 1ms interval 10ms ecn
+qdisc = red limit 400k min 30k max 100k avpkt 1000 burst 55 bandwidth 1gbit ecn adaptive
+qdisc = pfifo_head_drop limit 1\ndelay = 1ms\nduplicate = 10%
+qdisc = bfifo limit 10k\nreorder = 25%\ndelay = 2ms
+fwd.qdisc = pfifo limit 100\nrev.qdisc = fq_codel\nfwd.netem_rate = 100mbit 20
+delay = 1ms 100us distribution normal\nloss = gemodel 1% 10% 70% 0.1%\ncorrupt = 1%
+TREES
+cat > "$work/mq" <<'INI'
+[sim]
+duration = 20ms
+interval = 10ms
+[host a]
+net.core.default_qdisc = fq_codel
+num_rx_queues = 4
+[host b]
+net.core.default_qdisc = htb
+[link l]
+ends = a:eth0 b:eth0
+delay = 1ms
+netem_at = leaf
+qdisc = mq
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+[flow 2]
+app = sctp_stream
+from = b
+to = a
+INI
+keep "$out/scenario" "$work/mq"
 
 # INI texts of the unit tests: runs of adjacent string literals, unescaped
 perl -e '
@@ -99,11 +170,46 @@ echo "make-seeds.sh: running the scenario tests to capture their scenarios (a fe
 SEED_OUT=$out/scenario REAL_NETSIM=$real tests/run.sh build "$work/netsim" tests/scenario/*.sh > "$work/log" 2>&1 || true
 for f in "$out"/scenario/.capture.*; do [ -e "$f" ] && keep "$out/scenario" "$f"; done
 
+# qdisc: fuzz_qdisc's input (its header) from every link's qdisc keys in
+# those scenarios, a direction at a time, with a script of packets
+python3 - "$out/qdisc" "$out"/scenario/* <<'PY'
+import hashlib, os, random, re, sys
+out, files = sys.argv[1], sys.argv[2:]
+rng = random.Random(43)
+for path in files:
+    try:
+        text = open(path, encoding="utf-8", errors="replace").read()
+    except OSError:
+        continue
+    for sec in re.split(r"^\[", text, flags=re.M):
+        if not sec.startswith("link"):
+            continue
+        keys = dict(re.findall(r"^\s*([\w.]+)\s*=\s*(.*?)\s*(?:;.*)?$", sec, flags=re.M))
+        for d in ("fwd", "rev"):
+            q = keys.get(d + ".qdisc", keys.get("qdisc"))
+            if not q or "${" in q:
+                continue
+            lines = [q]
+            for k, v in keys.items():
+                m = re.match(r"(?:(fwd|rev)\.)?class\.(\w+)$", k)
+                if m and m.group(1) in (None, d):
+                    lines.append("class %s %s" % (m.group(2), v))
+                m = re.match(r"(?:(fwd|rev)\.)?filter\.(\d+)$", k)
+                if m and m.group(1) in (None, d):
+                    lines.append("filter " + v)
+            if keys.get(d + ".netem_at", keys.get("netem_at")) == "leaf":
+                lines.append("netem")
+            body = ("\n".join(lines) + "\n--\n").encode() + bytes(rng.randrange(256) for _ in range(256))
+            name = hashlib.sha1(body).hexdigest()[:16]
+            open(os.path.join(out, name), "wb").write(body)
+PY
+
 # values: the right-hand side of every "key = value" and "--set s.k=value"
 perl -e '
     my ($vdir, $ndir, @files) = @ARGV;
     my (%v, %n);
     for my $file (@files) {
+        next if -s $file > 65536;    # a generated topology: a value per host is noise
         open my $fh, "<", $file or next;
         while (<$fh>) {
             chomp;
@@ -126,53 +232,6 @@ for d in values netem; do
     for f in "$out/$d"/*; do keep "$out/$d" "$f"; done
 done
 
-# The dictionary: what the fuzzer cannot guess quickly. Syntax first, then
-# every lower-case word the library spells out (keys, choices, names).
-{
-    cat <<'DICT'
-# tests/fuzz/scenario.dict - generated by tests/fuzz/make-seeds.sh; edit the script, not this file
-"[sim]"
-"[link "
-"[host "
-"[flow "
-"]"
-" = "
-"\x0a"
-"--set "
-"sim."
-"${"
-"}"
-", "
-" ! "
-"="
-";"
-"#"
-"fwd."
-"rev."
-"cost."
-"ends = a:eth0 b:eth0"
-"app = "
-"from = "
-"to = "
-"duration = "
-"ms"
-"us"
-"ns"
-"ps"
-"s"
-"gbit"
-"mbit"
-"kbit"
-"bps"
-"K"
-"M"
-"%"
-"gemodel "
-"random "
-"distribution normal"
-"inet6"
-DICT
-    ls sim/*.c models/*.c models/*/*.c | grep -vE 'sim/(main|merge_cmd|report_cmd|sweep_cmd|record|record_copy|report|json)\.c' |
-        xargs grep -hoE '"[a-z][a-z0-9_.-]{1,40}"' | sort -u
-} > tests/fuzz/scenario.dict
+# The dictionary, from the key table and the sources' words
+tests/fuzz/make-dict.py "$real" > tests/fuzz/scenario.dict
 echo "make-seeds.sh: $(ls "$out/scenario" | wc -l) scenarios, $(ls "$out/values" | wc -l) values, $(ls "$out/netem" | wc -l) netem values in $out" >&2
