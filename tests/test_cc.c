@@ -30,6 +30,7 @@ static struct tcp_sock *bare_sock(const char *cc, uint16_t port)
 {
     memset(&sock, 0, sizeof sock);
     sock.mss = 1448;
+    sock.ts_ok = true;                /* IPv4 with timestamps: 1500-byte packets */
     sock.snd_cwnd = TCP_INIT_CWND;
     sock.snd_cwnd_clamp = 100000;
     sock.snd_ssthresh = TCP_INFINITE_SSTHRESH;
@@ -290,11 +291,14 @@ static void test_vegas_rounds(void **state)
 #define BW(d) ((uint64_t)(d) * 4096)
 enum { G_HIGH = 739, G_DRAIN = 88, G_UP = 320, G_DOWN = 192, G_ONE = 256 };
 
-/* P(bw, g) for the bandwidths used, worked out by hand:
- * (D x 4096 x 1448 x g >> 8) x 10^6 >> 24 */
+/* P(bw, g) for the bandwidths used, worked out by hand as 4.15's
+ * bbr_rate_bytes_per_sec does, on the whole packet (tcp_mss_to_mtu: 1448
+ * + 20 + 12 + 20 = 1500 bytes): (D x 4096 x 1500 x g >> 8) x 10^6 >> 24.
+ * At gain 1 that is bw x 1500/1448, not bw (8 789 062 where the payload
+ * gives 8 484 375). */
 static const struct { uint32_t d, g; uint64_t rate; } P_table[] = {
-    { 24, G_HIGH, 24492004 }, { 24, G_DRAIN, 2916503 }, { 24, G_UP, 10605468 }, { 24, G_DOWN, 6363281 },
-    { 24, G_ONE, 8484375 }, { 40, G_DRAIN, 4860839 }, { 32, G_DRAIN, 3888671 }, { 8, G_DRAIN, 972167 },
+    { 24, G_HIGH, 25371551 }, { 24, G_DRAIN, 3021240 }, { 24, G_UP, 10986328 }, { 24, G_DOWN, 6591796 },
+    { 24, G_ONE, 8789062 }, { 40, G_DRAIN, 5035400 }, { 32, G_DRAIN, 4028320 }, { 8, G_DRAIN, 1007080 },
 };
 
 static uint64_t P(uint32_t d, uint32_t g)
@@ -329,7 +333,8 @@ static void bbr_ack(struct tcp_sock *tp, uint32_t d, bool new_round, uint32_t pr
 static void round_of(struct tcp_sock *tp, uint32_t d) { bbr_ack(tp, d, true, 0, 0, false); }
 
 /* 3 rounds without 25 % growth fill the pipe: DRAIN sets ssthresh to the
- * BDP target, (60 + 3 x tso 16) even = 108 (tso: P(24, high) >> 10 / 1448) */
+ * BDP target, (60 + 3 x tso 17) even = 112 (tso: P(24, high) >> 10 / 1448;
+ * on the payload's rate it was 16, and 108) */
 static bool pipe_full(const struct tcp_sock *tp) { return tp->snd_ssthresh != TCP_INFINITE_SSTHRESH; }
 
 static void test_bbr_full_pipe(void **state)
@@ -350,7 +355,7 @@ static void test_bbr_full_pipe(void **state)
     assert_int_equal(tp->pacing_rate, P(24, G_HIGH));   /* STARTUP: high gain */
     round_of(tp, 24);
     assert_true(pipe_full(tp));
-    assert_int_equal(tp->snd_ssthresh, 108);
+    assert_int_equal(tp->snd_ssthresh, 112);
     assert_int_equal(tp->pacing_rate, P(24, G_DRAIN));  /* DRAIN: 1 / high gain */
 
     /* 16 -> 19 is below 25 %: one round without growth, then 24 is growth
@@ -367,7 +372,7 @@ static void test_bbr_full_pipe(void **state)
     assert_true(pipe_full(tp));
 
     /* DRAIN ends once inflight is at most the BDP target, now with tso 2
-     * (P(24, drain) >> 10 / 1448 = 1, at least 2): 60 + 6 = 66 */
+     * (P(24, drain) >> 10 / 1448 = 2): 60 + 6 = 66 */
     tp->packets_out = 67;
     round_of(tp, 24);
     assert_int_equal(tp->pacing_rate, P(24, G_DRAIN));
@@ -524,6 +529,9 @@ static void test_bbr_phase_ends(void **state)
     assert_int_equal(gain_now(tp), G_DOWN);
     bbr_ack(tp, 24, false, 72, 0, false);
     assert_int_equal(gain_now(tp), G_ONE);
+    /* at gain 1 the rate is the whole packets' bw: bw x 1500/1448, as ss
+     * shows 4.15's pacing_rate above its bbr:(bw:...) */
+    assert_int_equal(tp->pacing_rate, P(24, G_ONE));
     /* five gain-1 phases, then the sixth ends at min_rtt + 1 us, not at min_rtt */
     for (int i = 0; i < 5; i++)
         next_phase(tp);

@@ -97,7 +97,7 @@ static uint64_t max_bw(struct tcp_sock *tp) { return B(tp)->bw[0].v; }
  * wrap it) */
 static uint64_t rate_bytes_per_sec(struct tcp_sock *tp, uint64_t bw, int gain)
 {
-    arith_u128 r = (arith_u128)bw * tp->mss;
+    arith_u128 r = (arith_u128)bw * tcp_mss_to_mtu(tp);
     r = r * (unsigned)gain >> BBR_SCALE;
     r = r * 1000000 >> BW_SCALE;
     return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
