@@ -83,7 +83,7 @@ NEED_PC  := gsl:libgsl-dev sqlite3:libsqlite3-dev inih:libinih-dev cmocka:libcmo
 NEED_CMD := pkg-config:pkg-config sqlite3:sqlite3 gnuplot:gnuplot-nox perl:perl prove:perl parallel:parallel \
 	    mandoc:mandoc python3:python3
 
-.PHONY: all deps need-deps run test unit check-asan check-physics check-arith bench plots figures clean fuzz fuzz-bin fuzz-smoke fuzz-cli install uninstall FORCE
+.PHONY: all deps need-deps run test unit check-asan check-physics check-arith check-kdiff bench plots figures clean fuzz fuzz-bin fuzz-smoke fuzz-cli install uninstall FORCE
 all: $(NETSIM)
 
 ifeq ($(PGO),1)
@@ -222,6 +222,23 @@ check-arith:
 	  WEXTRA=-Wno-unneeded-internal-declaration netsim-arith
 	tools/physics-matrix --netsim ./netsim-arith -j 2 --quick
 	tools/fingerprint --check ./netsim-arith
+
+# The differential check (tests/kdiff/kdiff.c): netsim's ports of the
+# kernel's self-contained functions (win_minmax, dql, CoDel's Newton step
+# and control law, CUBIC's K and bictcp_update, BBR's pacing rate,
+# tcp_tso_autosize) against the kernel's own code, compiled from a tree
+# where it lies: KSRC=/path/to/linux, else Debian's linux-source-6.1
+# (installed when missing; the files read are unpacked into $(KDIFF)).
+# Nothing of the kernel enters the repository.
+KDIFF := $(BUILD)/kdiff
+KDIFF_ROUNDS ?= 2000
+check-kdiff: $(TEST_LIB)
+	@mkdir -p $(KDIFF)
+	$(Q)tree=$$(tests/kdiff/ksrc.sh $(KDIFF) "$(KSRC)") && tests/kdiff/extract.py "$$tree" $(KDIFF)
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Werror -I. -I$(KDIFF) -c tests/kdiff/kside.c -o $(KDIFF)/kside.o
+	$(Q)$(CC) $(CFLAGS) -o $(KDIFF)/kdiff tests/kdiff/kdiff.c tests/kdiff/ns_bbr.c tests/kdiff/ns_cubic.c \
+	  $(KDIFF)/kside.o $(TEST_LIB) $(LDLIBS)
+	$(KDIFF)/kdiff $(KDIFF_ROUNDS)
 
 bench: all $(BUILD)/tests/bench_evq $(BUILD)/tests/bench_cores
 	tools/bench.sh $(BUILD) ./$(NETSIM)
