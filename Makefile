@@ -1,5 +1,8 @@
 # netsim - packet-level discrete-event network simulator.
-# `make` builds ./netsim; `make test` runs every test; `make run` runs the
+# `make` builds ./netsim plainly and incrementally (an edit recompiles its
+# file and relinks: seconds); `make release` builds the optimised ./netsim
+# (link-time and profile-guided optimisation, below), which `make bench`
+# and `make install` use; `make test` runs every test; `make run` runs the
 # bundled scenario; `make deps` installs the Debian packages it needs
 # (`make run` and `make test` do so only for what is missing);
 # `make fuzz` builds the libFuzzer harnesses (clang), `make fuzz-smoke`
@@ -35,22 +38,24 @@ else
 Q        := @
 say      := @printf '  %-6s %s\n'
 endif
-# Link-time optimisation of ./netsim (4-7 % less time on the benchmarks):
-# the objects carry both LTO bytecode and ordinary code (fat), so the
-# test programs link them without LTO. The sanitizer and fuzz builds
-# set it empty.
-LTO      ?= -flto=auto -ffat-lto-objects
-# Profile-guided optimisation of ./netsim (PGO=1, the default):
-# tools/pgo-build builds the sources once instrumented, runs that netsim
-# over a short piece of every bundled workload (tools/pgo-train), and
-# builds them again in the same place for the counts it wrote. No result
+# The release build (`make release`): link-time optimisation (4-7 % less
+# time on the benchmarks; the objects carry both LTO bytecode and ordinary
+# code, fat, so that the test programs link them without LTO) and profile
+# guidance: tools/pgo-build builds the sources once instrumented, runs that
+# netsim over a short piece of every bundled workload (tools/pgo-train),
+# and builds them again in build/pgo for the counts it wrote. No result
 # moves (tools/fingerprint holds); w1 and tcp_drs take 17-29 % less time.
 # It is done again only when a source, the Makefile or the training
-# changed, and takes about 45 s; `make PGO=` builds ./netsim without it,
-# for a quick edit-and-test loop. The test programs, the sanitizer and the
-# fuzz builds never use it, nor a build with EXTRA_MODELS unless PGO=1 is
-# given (a variant being written may not run yet, and training runs it).
-PGO      ?= $(if $(EXTRA_MODELS),,1)
+# changed, and takes about a minute on 2 cores. A build with EXTRA_MODELS
+# is released without profile guidance unless RELEASE_PGO=1 is given (a
+# variant being written may not run yet, and training runs it). The plain
+# build, the sanitizer and the fuzz builds use neither: PGO and LTO are
+# empty unless set (PGO=1 is what release passes).
+LTO      ?=
+PGO      ?=
+RELEASE_LTO ?= -flto=auto -ffat-lto-objects
+RELEASE_PGO ?= $(if $(EXTRA_MODELS),,1)
+RELEASE  := PGO=$(RELEASE_PGO) LTO="$(RELEASE_LTO)"
 ifeq ($(PGO),gen)
 PGO_FLAGS := -fprofile-generate -fprofile-update=single
 else ifeq ($(PGO),use)
@@ -83,8 +88,11 @@ NEED_PC  := gsl:libgsl-dev sqlite3:libsqlite3-dev inih:libinih-dev cmocka:libcmo
 NEED_CMD := pkg-config:pkg-config sqlite3:sqlite3 gnuplot:gnuplot-nox perl:perl prove:perl parallel:parallel \
 	    mandoc:mandoc python3:python3
 
-.PHONY: all deps need-deps run test unit check-asan check-physics check-arith check-kdiff bench plots figures clean fuzz fuzz-bin fuzz-smoke fuzz-cli install uninstall FORCE
+.PHONY: all release bench-release deps need-deps run test unit check-asan check-physics check-arith check-kdiff bench plots figures clean fuzz fuzz-bin fuzz-smoke fuzz-cli install uninstall FORCE
 all: $(NETSIM)
+
+release:
+	@$(MAKE) --no-print-directory $(RELEASE) all
 
 ifeq ($(PGO),1)
 $(NETSIM): $(BUILD)/gen/version.h FORCE
@@ -240,7 +248,9 @@ check-kdiff: $(TEST_LIB)
 	  $(KDIFF)/kside.o $(TEST_LIB) $(LDLIBS)
 	$(KDIFF)/kdiff $(KDIFF_ROUNDS)
 
-bench: all $(BUILD)/tests/bench_evq $(BUILD)/tests/bench_cores
+bench:
+	@$(MAKE) --no-print-directory $(RELEASE) bench-release
+bench-release: all $(BUILD)/tests/bench_evq $(BUILD)/tests/bench_cores
 	tools/bench.sh $(BUILD) ./$(NETSIM)
 
 $(BUILD)/tests/bench_evq $(BUILD)/tests/bench_cores: $(BUILD)/tests/bench_%: tests/bench_%.c $(TEST_LIB)
@@ -300,7 +310,7 @@ SCEN    := $(IROOT)/share/netsim/scenarios
 INSTALLED := bin/netsim bin/netsim-plot share/man/man1/netsim.1 share/man/man5/netsim-scenario.5 \
 	share/bash-completion/completions/netsim
 
-install: all
+install: release
 	install -d $(IROOT)/bin $(IROOT)/share/man/man1 $(IROOT)/share/man/man5 \
 	  $(IROOT)/share/bash-completion/completions $(SCEN)/bench
 	install -m 755 $(NETSIM) $(IROOT)/bin/netsim
