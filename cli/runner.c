@@ -74,23 +74,26 @@ static int64_t sink_begin(const struct sink_ops *k, void *rec, struct cfg *cfg, 
     return id;
 }
 
+/* netem at the root of a tree, as tc shows it; its counters are the
+ * link direction's or the ifb's, named here */
+static void netem_root_line(const struct qdisc_root *r, const char *dev, const char *counters, FILE *out)
+{
+    fprintf(out, "qdisc netem 8001: dev %s root refcnt 2 ", dev);
+    r->top->ops->dump(r->top, out);
+    fprintf(out, "\n (its counters: %s.netem_*)\n", counters);
+}
+
 /* tc -s qdisc show dev PORT for one port: netem at the root (over the
  * qdisc, when both are set: tc's parent 1:1 recipe, which the text once
  * hid), the tree, or the NIC's default FIFOs */
 static void tc_stats_port(const struct nic *n, FILE *out)
 {
     const struct link_dir *d = n->tx_link;
-    if (d && d->nm.on) {
-        char b[32];
-        fprintf(out, "qdisc netem 8001: dev %s root refcnt 2 limit %u delay %s", n->name, d->nopts.limit,
-                qdisc_fmt_time(b, sizeof b, d->nopts.latency));
-        if (d->nopts.loss != NETEM_LOSS_NONE)
-            fprintf(out, " loss %g%%", netem_loss_rate(&d->nopts) * 100);
-        fprintf(out, "\n (its counters: %s.netem_*)\n", d->key);
-    }
+    if (d && d->qd && d->qd->top->ops->root_xmit)
+        netem_root_line(d->qd, n->name, d->key, out);
     if (d && d->qd)
-        qdisc_root_print(d->qd, n->name, d->nm.on, out);
-    else if (!d || !d->nm.on)
+        qdisc_root_print(d->qd, n->name, false, out);
+    else
         nic_print_default_qdisc(n, out);
 }
 

@@ -186,17 +186,38 @@ out:
     return rc;
 }
 
+static struct qdisc_dev port_dev(struct sim *s, const struct link_dir *d, const struct nic *n)
+{
+    char seedname[96];
+    snprintf(seedname, sizeof seedname, "%s.qdisc", d->key);
+    return (struct qdisc_dev){ .mtu = d->mtu, .hard_header_len = 14, .txqueuelen = n->p.txqueuelen,
+                               .num_tx_queues = n->p.num_queues, .rate = d->rate,
+                               .seed = rng_derive_seed(s->seed, seedname) };
+}
+
+/* netem at the root with nothing under it: it hands each packet to its TX
+ * queue at its time */
+static void netem_root_build(struct sim *s, struct link_dir *d, struct nic *n)
+{
+    char err[200];
+    struct qdisc_dev dev = port_dev(s, d, n);
+    struct qdisc_args nt = { .ops = variant_find("qdisc", "netem"), .netem = d->nopts, .netem_rng = &d->rng };
+    d->qd = qdisc_root_new(&nt, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
+}
+
 bool link_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d, struct nic *n,
                                struct host *h, const char *dir, bool shared)
 {
     struct qdisc_args top, pfifo_fast;
-    char err[600], key[40], seedname[96];
+    char err[600], key[40];
     struct qdisc_class_spec *cl = NULL;
     struct qdisc_filter_spec *fl = NULL;
     const struct qdisc_args *def = h->default_qdisc;
     qdisc_class_patterns(sec);
     if (!d->qargs && !def) {
         classes_unused(sec, dir, NULL, shared);
+        if (d->netem_on)         /* netem alone at the root, over the NIC's TX queues */
+            netem_root_build(s, d, n);
         return false;
     }
     if (!def) {
@@ -220,12 +241,13 @@ bool link_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d
         free(fl);
         return true;
     }
-    snprintf(seedname, sizeof seedname, "%s.qdisc", d->key);
-    struct qdisc_dev dev = { .mtu = d->mtu, .hard_header_len = 14, .txqueuelen = n->p.txqueuelen,
-                             .num_tx_queues = n->p.num_queues, .rate = d->rate,
-                             .seed = rng_derive_seed(s->seed, seedname) };
-    d->qd = qdisc_root_new_netem(&top, &dev, &s->q, &nic_qdisc_dev, n, d->netem_leaf ? &d->nopts : NULL, err,
-                                 sizeof err);
+    struct qdisc_dev dev = port_dev(s, d, n);
+    /* with netem keys at the root, netem over the tree (tc's parent 1:1) */
+    const struct qdisc_ops *netem = variant_find("qdisc", "netem");
+    struct qdisc_args nt = { .ops = netem, .netem = d->nopts, .netem_rng = &d->rng, .child = &top };
+    struct qdisc_args leaf = { .ops = netem, .netem = d->nopts };
+    d->qd = qdisc_root_new_netem(d->netem_on ? &nt : &top, &dev, &s->q, &nic_qdisc_dev, n, d->netem_leaf ? &leaf : NULL,
+                                 err, sizeof err);
     free(cl);
     free(fl);
     if (!d->qd) {

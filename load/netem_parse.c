@@ -172,3 +172,108 @@ int netem_parse_rate(struct netem_opts *o, const char *s, const char **why)
     o->cell_overhead = (int32_t)v[2];
     return 0;
 }
+
+int netem_key_parse(struct netem_opts *o, int k, const char *v, const char **why, bool *bare)
+{
+    int64_t lim;
+    switch (k) {
+    case NK_DELAY:
+        if (netem_parse_delay(o, v, why))
+            return -1;
+        if (o->latency > NETEM_MAX_DELAY || o->jitter > NETEM_MAX_DELAY) {
+            *why = "a delay and a jitter of at most 1000s each";
+            return -1;
+        }
+        return 0;
+    case NK_LOSS: return netem_parse_loss(o, v, why, bare);
+    case NK_REORDER: return netem_parse_prob(&o->reorder, "reorder", v, why, bare);
+    case NK_DUPLICATE: return netem_parse_prob(&o->duplicate, "duplicate", v, why, bare);
+    case NK_CORRUPT: return netem_parse_prob(&o->corrupt, "corrupt", v, why, bare);
+    case NK_RATE: return *v ? netem_parse_rate(o, v, why) : 0;
+    default:
+        if (parse_int(v, &lim, why))
+            return -1;
+        if (lim < 1 || lim > NETEM_MAX_LIMIT) {
+            *why = "a packet count from 1 to 10000000";
+            return -1;
+        }
+        o->limit = (uint32_t)lim;
+        return 0;
+    }
+}
+
+/* tc-netem(8)'s option words, by NK_ index */
+static const char *const option_word[NK_COUNT] = { "delay", "loss", "reorder", "duplicate", "corrupt", "rate", "limit" };
+
+static int option_of(const char *w)
+{
+    for (int k = 0; k < NK_COUNT; k++)
+        if (!strcmp(w, option_word[k]))
+            return k;
+    return -1;
+}
+
+int netem_words_parse(const char *words, struct netem_opts *o, bool *bare, char *err, size_t n)
+{
+    char buf[1024], val[NK_COUNT][256];
+    bool seen[NK_COUNT] = { false }, ecn = false;
+    netem_opts_init(o);
+    if (strlen(words) >= sizeof buf) {
+        snprintf(err, n, "netem's options in at most %zu characters", sizeof buf - 1);
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%s", words);
+    int cur = -1;
+    char *save = NULL;
+    for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        int k = option_of(w);
+        if (!strcmp(w, "ecn")) {         /* tc takes it anywhere; it qualifies the loss */
+            ecn = true;
+        } else if (k >= 0) {
+            if (seen[k]) {
+                snprintf(err, n, "netem: %s given twice", w);
+                return -1;
+            }
+            seen[k] = true;
+            val[k][0] = '\0';
+            cur = k;
+        } else if (cur < 0) {
+            snprintf(err, n, "netem: got '%s', expected an option: delay, loss, reorder, duplicate, corrupt, rate, "
+                     "limit (tc-netem's words)", w);
+            return -1;
+        } else {
+            size_t used = strlen(val[cur]);
+            if (used + strlen(w) + 2 > sizeof val[cur]) {
+                snprintf(err, n, "netem: %s's value is too long", option_word[cur]);
+                return -1;
+            }
+            snprintf(val[cur] + used, sizeof val[cur] - used, "%s%s", used ? " " : "", w);
+        }
+    }
+    if (ecn) {
+        if (!seen[NK_LOSS]) {
+            snprintf(err, n, "netem: ecn marks what the loss picks, and there is no loss (e.g. loss 1%% ecn)");
+            return -1;
+        }
+        size_t used = strlen(val[NK_LOSS]);
+        snprintf(val[NK_LOSS] + used, sizeof val[NK_LOSS] - used, " ecn");
+    }
+    for (int k = 0; k < NK_COUNT; k++) {
+        const char *why = NULL;
+        if (!seen[k])
+            continue;
+        if (!val[k][0]) {
+            snprintf(err, n, "netem: %s needs a value", option_word[k]);
+            return -1;
+        }
+        if (netem_key_parse(o, k, val[k], &why, bare)) {
+            snprintf(err, n, "netem: %s got '%s', expected %s", option_word[k], val[k], why);
+            return -1;
+        }
+    }
+    if (o->reorder > 0 && !o->latency) {
+        snprintf(err, n, "netem: reorder needs a delay (tc: reordering not possible without specifying some delay)");
+        return -1;
+    }
+    return 0;
+}

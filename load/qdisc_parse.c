@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "load/netem_parse.h"
 #include "load/qdisc_parse.h"
 #include "load/units.h"
 
@@ -272,6 +273,10 @@ int qdisc_parse(const char *text, struct qdisc_args *a, char *err, size_t n)
         return -1;
     }
     a->ops = ops;
+    if (ops->netem) {            /* netem's options are a grammar of their own (tc's netem_parse_opt) */
+        bool bare = false;
+        return netem_words_parse(save ? save : "", &a->netem, &bare, err, n);
+    }
     return parse_opts(ops->name, ops->params, &save, a, err, n);
 }
 

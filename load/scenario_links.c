@@ -82,7 +82,6 @@ static const char *dir_value(struct cfg_section *sec, const char *dir, const str
     return v;
 }
 
-enum { NK_DELAY, NK_LOSS, NK_REORDER, NK_DUPLICATE, NK_CORRUPT, NK_RATE, NK_LIMIT, NK_COUNT };
 static const struct dir_key netem_keys[NK_COUNT] = {
     DIR_KEY("delay", "0", "{0|TIME [JITTER] [distribution uniform|normal]} netem delay on the sending port's egress"),
     DIR_KEY("loss", "0%", "{0%|PERCENT, random PERCENT, gemodel P [R [1-H [1-K]]], then ecn to mark CE instead of dropping ECN-capable packets} netem loss (a bare number is a %)"),
@@ -104,36 +103,6 @@ static const struct dir_key qdisc_interval_key =
             "backlog_pkts, their peaks in the period, sojourn_ms and sojourn_max_ms");
 static const struct dir_key propagation_key =
     DIR_KEY("propagation", "0", "{0|0 to 1000s} one-way delay of the cable, after the wire");
-
-/* One netem key's value into o; 0 or -1 with *why. */
-static int netem_key_parse(struct netem_opts *o, int k, const char *v, const char **why, bool *bare)
-{
-    int64_t lim;
-    switch (k) {
-    case NK_DELAY:
-        if (netem_parse_delay(o, v, why))
-            return -1;
-        if (o->latency > NETEM_MAX_DELAY || o->jitter > NETEM_MAX_DELAY) {
-            *why = "a delay and a jitter of at most 1000s each";
-            return -1;
-        }
-        return 0;
-    case NK_LOSS: return netem_parse_loss(o, v, why, bare);
-    case NK_REORDER: return netem_parse_prob(&o->reorder, "reorder", v, why, bare);
-    case NK_DUPLICATE: return netem_parse_prob(&o->duplicate, "duplicate", v, why, bare);
-    case NK_CORRUPT: return netem_parse_prob(&o->corrupt, "corrupt", v, why, bare);
-    case NK_RATE: return *v ? netem_parse_rate(o, v, why) : 0;
-    default:
-        if (parse_int(v, &lim, why))
-            return -1;
-        if (lim < 1 || lim > NETEM_MAX_LIMIT) {
-            *why = "a packet count from 1 to 10000000";
-            return -1;
-        }
-        o->limit = (uint32_t)lim;
-        return 0;
-    }
-}
 
 /* Does either direction have a netem key, in any spelling? */
 static bool any_netem_key(struct cfg_section *sec)
@@ -171,14 +140,23 @@ static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, cons
     }
     if (o->reorder > 0 && !o->latency)
         cfg_error(sec, key[NK_REORDER], "reorder needs a delay (tc: reordering not possible without specifying some delay)");
-    d->nm.on = any;   /* netem_init completes it once the sending NIC exists */
+    d->netem_on = any;   /* link_qdisc_build puts netem at the root once the sending NIC exists */
     char qkey[40], ikey[40];
+    bool qdisc_is_netem = false;
     v = dir_value(sec, dir, &qdisc_key, qkey, &given);
     if (*v) {
         struct qdisc_args a;
         char err[600];
         if (qdisc_parse(v, &a, err, sizeof err)) {
             cfg_error(sec, qkey, "%s", err);
+        } else if (a.ops->netem) {
+            /* tc qdisc add dev DEV root netem ...: what the netem keys build */
+            if (any)
+                cfg_error(sec, qkey, "netem is given twice, by this key and by the direction's netem keys "
+                          "(delay, loss, ...): give one");
+            d->nopts = a.netem;
+            d->netem_on = true;
+            qdisc_is_netem = true;
         } else {
             d->qargs = xmalloc(sizeof a);
             *d->qargs = a;
@@ -187,17 +165,19 @@ static void link_dir_configure(struct cfg_section *sec, struct link_dir *d, cons
     char akey[40];
     v = dir_value(sec, dir, &netem_at_key, akey, &given);
     if (!strcmp(v, "leaf")) {
-        if (!d->qargs)
+        if (qdisc_is_netem)
+            cfg_error(sec, akey, "leaf puts netem under the direction's qdisc, and its qdisc is netem itself");
+        else if (!d->qargs)
             cfg_error(sec, akey, "netem_at = leaf puts netem under the direction's qdisc, and it has none "
                       "(give qdisc, e.g. tbf rate 100mbit burst 32kb latency 50ms)");
-        else if (d->nm.on)
+        else if (d->netem_on)
             d->netem_leaf = true;
         else if (strcmp(akey, "netem_at") || (!strcmp(dir, "fwd") && !any_netem_key(sec)))
             /* it would do nothing: said for the direction it names, or
              * once for both when neither has netem */
             cfg_error(sec, akey, "leaf puts the direction's netem under its qdisc, and it has no netem key (delay, "
                       "loss, reorder, duplicate, corrupt, netem_rate, limit)");
-        d->nm.on = false;
+        d->netem_on = false;
     } else if (strcmp(v, "root")) {
         cfg_error(sec, akey, "got '%s', expected root or leaf", v);
     }
@@ -274,25 +254,24 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
             link_dir_configure(sec, d, e ? "rev" : "fwd");
             if (n[e]) {
                 n[e]->tx_link = d;
-                if (d->nm.on)
-                    netem_init(&d->nm, &d->nopts, &s->q, &d->rng, nic_egress_xmit, n[e]);
                 shared_taken |= link_qdisc_build(s, sec, d, n[e], h[e], e ? "rev" : "fwd", e && !shared_taken);
             }
             d->dst = n[!e];
             if (n[!e])
                 d->rx_latency = n[!e]->p.rx_latency;
             sim_counterf(s, &d->tx_packets, false, "%s.tx_packets", key);
-            static const char *const nc[] = { "netem_loss", "netem_drops", "netem_duplicated", "netem_corrupted",
-                                              "netem_reordered", "netem_out_of_order" };
-            uint64_t *nv[] = { &d->nm.lost, &d->nm.dropped, &d->nm.duplicated, &d->nm.corrupted, &d->nm.reordered,
-                               &d->nm.out_of_order };
-            for (int k = 0; k < (d->nm.on ? 6 : 1); k++) {
-                sim_counterf(s, nv[k], k < 2, "%s.%s", key, nc[k]);
+            struct qdisc *top = d->netem_on && d->qd ? d->qd->top : NULL;
+            if (!top) {
+                sim_counterf(s, &d->no_netem_loss, true, "%s.netem_loss", key);
+                continue;
             }
-            if (d->nm.on && d->nopts.ecn) {
-                sim_counterf(s, &d->nm.ecn_marked, false, "%s.netem_ecn_marked", key);
+            /* netem at the root: its counters are the direction's (loss and drops are drops) */
+            struct qdisc_xstat x[QDISC_MAX_XSTATS];
+            int nx = top->ops->xstats(top, x);
+            for (int k = 0; k < nx; k++)
+                sim_counterf(s, x[k].v, k < 2, "%s.%s", key, x[k].name);
+            if (d->nopts.ecn)
                 s->ecn_used = true;
-            }
         }
     }
 }

@@ -12,7 +12,8 @@ void link_dir_init(struct link_dir *d, struct evq *q, uint64_t seed, const char 
     d->q = q;
     snprintf(d->key, sizeof d->key, "%s", key);
     netem_opts_init(&d->nopts);
-    d->nm.on = false;
+    d->netem_on = false;
+    d->no_netem_loss = 0;
     d->qargs = NULL;
     d->qd = NULL;
     rng_init(&d->rng, seed, key);
@@ -28,7 +29,6 @@ void link_dir_init(struct link_dir *d, struct evq *q, uint64_t seed, const char 
 void link_dir_free(struct link_dir *d)
 {
     evq_cancel(d->q, &d->arrive);
-    netem_free(&d->nm);
     qdisc_root_free(d->qd);
     d->qd = NULL;
     free(d->qargs);

@@ -2,9 +2,9 @@
  * link.h - full-duplex point-to-point Ethernet links.
  *
  * Each direction is, in the order a packet meets them:
- *   1. netem, if the direction has any netem key: the root qdisc of the
- *      sending port's egress, ahead of its TX rings (netem.h);
- *   2. the sending NIC's qdisc and TX ring, when there is no netem (nic.h);
+ *   1. the sending port's qdisc tree (qdisc.h; netem at its root when
+ *      the direction has any netem key, models/qdisc/netem.c), or without
+ *      any the NIC's own FIFO, then its TX ring (nic.h);
  *   3. the wire: a serialiser at `rate`. A frame carrying an IP packet of
  *      L bytes occupies max(L + 18, 64) + 20 bytes of wire time: 14 header
  *      + 4 FCS, padded to the 64-byte minimum frame, plus 8 preamble/SFD
@@ -49,10 +49,11 @@ struct link_dir {
     char key[64];                /* counter prefix "link.wire.fwd" */
     uint64_t rate;               /* bit/s */
     uint32_t mtu;                /* IP MTU */
-    struct netem_opts nopts;     /* netem's options, when nm is installed */
-    struct netem nm;             /* the sending port's egress qdisc (nm.on) */
+    struct netem_opts nopts;     /* netem's options, when netem_on */
+    bool netem_on;               /* netem at the root of qd: a netem key given, netem_at = root */
+    uint64_t no_netem_loss;      /* 0: the netem_loss counter of a direction without netem at its root */
     struct qdisc_args *qargs;    /* a qdisc key's discipline, as parsed; NULL: the port's default */
-    struct qdisc_root *qd;       /* its tree, once the sending port exists (netem's child when nm.on) */
+    struct qdisc_root *qd;       /* its tree, once the sending port exists (netem at its root with netem keys) */
     simtime_t qd_every;          /* period of its backlog and sojourn series; 0: none */
     bool netem_leaf;             /* netem_at = leaf: netem under the qdisc, not over it */
     struct rng rng;              /* netem's draws */

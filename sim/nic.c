@@ -388,24 +388,6 @@ static uint32_t tx_queue(const struct nic *n, const struct skb *skb, const struc
     return (uint32_t)(((uint64_t)skb->hash * n->p.num_queues) >> 32);
 }
 
-/* The device behind a netem root qdisc: netem has chosen the time, the
- * queue was picked at dev_queue_xmit (skb->queue). With a child
- * discipline under netem (tc's parent 1:), the packet goes to it, and the
- * child's run meets the device. */
-int nic_egress_xmit(void *dev, struct skb *skb, simtime_t t)
-{
-    struct nic *n = dev;
-    if (n->tx_link->qd) {
-        qdisc_root_xmit(n->tx_link->qd, skb, t, NULL);
-        return 0;
-    }
-    struct nic_vec *v = &n->vec[skb->queue];
-    if (txq_stopped(v))
-        return -1;
-    tx_ring_put(v, skb, t, NULL);
-    return 0;
-}
-
 /* The device behind a qdisc tree (sim/qdisc.h). A packet the tree sends
  * from the NAPI's TX clean is charged as the pfifo's are; one sent from
  * dev_queue_xmit was charged there, one from the watchdog is softirq
@@ -429,13 +411,6 @@ int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
 {
     host_charge(n->host, c, n->sym_xmit);
     uint32_t qi = tx_queue(n, skb, c);
-    if (n->tx_link->nm.on) {
-        /* netem replaced the port's qdiscs: it holds the packet until its
-         * time, then hands it to this queue (the watchdog's softirq that
-         * does so is not charged) */
-        skb->queue = (uint8_t)qi;
-        return netem_enqueue(&n->tx_link->nm, skb, core_now(c));
-    }
     if (n->tx_link->qd) {
         skb->queue = (uint8_t)qi;
         return qdisc_root_xmit(n->tx_link->qd, skb, core_now(c), NULL) == NET_XMIT_DROP ? -1 : 0;
@@ -488,14 +463,9 @@ static void tx_clean(struct nic_vec *v, struct core *c)
     }
     while (!ring_stopped(v) && v->gso_rest.len)   /* the requeued segments first */
         tx_ring_frame(v, skbq_pop(&v->gso_rest), core_now(c));
-    /* netem waits for a restart when the device refused it a packet: also
-     * one refused during this clean, by a send the clean itself caused
-     * (a TSQ handler's), which was_stopped did not see */
-    if ((was_stopped || n->tx_link->nm.requeued) && !txq_stopped(v) && n->tx_link->nm.on && !n->tx_link->qd)
-        netem_wake(&n->tx_link->nm, core_now(c));
     if (n->tx_link->qd) {
         if (!txq_stopped(v))
-            qdisc_run(n->tx_link->qd, v->idx, core_now(c), c);
+            qdisc_root_restart(n->tx_link->qd, v->idx, core_now(c), c, was_stopped);
         return;
     }
     /* qdisc_run: the packets that waited go to the ring from here */

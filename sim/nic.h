@@ -138,9 +138,6 @@ void nic_free(struct nic *n);
 /* dev_queue_xmit from core c at core_now(c): qdisc, then the TX ring.
  * Returns 0, or -1 when the qdisc was full and the packet was dropped. */
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c);
-/* netem's device callback (netem_xmit_fn): 0, or -1 if the packet's TX
- * queue (skb->queue) is stopped. */
-int nic_egress_xmit(void *dev, struct skb *skb, simtime_t t);
 /* The device side of a port's qdisc tree (sim/qdisc.h). */
 extern const struct qdisc_dev_ops nic_qdisc_dev;
 /* The 82599's minimum interrupt interval for a driver ITR value (quarter

@@ -64,6 +64,37 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
     return q;
 }
 
+/* A classful discipline's leaf: dflt, or netem with the tree's leaf
+ * options (netem_at = leaf), counted for its counters. */
+struct qdisc *qdisc_create_leaf(struct qdisc *parent, const struct qdisc_args *dflt, const char *name, char *err,
+                                size_t n)
+{
+    struct qdisc_root *r = parent->root;
+    if (!r || !r->leaf_netem)
+        return qdisc_create(dflt, &parent->dev, r, name, err, n);
+    struct qdisc *q = qdisc_create(&r->netem_leaf_args, &parent->dev, r, name, err, n);
+    if (!q)
+        return NULL;
+    if (r->netem_leaves < QDISC_MAX_NETEM_LEAVES)
+        r->netem_leaf[r->netem_leaves] = q;
+    r->netem_leaves++;
+    return q;
+}
+
+void qdisc_destroy_leaf(struct qdisc *leaf)
+{
+    struct qdisc_root *r = leaf ? leaf->root : NULL;
+    if (r && r->leaf_netem && leaf->ops && leaf->ops->netem) {
+        uint32_t k = 0, n = r->netem_leaves < QDISC_MAX_NETEM_LEAVES ? r->netem_leaves : QDISC_MAX_NETEM_LEAVES;
+        while (k < n && r->netem_leaf[k] != leaf)
+            k++;
+        if (k < n)
+            memmove(&r->netem_leaf[k], &r->netem_leaf[k + 1], (n - k - 1) * sizeof r->netem_leaf[0]);
+        r->netem_leaves--;
+    }
+    qdisc_destroy(leaf);
+}
+
 /* malloc's own header and rounding on each block */
 #define MALLOC_SLACK 32
 
@@ -138,13 +169,15 @@ void qdisc_watchdog_schedule(struct qdisc *q, simtime_t t)
 
 struct qdisc_root *qdisc_root_new_netem(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,
                                         const struct qdisc_dev_ops *dev_ops, void *devp,
-                                        const struct netem_opts *leaf_netem, char *err, size_t n)
+                                        const struct qdisc_args *leaf_netem, char *err, size_t n)
 {
     struct qdisc_root *r = xcalloc(1, sizeof *r);
     r->q = q;
     r->dev_ops = dev_ops;
     r->dev = devp;
-    r->leaf_netem = leaf_netem;
+    r->leaf_netem = leaf_netem != NULL;
+    if (leaf_netem)
+        r->netem_leaf_args = *leaf_netem;
     event_init(&r->watchdog, watchdog_fire, r);
     r->top = qdisc_create(a, dev, r, "root", err, n);
     if (r->top && leaf_netem && !r->netem_leaves) {
@@ -214,6 +247,8 @@ static void requeue(struct qdisc_root *r, struct qdisc *q, struct skb *skb)
 
 int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core)
 {
+    if (r->top->ops->root_xmit)
+        return r->top->ops->root_xmit(r->top, skb, now);
     struct qdisc *q = txq_qdisc(r, skb->queue);
     uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
     skb->t_due = now;            /* the enqueue time: sojourn, codel's enqueue_time */
@@ -288,6 +323,14 @@ void qdisc_run(struct qdisc_root *r, int txq, simtime_t now, void *core)
     }
 }
 
+void qdisc_root_restart(struct qdisc_root *r, unsigned txq, simtime_t now, void *core, bool was_stopped)
+{
+    if (r->top->ops->root_restart)
+        r->top->ops->root_restart(r->top, txq, now, core, was_stopped);
+    else
+        qdisc_run(r, (int)txq, now, core);
+}
+
 /* ---- statistics ---- */
 
 static void sample_fire(struct event *ev)
@@ -324,6 +367,13 @@ static void register_one(struct sim *s, struct qdisc *q, const char *prefix)
 
 void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, const char *port, simtime_t every)
 {
+    if (r->top->ops->root_xmit) {
+        /* netem at the root counts as its link's (link.NAME.DIR.netem_*):
+         * the port's qdisc counters and series are the tree's under it */
+        if (r->inner)
+            qdisc_root_register(r->inner, s, host, port, every);
+        return;
+    }
     char prefix[96];
     snprintf(prefix, sizeof prefix, "%s.%s.qdisc.", host, port);
     r->sim = s;
@@ -412,6 +462,11 @@ static void print_one(const struct qdisc *q, const struct qdisc_stats *st, const
 
 void qdisc_root_print(const struct qdisc_root *r, const char *port, bool under_netem, FILE *f)
 {
+    if (r->top->ops->root_xmit) {
+        if (r->inner)
+            qdisc_root_print(r->inner, port, true, f);
+        return;
+    }
     const struct qdisc *t = r->top;
     unsigned top = under_netem ? 0x8002 : 0x8001;   /* a netem root holds 8001: */
     char handle[16], parent[24];

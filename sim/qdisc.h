@@ -79,6 +79,8 @@ struct qdisc_args {
     uint32_t nclasses;
     const struct qdisc_filter_spec *filters;
     uint32_t nfilters;
+    struct netem_opts netem;     /* netem's options (its own grammar, not params) */
+    struct rng *netem_rng;       /* netem's draws: a link's own stream, or NULL for the discipline's */
 };
 
 /* tc class add ... parent 1:P classid 1:MINOR KIND OPTIONS: the options
@@ -156,6 +158,13 @@ struct qdisc_ops {
     /* optional: what init allocates beyond priv_size for these options
      * (fq_codel's flow queues), for the loader's memory estimate */
     uint64_t (*mem)(const struct qdisc_args *a, const struct qdisc_dev *dev);
+    bool netem;                  /* its options are struct qdisc_args' netem, in tc-netem's grammar */
+    /* optional, at the root only: a discipline that meets the device
+     * itself (netem, from its own timer) takes dev_queue_xmit's packet
+     * (a NET_XMIT_* answer) and the device's restart of a TX queue
+     * (was_stopped: the queue had been stopped before this TX clean) */
+    int (*root_xmit)(struct qdisc *q, struct skb *skb, simtime_t now);
+    void (*root_restart)(struct qdisc *q, unsigned txq, simtime_t now, void *core, bool was_stopped);
 };
 
 struct qdisc {
@@ -244,7 +253,9 @@ struct qdisc_dev_ops {
 
 struct qdisc_root {
     struct qdisc *top;
-    const struct netem_opts *leaf_netem;   /* netem_at = leaf: the leaves are netem with these */
+    struct qdisc_root *inner;    /* the tree under a top that meets the device itself (netem), or NULL */
+    bool leaf_netem;             /* netem_at = leaf: the leaves are netem_leaf_args */
+    struct qdisc_args netem_leaf_args;
     uint32_t netem_leaves;
 #define QDISC_MAX_NETEM_LEAVES 64
     struct qdisc *netem_leaf[QDISC_MAX_NETEM_LEAVES];   /* for their counters */
@@ -270,17 +281,22 @@ struct qdisc_root {
  * refuses the options. */
 struct qdisc_root *qdisc_root_new(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,
                                   const struct qdisc_dev_ops *dev_ops, void *devp, char *err, size_t n);
-/* The same with netem at the leaves (NULL: none); err when the discipline
- * has no leaf to put it in. */
+/* The same with netem at the leaves (leaf_netem: its arguments, netem's
+ * ops and options; NULL: none); err when the discipline has no leaf to
+ * put it in. */
 struct qdisc_root *qdisc_root_new_netem(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,
                                         const struct qdisc_dev_ops *dev_ops, void *devp,
-                                        const struct netem_opts *leaf_netem, char *err, size_t n);
+                                        const struct qdisc_args *leaf_netem, char *err, size_t n);
 void qdisc_root_free(struct qdisc_root *r);
 /* dev_queue_xmit's part after the TX queue choice (skb->queue): the
  * enqueue's NET_XMIT_* answer; then the tree runs. */
 int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core);
 /* The device restarted TX queue txq (or -1: any): dequeue while it can. */
 void qdisc_run(struct qdisc_root *r, int txq, simtime_t now, void *core);
+/* The device's TX clean of queue txq, which is not stopped now
+ * (was_stopped: it had been): the tree runs (qdisc_run), or a root that
+ * meets the device itself takes it (root_restart). */
+void qdisc_root_restart(struct qdisc_root *r, unsigned txq, simtime_t now, void *core, bool was_stopped);
 
 /* A single discipline, outside any tree (tests, and the children of a
  * classful one). */
@@ -289,7 +305,7 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
 void qdisc_destroy(struct qdisc *q);
 /* A classful discipline's leaf (tbf's child, an htb class's queue, mq's
  * per-queue one): dflt, or netem when the tree's netem is at its leaves
- * (qdisc_netem.c). */
+ * (models/qdisc/netem.c). */
 struct qdisc *qdisc_create_leaf(struct qdisc *parent, const struct qdisc_args *dflt, const char *name, char *err,
                                 size_t n);
 /* A leaf its parent gives up (an htb class that becomes inner): freed,

@@ -131,9 +131,9 @@ static void test_htb_netem_leaves(void **state)
     struct qdisc_args a;
     struct qdisc_class_spec cl[3];
     assert_int_equal(htb_args("htb default 20", classes, 3, &a, cl), 0);
-    struct netem_opts o;
-    netem_opts_init(&o);
-    o.latency = PS_PER_MS;
+    struct qdisc_args o = { .ops = variant_find("qdisc", "netem") };
+    netem_opts_init(&o.netem);
+    o.netem.latency = PS_PER_MS;
     struct qdisc_root *r = qdisc_root_new_netem(&a, &dev, &q, &sink_dev, NULL, &o, err, sizeof err);
     assert_non_null(r);
     assert_int_equal(r->netem_leaves, 2);

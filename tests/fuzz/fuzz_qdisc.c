@@ -151,9 +151,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(stopped, 0, sizeof stopped);
     struct qdisc_dev dev = { .mtu = 1500, .hard_header_len = 14, .txqueuelen = 1000, .num_tx_queues = queues,
                              .rate = 10000000000ULL, .seed = size };
-    struct netem_opts no;
-    netem_opts_init(&no);
-    no.latency = PS_PER_MS;
+    struct qdisc_args no = { .ops = variant_find("qdisc", "netem") };
+    netem_opts_init(&no.netem);
+    no.netem.latency = PS_PER_MS;
     err[0] = 0;
     struct qdisc_root *r = qdisc_root_new_netem(&a, &dev, &q, &dev_ops, NULL, netem ? &no : NULL, err, sizeof err);
     if (!r) {

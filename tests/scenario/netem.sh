@@ -118,3 +118,30 @@ check "ecn without a loss refused (exit 2), in tc's words" \
 udp_world $'reorder = 25%' 1gbit 0.1s > "$tmp/reo.ini"
 "$NETSIM" run "$tmp/reo.ini" --no-db > /dev/null 2> "$tmp/reo.err"
 check "reorder without delay refused, as tc refuses it" grep -q "reorder needs a delay" "$tmp/reo.err"
+
+# --- netem as a discipline in tc's words builds what the keys build: the
+# same rows (intervals and counters) from the same draws, whatever the
+# order of its options; errors name the key
+rows() { q "$1" "select flow, t_start, t_end, bytes, bits_per_s from interval order by 1, 2" | md5sum;
+         q "$1" "select name, value from counter order by name" | md5sum; }
+udp_world $'fwd.delay = 5ms 1ms\nfwd.loss = 2%\nfwd.duplicate = 1%\nfwd.limit = 3000' 1gbit 0.2s > "$tmp/nk.ini"
+udp_world $'fwd.qdisc = netem limit 3000 duplicate 1% loss 2% delay 5ms 1ms' 1gbit 0.2s > "$tmp/nq.ini"
+"$NETSIM" run "$tmp/nk.ini" -o "$tmp/nk.db" -q > /dev/null 2>&1
+"$NETSIM" run "$tmp/nq.ini" -o "$tmp/nq.db" -q > /dev/null 2> "$tmp/nq.err"
+check "fwd.qdisc = netem ... runs (exit 0, nothing said)" test $? -eq 0 -a ! -s "$tmp/nq.err"
+lost=$(counter "$tmp/nq.db" link.l.fwd.netem_loss)
+check "... loses and duplicates as netem ($lost lost)" \
+    test "$lost" -gt 100 -a "$(counter "$tmp/nq.db" link.l.fwd.netem_duplicated)" -gt 50
+check "... the same interval and counter rows as the netem keys" test "$(rows "$tmp/nk.db")" = "$(rows "$tmp/nq.db")" -a -n "$(q "$tmp/nq.db" "select 1 from interval limit 1")"
+udp_world $'fwd.delay = 5ms\nfwd.qdisc = netem loss 1%' 1gbit 0.1s > "$tmp/n2.ini"
+"$NETSIM" run "$tmp/n2.ini" --no-db > /dev/null 2> "$tmp/n2.err"
+check "netem by the keys and by qdisc at once: refused (exit 2) at the qdisc key" \
+    test $? -eq 2 -a "$(grep -c "fwd.qdisc: netem is given twice" "$tmp/n2.err")" -eq 1
+for bad in "netem jitter 5ms:expected an option: delay, loss" "netem delay:delay needs a value" \
+           "netem loss 1% delay 5ms loss 2%:loss given twice" "netem delay 5ms ecn:ecn marks what the loss picks" \
+           "netem reorder 5%:reorder needs a delay" "netem limit 0:limit got '0'"; do
+    udp_world "fwd.qdisc = ${bad%%:*}" 1gbit 0.1s > "$tmp/nb.ini"
+    "$NETSIM" run "$tmp/nb.ini" --no-db > /dev/null 2> "$tmp/nb.err"
+    check "fwd.qdisc = ${bad%%:*}: refused at its line (${bad#*:})" \
+        test $? -eq 2 -a "$(grep -c "nb.ini:[0-9]*: \[link l\] fwd.qdisc: .*${bad#*:}" "$tmp/nb.err")" -eq 1
+done
