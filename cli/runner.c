@@ -97,17 +97,33 @@ static void tc_stats_port(const struct nic *n, FILE *out)
         nic_print_default_qdisc(n, out);
 }
 
+/* tc -s qdisc show dev IFB */
+static void tc_stats_ifb(const struct host *h, const struct ifb *f, FILE *out)
+{
+    char counters[96];
+    snprintf(counters, sizeof counters, "%s.%s.qdisc", h->name, f->name);
+    if (f->qd && f->qd->top->ops->root_xmit)
+        netem_root_line(f->qd, f->name, counters, out);
+    if (f->qd)
+        qdisc_root_print(f->qd, f->name, false, out);
+}
+
 /* --tc-stats: each port's egress, under the command that shows it; into
  * the JSON document (tc_stats) with --json, where it was left out */
 static void tc_stats_print(const struct sim *s, FILE *out, struct report *json)
 {
     for (int i = 0; i < s->nhosts; i++) {
         const struct host *h = s->hosts[i];
-        for (int k = 0; k < h->nnics; k++) {
-            const struct nic *n = h->nics[k];
+        for (int k = 0; k < h->nnics + h->nifbs; k++) {
+            const struct nic *n = k < h->nnics ? h->nics[k] : NULL;
+            const struct ifb *fb = n ? NULL : h->ifbs[k - h->nnics];
+            const char *dev = n ? n->name : fb->name;
             if (!json) {
-                fprintf(out, "\n%s# tc -s qdisc show dev %s\n", h->name, n->name);
-                tc_stats_port(n, out);
+                fprintf(out, "\n%s# tc -s qdisc show dev %s\n", h->name, dev);
+                if (n)
+                    tc_stats_port(n, out);
+                else
+                    tc_stats_ifb(h, fb, out);
                 continue;
             }
             char *buf = NULL;
@@ -115,9 +131,12 @@ static void tc_stats_print(const struct sim *s, FILE *out, struct report *json)
             FILE *f = open_memstream(&buf, &len);
             if (!f)
                 xoom();
-            tc_stats_port(n, f);
+            if (n)
+                tc_stats_port(n, f);
+            else
+                tc_stats_ifb(h, fb, f);
             fclose(f);
-            report_tc_stats(json, h->name, n->name, buf);
+            report_tc_stats(json, h->name, dev, buf);
             free(buf);
         }
     }

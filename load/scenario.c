@@ -16,6 +16,7 @@
 #include "sim/sim.h"
 #include "load/scenario.h"
 #include "load/scenario_links.h"
+#include "load/host_ifb.h"
 #include "load/units.h"
 #include "sim/xalloc.h"
 
@@ -584,6 +585,7 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         sim_counterf(s, &h->ip_no_proto, true, "%s.ip_no_proto", h->name);
         sim_counterf(s, &h->ip_csum_errors, true, "%s.ip_csum_errors", h->name);
         sim_counterf(s, &h->ip_forwarded, false, "%s.ip_forwarded", h->name);
+        host_ifb_build(s, h);
     }
     for (int i = 0; s->ecn_used && i < s->nhosts; i++)
         ip_register_ecn_counters(s, s->hosts[i]);

@@ -215,6 +215,7 @@ static struct nic *nic_new(struct host *h, const char *port, struct cfg_section 
         xoom();
     nic_init(n, h, port, &h->nicp);
     h->nics[h->nnics++] = n;
+    n->port = (uint8_t)h->nnics;
     return n;
 }
 

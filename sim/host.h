@@ -41,6 +41,8 @@ struct host {
     struct core *cores;
     int nnics;
     struct nic *nics[HOST_MAX_NICS];
+    int nifbs;
+    struct ifb *ifbs[HOST_MAX_IFBS];   /* ip link add NAME type ifb (sim/ifb.h) */
     struct nic_params nicp;
     struct qdisc_args *default_qdisc;   /* net.core.default_qdisc when not pfifo_fast, else NULL */
     struct cpu_sample prof[CPU_MAX_SYMS];

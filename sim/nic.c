@@ -180,6 +180,8 @@ static void rx_deliver(void *ctx, struct skb *skb)
     skb->tstamp = core_now(c);
     if (n->pcap && !n->pcap_wire)
         pcap_frame(n->pcap, skb, skb->tstamp, true);
+    if (n->ingress.to && ingress_redirect(&n->ingress, skb, n->port, v->idx, skb->tstamp))
+        return;
     ip_rcv(n->host, skb, c);
 }
 

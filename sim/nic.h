@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include "sim/cpu.h"
 #include "sim/dql.h"
+#include "sim/ifb.h"
 #include "sim/event.h"
 #include "sim/gro.h"
 #include "sim/skb.h"
@@ -121,6 +122,8 @@ struct nic {
     /* The port's capture (sim/pcap.h), or NULL: tested once per frame. */
     struct pcap_port *pcap;
     bool pcap_wire;              /* capture the wire's frames, not the host's packets */
+    uint8_t port;                /* its index in host->nics, plus one */
+    struct ingress ingress;      /* tc's ingress redirect (sim/ifb.h); .to NULL: none */
 };
 
 /* Reads the NIC keys of the host section (with defaults); errors go to the

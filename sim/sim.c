@@ -187,6 +187,11 @@ void sim_free(struct sim *s)
         link_dir_free(&s->links[i]->dir[0]);
         link_dir_free(&s->links[i]->dir[1]);
     }
+    for (int i = 0; i < s->nhosts; i++)   /* their packets hold the ports' RX buffers */
+        for (int k = 0; k < s->hosts[i]->nifbs; k++) {
+            qdisc_root_free(s->hosts[i]->ifbs[k]->qd);
+            free(s->hosts[i]->ifbs[k]);
+        }
     for (int i = 0; i < s->nhosts; i++) {
         struct host *h = s->hosts[i];
         for (int k = 0; k < h->nnics; k++) {

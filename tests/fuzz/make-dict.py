@@ -149,7 +149,13 @@ for s in ("class.1 = parent 1: rate 1gbit", "class.10 = parent 1:1 rate 600mbit 
           "loss = random 0.5% ecn", "netem_rate = 100mbit 20 53 5", "duplicate = 1%", "corrupt = 1%", "reorder = 25%",
           "limit = 1", "app = tcp_stream", "app = sctp_stream", "app = udp_stream", "app = ping",
           "app = sctp_iperf3", "app = tcp_iperf3", "family = inet6", "mtu = 9000", "mtu = 45000", "mtu = 68",
-          "ms", "us", "ns", "ps", "s", "gbit", "mbit", "kbit", "bps", "K", "M", "G", "%", "e3", "MS"):
+          "ms", "us", "ns", "ps", "s", "gbit", "mbit", "kbit", "bps", "K", "M", "G", "%", "e3", "MS",
+          "qdisc = netem delay 50ms 5ms distribution normal loss 1% limit 1000", "netem delay ", "netem loss ",
+          "rate 100mbit 20", "ecn", "ifb = ifb0", "ifb = ifb0 ifb1", "ifb0.qdisc = ", "ifb0.qdisc = netem loss 1%",
+          "ifb0.qdisc = tbf rate 100mbit burst 32kb latency 50ms", "ifb1.qdisc = mq",
+          "eth0.ingress = u32 match u32 0 0 action mirred egress redirect dev ifb0",
+          "eth0.ingress = protocol ip matchall action mirred egress redirect dev ifb1", "eth1.ingress = ",
+          "matchall", "mirred", "redirect", "dev ifb0", "protocol ipv6 ", "protocol all "):
     tok(s)
 
 # then every lower-case word the library spells out (keys, choices,

@@ -98,14 +98,14 @@ check "every key the runs above resolved is in docs/models/ or docs/usage.md${mi
 
 # ---- every key the docs set is a key: the ini blocks and --set examples
 # of README.md and docs/ (adding-a-variant.md builds a variant of its own,
-# whose keys this netsim lacks); fwd./rev., class.MINOR, filter.N and
-# cost.SYMBOL as `netsim keys` spells them
-{ "$NETSIM" keys --names; "$NETSIM" keys | grep -oE '^  [a-z][a-z0-9_.]*[A-Z][A-Za-z_.]*' | sed 's/^  //'; } |
+# whose keys this netsim lacks); fwd./rev., class.MINOR, filter.N,
+# cost.SYMBOL, IFB.qdisc and PORT.ingress as `netsim keys` spells them
+{ "$NETSIM" keys --names; "$NETSIM" keys | grep -oE '^  [A-Za-z][a-z0-9_.]*[A-Z][A-Za-z_.]*' | sed 's/^  //'; } |
     sort -u > "$tmp/keynames"
 unknown=""
 for f in README.md $(find docs -name '*.md' ! -name adding-a-variant.md | sort); do
     while read -r k; do
-        kk=$(sed -E 's/^(fwd|rev)\.//; s/^class\.[0-9a-f]+$/class.MINOR/; s/^filter\.[0-9]+$/filter.N/; s/^cost\.[A-Za-z0-9_.]+$/cost.SYMBOL/' <<<"$k")
+        kk=$(sed -E 's/^(fwd|rev)\.//; s/^class\.[0-9a-f]+$/class.MINOR/; s/^filter\.[0-9]+$/filter.N/; s/^cost\.[A-Za-z0-9_.]+$/cost.SYMBOL/; s/^ifb[0-9]+\.qdisc$/IFB.qdisc/; s/^eth[0-9]+\.ingress$/PORT.ingress/' <<<"$k")
         grep -qxF "$kk" "$tmp/keynames" || unknown="$unknown $f:$k"
     done < <(awk '/^```ini/ { b = 1; next } /^```/ { b = 0 } b && /^ *[a-z][a-z0-9_.:]* *=/ { k = $1; sub(/=.*/, "", k); print k }' "$f"
              grep -oE -- '--set [a-z0-9_]+\.[a-z0-9_.]+=' "$f" | sed -E 's/^--set [a-z0-9_]+\.//; s/=$//')

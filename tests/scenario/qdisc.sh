@@ -252,3 +252,56 @@ check "tbf over netem still shapes to 100 Mbit/s of frames (goodput $g2)" betwee
 recipe "pfifo limit 100" leaf > "$tmp/r3.ini"
 "$NETSIM" run "$tmp/r3.ini" --no-db > /dev/null 2> "$tmp/r3.err"
 check "netem_at = leaf under a classless qdisc is refused" grep -q "pfifo has no leaf for netem" "$tmp/r3.err"
+
+# --- ingress and ifb: what a host receives goes, after GRO, through an
+# ifb's qdisc before the stack (tc's ingress qdisc, a mirred redirect)
+download() {    # $1: the ifb's qdisc, $2: the ingress filter
+    cat <<INI
+[sim]
+duration = 3s
+interval = 500ms
+[host server]
+[host client]
+ifb = ifb0
+ifb0.qdisc = $1
+eth0.ingress = $2
+[link l]
+ends = server:eth0 client:eth0
+rate = 10gbit
+propagation = 5ms
+[flow 1]
+app = tcp_stream
+from = server
+to = client
+length = 3s
+INI
+}
+redirect="u32 match u32 0 0 action mirred egress redirect dev ifb0"
+download "tbf rate 100mbit burst 32kb latency 50ms" "$redirect" > "$tmp/dl.ini"
+"$NETSIM" run "$tmp/dl.ini" -q -o "$tmp/dl.db" > /dev/null 2> "$tmp/dl.err"
+check "a download shaped by tbf on an ifb runs (exit 0, nothing said)" test $? -eq 0 -a ! -s "$tmp/dl.err"
+# tbf counts 1514-byte frames for 1448 bytes of payload: 100 x 1448 / 1514
+dl=$(q "$tmp/dl.db" "select sum(bytes) * 8 / 1e6 / (max(t_end) - 1) from interval where t_start >= 1")
+check "... at tbf's rate of frames from 1 s on: 95.6 Mbit/s of payload ($dl)" between "$dl" 94.6 95.7
+check "... every packet through the ifb" test "$(counter "$tmp/dl.db" client.ifb0.rx_packets)" -gt 4000
+download "netem loss 1% limit 100000" "protocol ip matchall action mirred egress redirect dev ifb0" \
+    > "$tmp/il.ini"
+"$NETSIM" run "$tmp/il.ini" -q -o "$tmp/il.db" > /dev/null 2>&1
+lost=$(counter "$tmp/il.db" client.ifb0.qdisc.netem_loss)
+rx=$(counter "$tmp/il.db" client.ifb0.rx_packets)
+segs=$(q "$tmp/il.db" "select sum(value) from counter where run_id = (select max(id) from run) and name like 'client.eth0.q%.rx_packets'")
+check "netem on the ifb loses 1 % of what GRO hands up ($lost of $rx), fewer packets than arrived ($segs)" \
+    test "$lost" -gt 0 -a "$rx" -lt "$segs" -a "$((lost * 1000 / rx))" -ge 5 -a "$((lost * 1000 / rx))" -le 15
+download "pfifo_fast" "protocol ipv6 matchall action mirred egress redirect dev ifb0" > "$tmp/i6.ini"
+"$NETSIM" run "$tmp/i6.ini" -q -o "$tmp/i6.db" > /dev/null 2>&1
+check "protocol ipv6 leaves IPv4 alone (0 through the ifb)" test "$(counter "$tmp/i6.db" client.ifb0.rx_packets)" -eq 0
+for bad in "tbf rate 100mbit burst 32kb latency 50ms|$redirect|x|:ifb0.qdisc:|mq|" \
+           "pfifo|u32 match u32 0 0 action mirred egress redirect dev ifb1|:eth0.ingress: no ifb 'ifb1' on host client" \
+           "pfifo|u32 match ip dport 80 0xffff action drop|:eth0.ingress: got 'u32 match ip dport 80 0xffff action drop'"; do
+    IFS='|' read -r qd filt _ <<< "$bad"
+    want=${bad##*|}
+    [ "$qd" = "tbf rate 100mbit burst 32kb latency 50ms" ] && { qd=mq; want=":ifb0.qdisc: mq needs a multiqueue device"; }
+    download "$qd" "$filt" > "$tmp/ib.ini"
+    "$NETSIM" run "$tmp/ib.ini" --no-db > /dev/null 2> "$tmp/ib.err"
+    check "ifb: ${want#:} refused at its line" test $? -eq 2 -a "$(grep -c "ib.ini:[0-9]*: \[host client\] ${want#:}" "$tmp/ib.err")" -eq 1
+done
