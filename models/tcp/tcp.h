@@ -544,18 +544,6 @@ void tcp_send_ack_for(struct tcp_sock *tp, uint64_t rcv_nxt);
 static inline int64_t tcp_cc_key(const struct tcp_sock *tp, int i) { return tp->th->cc_vals[i]; }
 simtime_t tcp_min_rtt(const struct tcp_sock *tp);
 
-/* CUBIC's curve (cc_cubic.c), pure for the tests: K in 1/1024 s for a
- * window `below` packets under W_max, and the target window t/1024 s into
- * the epoch (delay_min/8 included) for origin point W_max; with
- * tcp_cubic's bic_scale (C = bic_scale / 1024 x 10, 41 by default). */
-uint32_t tcp_cubic_k_scale(uint32_t below, uint32_t bic_scale);
-uint32_t tcp_cubic_target_scale(uint32_t origin, uint32_t k, uint64_t t, uint32_t bic_scale);
-static inline uint32_t tcp_cubic_k(uint32_t below) { return tcp_cubic_k_scale(below, 41); }
-static inline uint32_t tcp_cubic_target(uint32_t origin, uint32_t k, uint64_t t)
-{
-    return tcp_cubic_target_scale(origin, k, t, 41);
-}
-
 /* Westwood+'s BWE x RTTmin in packets, at least 2 (cc_westwood.c) */
 uint32_t tcp_westwood_bw_rttmin(const struct tcp_sock *tp);
 /* HighSpeed TCP's table (cc_highspeed.c): RFC 3649's windows, b(w) x 256 */
