@@ -20,6 +20,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <string.h>
+#include "models/tcp/cc_cubic.h"
 #include "models/tcp/tcp.h"
 
 static simtime_t now;

@@ -13,6 +13,7 @@
  * (beta_scale, cube_rtt_scale, cube_factor) is computed from the host's.
  */
 #include <math.h>
+#include "models/tcp/cc_cubic.h"
 #include "models/tcp/tcp.h"
 
 #define BETA_SCALE 1024

@@ -1,31 +1,11 @@
 /*
- * cc_reno.c - NewReno (Linux 4.15 tcp_cong.c tcp_reno_*): slow start to
+ * cc_reno.c - NewReno (Linux 4.15 tcp_cong.c's tcp_reno): slow start to
  * ssthresh, then one segment per window of ACKed segments; halve on loss.
- * Its three functions are exported as the kernel exports them, for the
- * variants that fall back on Reno (Vegas).
+ * Its three functions are in tcp_cong.c, exported as the kernel exports
+ * them, for the variants that fall back on Reno (Vegas); this file is the
+ * variant.
  */
 #include "models/tcp/tcp.h"
-
-void tcp_reno_cong_avoid(struct tcp_sock *tp, uint32_t acked)
-{
-    if (tcp_in_slow_start(tp)) {
-        acked = tcp_slow_start(tp, acked);
-        if (!acked)
-            return;
-    }
-    tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
-}
-
-uint32_t tcp_reno_ssthresh(struct tcp_sock *tp)
-{
-    uint32_t h = tp->snd_cwnd >> 1;
-    return h > 2 ? h : 2;
-}
-
-uint32_t tcp_reno_undo_cwnd(struct tcp_sock *tp)
-{
-    return tp->snd_cwnd > tp->prior_cwnd ? tp->snd_cwnd : tp->prior_cwnd;
-}
 
 const struct tcp_cc_ops tcp_reno = {
     .name = "reno",

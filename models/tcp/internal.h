@@ -1,8 +1,7 @@
 /*
  * internal.h - what the files of the tcp engine call in each other
- * (tcp_ack.c, tcp_recovery.c, tcp_input.c, tcp_output.c, tcp_sock.c,
- * module.c); not for
- * variants, which see only tcp.h.
+ * (tcp_ack.c, tcp_cong.c, tcp_recovery.c, tcp_input.c, tcp_output.c,
+ * tcp_sock.c, module.c); not for variants, which see only tcp.h.
  */
 #ifndef NETSIM_MODELS_TCP_INTERNAL_H
 #define NETSIM_MODELS_TCP_INTERNAL_H
@@ -74,8 +73,15 @@ static inline uint64_t tcp_cwnd_pacing_rate(const struct tcp_sock *tp)
 void tcp_update_reordering(struct tcp_sock *tp, uint64_t metric);
 void tcp_rack_update_reo_wnd(struct tcp_sock *tp, const struct tcp_rate_sample *rs);
 
-/* tcp_recovery.c: the congestion states */
+/* tcp_cong.c: the tcp.cc family, and the engine's calls into a cc's
+ * ops other than the per-ACK ones (tcp_ack.c) */
+extern const struct variant_family tcp_cc_family;
+void tcp_init_congestion_control(struct tcp_sock *tp);
+void tcp_cleanup_congestion_control(struct tcp_sock *tp);
 void tcp_set_ca_state(struct tcp_sock *tp, int st);
+void tcp_ca_event(struct tcp_sock *tp, int ev);
+
+/* tcp_recovery.c: the congestion states */
 void tcp_enter_recovery(struct tcp_sock *tp, bool ece);
 void tcp_enter_cwr(struct tcp_sock *tp);
 void tcp_cwnd_reduction(struct tcp_sock *tp, uint32_t acked_sacked, bool retrans_acked, bool lost_retrans);

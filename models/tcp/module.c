@@ -155,21 +155,9 @@ static void detach(struct sim *s, struct host *h, int slot)
     h->mod[slot] = NULL;
 }
 
-const struct tcp_cc_ops *tcp_cc_find(const char *name)
-{
-    return variant_find("tcp.cc", name);
-}
-
 const struct tcp_drs_ops *tcp_drs_find(const char *name)
 {
     return variant_find("tcp.drs", name);
-}
-
-static const char *cc_missing(const void *ops)
-{
-    const struct tcp_cc_ops *o = ops;
-    return !o->ssthresh ? "ssthresh" : !o->undo_cwnd ? "undo_cwnd"
-         : !o->cong_avoid && !o->cong_control ? "cong_avoid or cong_control" : NULL;
 }
 
 static const char *drs_missing(const void *ops)
@@ -178,15 +166,11 @@ static const char *drs_missing(const void *ops)
     return o->adjust || o->grow ? NULL : "adjust or grow";
 }
 
-static const struct variant_family cc_family = {
-    .key = "tcp.cc", .def = "cubic", .missing = cc_missing,
-    .doc = "[host] congestion control of the host's senders (net.ipv4.tcp_congestion_control)",
-};
 static const struct variant_family drs_family = {
     .key = "tcp.drs", .def = "trimodal", .missing = drs_missing,
     .doc = "[host] receive-buffer autotuning of the host's receivers (tcp_rcv_space_adjust)",
 };
-static const struct variant_family *const families[] = { &cc_family, &drs_family, NULL };
+static const struct variant_family *const families[] = { &tcp_cc_family, &drs_family, NULL };
 
 const struct model_module tcp_module = {
     .name = "tcp",

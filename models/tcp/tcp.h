@@ -514,12 +514,12 @@ uint64_t tcp_drs_new_rcvbuf(const struct tcp_drs_ops *drs, uint64_t copied, uint
 /* Initial receive window and wscale (tcp_select_initial_window). */
 void tcp_select_initial_window(uint64_t space, uint32_t mss, uint64_t rmem_max, bool wscale_ok, uint32_t init_rcv_wnd,
                                uint64_t *rcv_wnd, uint64_t *window_clamp, uint8_t *rcv_wscale);
-/* Sender helpers used by CC modules */
+/* Sender helpers used by CC modules (tcp_cong.c; tcp_is_cwnd_limited: tcp_ack.c) */
 void tcp_cong_avoid_ai(struct tcp_sock *tp, uint32_t w, uint32_t acked);
 uint32_t tcp_slow_start(struct tcp_sock *tp, uint32_t acked);
 bool tcp_is_cwnd_limited(const struct tcp_sock *tp);
 static inline bool tcp_in_slow_start(const struct tcp_sock *tp) { return tp->snd_cwnd < tp->snd_ssthresh; }
-/* tcp_cong.c's Reno, as the kernel exports it to other modules (cc_reno.c) */
+/* tcp_cong.c's Reno, as the kernel exports it to other modules */
 void tcp_reno_cong_avoid(struct tcp_sock *tp, uint32_t acked);
 uint32_t tcp_reno_ssthresh(struct tcp_sock *tp);
 uint32_t tcp_reno_undo_cwnd(struct tcp_sock *tp);
@@ -544,18 +544,6 @@ void tcp_send_ack_for(struct tcp_sock *tp, uint64_t rcv_nxt);
 static inline int64_t tcp_cc_key(const struct tcp_sock *tp, int i) { return tp->th->cc_vals[i]; }
 simtime_t tcp_min_rtt(const struct tcp_sock *tp);
 
-/* CUBIC's curve (cc_cubic.c), pure for the tests: K in 1/1024 s for a
- * window `below` packets under W_max, and the target window t/1024 s into
- * the epoch (delay_min/8 included) for origin point W_max; with
- * tcp_cubic's bic_scale (C = bic_scale / 1024 x 10, 41 by default). */
-uint32_t tcp_cubic_k_scale(uint32_t below, uint32_t bic_scale);
-uint32_t tcp_cubic_target_scale(uint32_t origin, uint32_t k, uint64_t t, uint32_t bic_scale);
-static inline uint32_t tcp_cubic_k(uint32_t below) { return tcp_cubic_k_scale(below, 41); }
-static inline uint32_t tcp_cubic_target(uint32_t origin, uint32_t k, uint64_t t)
-{
-    return tcp_cubic_target_scale(origin, k, t, 41);
-}
-
 /* Westwood+'s BWE x RTTmin in packets, at least 2 (cc_westwood.c) */
 uint32_t tcp_westwood_bw_rttmin(const struct tcp_sock *tp);
 /* HighSpeed TCP's table (cc_highspeed.c): RFC 3649's windows, b(w) x 256 */
@@ -563,7 +551,7 @@ uint32_t tcp_westwood_bw_rttmin(const struct tcp_sock *tp);
 struct tcp_hstcp_row { uint32_t cwnd, md; };
 extern const struct tcp_hstcp_row tcp_hstcp_table[TCP_HSTCP_ROWS];
 
-/* The registered variant of that name, or NULL (module.c). */
+/* The registered variant of that name, or NULL (tcp_cong.c). */
 const struct tcp_cc_ops *tcp_cc_find(const char *name);
 /* Recount the scoreboard from the per-segment flags and compare with the
  * counters (tests): 0 when consistent, else a code saying which differs. */

@@ -251,46 +251,24 @@ static void update_pacing_rate(struct tcp_sock *tp)
     tp->pacing_rate = tcp_cwnd_pacing_rate(tp);
 }
 
-void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
+/* tcp_ack_update_window, as far as the model has it: the peer's window
+ * taken as it comes. The window before, for in_ack_event's flags and
+ * F-RTO's duplicate ACK. */
+static uint64_t tcp_ack_update_window(struct tcp_sock *tp, const struct tcp_hdr *th)
 {
-    simtime_t now = core_now(c);
-    uint64_t ack = th->ack;
-    if (ack > tp->snd_nxt || ack < tp->snd_una)
-        return;
     uint64_t wnd_before = tp->snd_wnd;
     tp->snd_wnd = (uint64_t)th->win << tp->snd_wscale;
     if (tp->snd_wnd > tp->max_window)
         tp->max_window = tp->snd_wnd;
-    if (tp->ts_ok)
-        tp->ts_recent = th->tsval;
-    if (tp->state != TCP_ESTABLISHED)
-        return;
-    /* 4.15 reaches the work below only with data in flight: a receiver's
-     * data segments take header prediction past tcp_ack, and with nothing
-     * out tcp_ack leaves at no_queue. One call, and each segment the ACK
-     * frees from the retransmit queue */
-    bool charged = tp->packets_out > 0;
-    if (charged)
-        tcp_charge_n(tp->h, c, tcp_sym.ack, tcp_sym.ack_seg, (ack - 1) / tp->mss - tp->una_idx);
+    return wnd_before;
+}
 
-    struct tcp_rate_sample rs = { .rtt_us = -1, .interval = -1 };
-    struct ack_ctx a = { .now = now, .rs = &rs, .reord = -1, .prior_highest = tp->highest_sack };
-    uint32_t prior_in_flight = tcp_in_flight(tp);
-    uint32_t prior_lost = tp->lost_out;
-    uint64_t prior_snd_una = tp->snd_una;
-    rs.prior_in_flight = prior_in_flight;
-
-    if (th->nsack && tp->th->sack) {
-        uint32_t sacked = tp->sacked_out;
-        sacktag(tp, th, &a, tp->snd_una);
-        if (charged)
-            tcp_charge_n(tp->h, c, tcp_sym.sacktag, tcp_sym.sacktag_seg, tp->sacked_out - sacked);
-    }
-    /* an original SACKed below the previous highest arrived late */
-    if (a.reord >= 0 && (tp->ca_state != TCP_CA_Loss || tp->undo_marker))
-        tcp_update_reordering(tp, (uint64_t)(tp->highest_sack + 1 - a.reord));
-
-    /* cumulative ACK (tcp_clean_rtx_queue) */
+/* tcp_clean_rtx_queue: the segments the cumulative ACK covers leave the
+ * scoreboard, and the hints that pointed below snd_una follow it.
+ * Whether snd_una moved by a segment, and by how many. */
+static bool tcp_clean_rtx_queue(struct tcp_sock *tp, uint64_t ack, struct ack_ctx *a, uint32_t *pkts_acked)
+{
+    simtime_t now = a->now;
     uint64_t new_una_idx = (ack - 1) / tp->mss;
     int64_t hole = -1;
     for (uint64_t i = tp->una_idx; i < new_una_idx; i++) {
@@ -299,10 +277,10 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
             tp->sacked_out--;             /* delivered when it was SACKed */
         } else {
             /* a hole below the highest SACK filled by an original: reordering */
-            if (!(s->flags & SEG_RETRANS) && hole < 0 && (int64_t)i <= a.prior_highest)
+            if (!(s->flags & SEG_RETRANS) && hole < 0 && (int64_t)i <= a->prior_highest)
                 hole = (int64_t)i;
             unmark_lost_retrans(tp, s);
-            seg_delivered(tp, i, s, &a, false);
+            seg_delivered(tp, i, s, a, false);
         }
         tcp_ts_unlink(tp, i);
         tp->packets_out--;
@@ -310,7 +288,7 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
     if (hole >= 0 && tp->highest_sack >= hole)
         tcp_update_reordering(tp, (uint64_t)(tp->highest_sack + 1 - hole));
     bool forward = new_una_idx > tp->una_idx;
-    uint32_t pkts_acked = (uint32_t)(new_una_idx - tp->una_idx);
+    *pkts_acked = (uint32_t)(new_una_idx - tp->una_idx);
     tcp_seg_release(tp, tp->una_idx, new_una_idx);
     tp->una_idx = new_una_idx;
     tp->snd_una = ack;
@@ -325,48 +303,47 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         tp->all_acked_at = now;
     if (tp->tlp_pending && tp->snd_una >= tp->tlp_high_seq)
         tp->tlp_pending = false;
-    /* FLAG_ECE (tcp_ecn_rcv_ecn_echo) */
-    bool ece = (th->flags & TH_ECE) && (tp->ecn_flags & TCP_ECN_OK);
-    tp->st.ecn_ece_in += ece;
-    if (tp->cc->in_ack_event)
-        tp->cc->in_ack_event(tp, ack_event_flags(tp, th, prior_snd_una, wnd_before, ece));
+    return forward;
+}
 
-    /* RTT (tcp_ack_update_rtt): srtt from the oldest newly ACKed
-     * never-retransmitted segment, else the oldest newly SACKed; the rate
-     * sample and min_rtt from the newest */
-    simtime_t seq_rtt = a.first_ackt ? now - a.first_ackt : -1;
-    simtime_t ca_rtt = a.first_ackt ? now - a.last_ackt : -1;
-    if (a.first_sackt) {
+/* tcp_ack_update_rtt: srtt from the oldest newly ACKed
+ * never-retransmitted segment, else the oldest newly SACKed; the rate
+ * sample and min_rtt from the newest */
+static void tcp_ack_update_rtt(struct tcp_sock *tp, const struct ack_ctx *a, struct tcp_rate_sample *rs)
+{
+    simtime_t now = a->now;
+    simtime_t seq_rtt = a->first_ackt ? now - a->first_ackt : -1;
+    simtime_t ca_rtt = a->first_ackt ? now - a->last_ackt : -1;
+    if (a->first_sackt) {
         if (seq_rtt < 0)
-            seq_rtt = now - a.first_sackt;
-        ca_rtt = now - a.last_sackt;
+            seq_rtt = now - a->first_sackt;
+        ca_rtt = now - a->last_sackt;
     }
     if (ca_rtt >= 0)
-        rs.rtt_us = ca_rtt / PS_PER_US;
+        rs->rtt_us = ca_rtt / PS_PER_US;
     if (seq_rtt >= 0) {
         if (ca_rtt < tp->min_rtt)
             tp->min_rtt = ca_rtt > 0 ? ca_rtt : 1;
         rtt_estimator(tp, seq_rtt);
         tp->rto_backoff = 0;
     }
-    if (tp->cc->pkts_acked) {
-        struct tcp_ack_sample sample = { pkts_acked, (int32_t)rs.rtt_us, a.last_in_flight };
-        tp->cc->pkts_acked(tp, &sample);
-    }
-    if (tp->rack_dsack_seen || tp->rack_reo_steps != 1)     /* else it would leave one step as it is */
-        tcp_rack_update_reo_wnd(tp, &rs);
+}
 
-    /* tcp_fastretrans_alert: first what this ACK says of the reduction
-     * under way (its end, or that it was spurious: tcp_recovery.c), then
-     * its losses are marked, and a loss re-enters Recovery within the same
-     * ACK (the CC sees the state after both) */
+/* tcp_fastretrans_alert: first what this ACK says of the reduction
+ * under way (its end, or that it was spurious: tcp_recovery.c), then
+ * its losses are marked, and a loss re-enters Recovery within the same
+ * ACK (the CC sees the state after both) */
+static void tcp_fastretrans_alert(struct tcp_sock *tp, const struct tcp_hdr *th, struct ack_ctx *a,
+                                  uint64_t prior_snd_una, uint64_t wnd_before, bool ece)
+{
+    simtime_t now = a->now;
     uint32_t tsecr = tp->ts_ok ? th->tsecr : 0;
     bool una_moved = tp->snd_una > prior_snd_una, delayed = false;
     if (tp->ca_state == TCP_CA_Open || (tp->ca_state == TCP_CA_Disorder && !tcp_any_retrans_done(tp)))
         tp->retrans_stamp = 0;
     if (tp->ca_state == TCP_CA_Loss) {
         bool dup = !una_moved && ((uint64_t)th->win << tp->snd_wscale) == wnd_before;
-        tcp_process_loss(tp, tsecr, una_moved, a.orig_acked, a.newly_sacked || dup, tcp_can_send_new(tp));
+        tcp_process_loss(tp, tsecr, una_moved, a->orig_acked, a->newly_sacked || dup, tcp_can_send_new(tp));
     } else if (tp->ca_state == TCP_CA_Recovery) {
         if (tp->snd_una >= tp->high_seq)
             tcp_recovery_done(tp, tsecr);
@@ -377,12 +354,12 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         tcp_end_cwnd_reduction(tp);
         tcp_set_ca_state(tp, TCP_CA_Open);
     }
-    if (a.dsack && !delayed && tp->ca_state <= TCP_CA_Recovery)
+    if (a->dsack && !delayed && tp->ca_state <= TCP_CA_Recovery)
         tcp_try_undo_dsack(tp);
     if (tp->th->rack && !delayed)
-        tcp_rack_detect_loss(tp, now, &a);
+        tcp_rack_detect_loss(tp, now, a);
     if (tp->sack_ok && tp->ca_state != TCP_CA_Loss && !delayed)
-        tcp_mark_head_lost(tp, &a);
+        tcp_mark_head_lost(tp, a);
     if (tp->ca_state < TCP_CA_Recovery) {
         if (tp->lost_out > 0) {
             tcp_enter_recovery(tp, ece);
@@ -396,47 +373,107 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
                 tcp_set_ca_state(tp, TCP_CA_Open);
         }
     }
+}
 
-    /* rate sample (tcp_rate_gen) */
+/* tcp_rate_gen: the delivery-rate sample of this ACK */
+static void tcp_rate_gen(struct tcp_sock *tp, const struct ack_ctx *a, struct tcp_rate_sample *rs)
+{
+    simtime_t now = a->now;
     if (tp->app_limited && tp->delivered > tp->app_limited)
         tp->app_limited = 0;
-    if (a.acked_sacked)
+    if (a->acked_sacked)
         tp->delivered_mstamp = now;
-    rs.acked_sacked = a.acked_sacked;
-    rs.losses = a.losses;
-    if (!a.have_p) {
-        rs.delivered = -1;
-        rs.interval = -1;
+    rs->acked_sacked = a->acked_sacked;
+    rs->losses = a->losses;
+    if (!a->have_p) {
+        rs->delivered = -1;
+        rs->interval = -1;
     } else {
-        rs.delivered = (int64_t)(tp->delivered - rs.prior_delivered);
-        simtime_t ack_phase = now - rs.prior_time;
-        if (ack_phase > rs.interval)
-            rs.interval = ack_phase;
-        if (rs.interval < tp->min_rtt)
-            rs.interval = -1;
+        rs->delivered = (int64_t)(tp->delivered - rs->prior_delivered);
+        simtime_t ack_phase = now - rs->prior_time;
+        if (ack_phase > rs->interval)
+            rs->interval = ack_phase;
+        if (rs->interval < tp->min_rtt)
+            rs->interval = -1;
     }
     /* what tcp_rate_gen keeps for tcp_info: an app-limited sample only
      * when it is not slower than the one kept */
-    if (rs.interval > 0 && rs.delivered > 0) {
-        uint64_t iv_us = (uint64_t)(rs.interval / PS_PER_US), d = (uint64_t)rs.delivered;
-        if (!rs.is_app_limited || d * tp->rate_interval_us >= tp->rate_delivered * iv_us) {
+    if (rs->interval > 0 && rs->delivered > 0) {
+        uint64_t iv_us = (uint64_t)(rs->interval / PS_PER_US), d = (uint64_t)rs->delivered;
+        if (!rs->is_app_limited || d * tp->rate_interval_us >= tp->rate_delivered * iv_us) {
             tp->rate_delivered = d;
             tp->rate_interval_us = iv_us;
-            tp->rate_app_limited = rs.is_app_limited;
+            tp->rate_app_limited = rs->is_app_limited;
         }
     }
+}
 
-    /* congestion control (tcp_cong_control) */
+static void tcp_cong_control(struct tcp_sock *tp, const struct ack_ctx *a, struct tcp_rate_sample *rs)
+{
     if (tp->cc->cong_control) {
-        tp->cc->cong_control(tp, &rs);
+        tp->cc->cong_control(tp, rs);
     } else if (tp->ca_state == TCP_CA_Recovery || tp->ca_state == TCP_CA_CWR) {
-        tcp_cwnd_reduction(tp, a.acked_sacked, a.retrans_acked, a.lost_retrans);
-    } else if (a.acked_sacked && tcp_is_cwnd_limited(tp)) {
-        tp->cc->cong_avoid(tp, a.acked_sacked);
+        tcp_cwnd_reduction(tp, a->acked_sacked, a->retrans_acked, a->lost_retrans);
+    } else if (a->acked_sacked && tcp_is_cwnd_limited(tp)) {
+        tp->cc->cong_avoid(tp, a->acked_sacked);
     }
     if (tp->snd_cwnd > tp->snd_cwnd_clamp)
         tp->snd_cwnd = tp->snd_cwnd_clamp;
     update_pacing_rate(tp);
+}
+
+void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
+{
+    simtime_t now = core_now(c);
+    uint64_t ack = th->ack;
+    if (ack > tp->snd_nxt || ack < tp->snd_una)
+        return;
+    uint64_t wnd_before = tcp_ack_update_window(tp, th);
+    if (tp->ts_ok)
+        tp->ts_recent = th->tsval;
+    if (tp->state != TCP_ESTABLISHED)
+        return;
+    /* 4.15 reaches the work below only with data in flight: a receiver's
+     * data segments take header prediction past tcp_ack, and with nothing
+     * out tcp_ack leaves at no_queue. One call, and each segment the ACK
+     * frees from the retransmit queue */
+    bool charged = tp->packets_out > 0;
+    if (charged)
+        tcp_charge_n(tp->h, c, tcp_sym.ack, tcp_sym.ack_seg, (ack - 1) / tp->mss - tp->una_idx);
+
+    struct tcp_rate_sample rs = { .rtt_us = -1, .interval = -1, .prior_in_flight = tcp_in_flight(tp) };
+    struct ack_ctx a = { .now = now, .rs = &rs, .reord = -1, .prior_highest = tp->highest_sack };
+    uint32_t prior_lost = tp->lost_out;
+    uint64_t prior_snd_una = tp->snd_una;
+
+    if (th->nsack && tp->th->sack) {
+        uint32_t sacked = tp->sacked_out;
+        sacktag(tp, th, &a, tp->snd_una);
+        if (charged)
+            tcp_charge_n(tp->h, c, tcp_sym.sacktag, tcp_sym.sacktag_seg, tp->sacked_out - sacked);
+    }
+    /* an original SACKed below the previous highest arrived late */
+    if (a.reord >= 0 && (tp->ca_state != TCP_CA_Loss || tp->undo_marker))
+        tcp_update_reordering(tp, (uint64_t)(tp->highest_sack + 1 - a.reord));
+
+    uint32_t pkts_acked;
+    bool forward = tcp_clean_rtx_queue(tp, ack, &a, &pkts_acked);
+    /* FLAG_ECE (tcp_ecn_rcv_ecn_echo) */
+    bool ece = (th->flags & TH_ECE) && (tp->ecn_flags & TCP_ECN_OK);
+    tp->st.ecn_ece_in += ece;
+    if (tp->cc->in_ack_event)
+        tp->cc->in_ack_event(tp, ack_event_flags(tp, th, prior_snd_una, wnd_before, ece));
+    tcp_ack_update_rtt(tp, &a, &rs);
+    if (tp->cc->pkts_acked) {
+        struct tcp_ack_sample sample = { pkts_acked, (int32_t)rs.rtt_us, a.last_in_flight };
+        tp->cc->pkts_acked(tp, &sample);
+    }
+    if (tp->rack_dsack_seen || tp->rack_reo_steps != 1)     /* else it would leave one step as it is */
+        tcp_rack_update_reo_wnd(tp, &rs);
+
+    tcp_fastretrans_alert(tp, th, &a, prior_snd_una, wnd_before, ece);
+    tcp_rate_gen(tp, &a, &rs);
+    tcp_cong_control(tp, &a, &rs);
 
     if (forward) {
         tp->is_cwnd_limited = false;

@@ -94,8 +94,8 @@ void tcp_ecn_check_ce(struct tcp_sock *tp, uint8_t ecn)
         break;
     case INET_ECN_CE:
         tp->st.ecn_ce_in++;
-        if (tcp_ca_needs_ecn(tp) && tp->cc->cwnd_event)
-            tp->cc->cwnd_event(tp, CA_EVENT_ECN_IS_CE);
+        if (tcp_ca_needs_ecn(tp))
+            tcp_ca_event(tp, CA_EVENT_ECN_IS_CE);
         if (!(tp->ecn_flags & TCP_ECN_DEMAND_CWR)) {
             tcp_enter_quickack_mode(tp);
             tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
@@ -103,8 +103,8 @@ void tcp_ecn_check_ce(struct tcp_sock *tp, uint8_t ecn)
         tp->ecn_flags |= TCP_ECN_SEEN;
         break;
     default:
-        if (tcp_ca_needs_ecn(tp) && tp->cc->cwnd_event)
-            tp->cc->cwnd_event(tp, CA_EVENT_ECN_NO_CE);
+        if (tcp_ca_needs_ecn(tp))
+            tcp_ca_event(tp, CA_EVENT_ECN_NO_CE);
         tp->ecn_flags |= TCP_ECN_SEEN;
         break;
     }

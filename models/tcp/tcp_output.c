@@ -196,8 +196,7 @@ static int tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint
 
 void tcp_send_ack(struct tcp_sock *tp, struct core *c)
 {
-    if (tp->cc->cwnd_event)
-        tp->cc->cwnd_event(tp, CA_EVENT_NON_DELAYED_ACK);
+    tcp_ca_event(tp, CA_EVENT_NON_DELAYED_ACK);
     tcp_transmit(tp, c, TH_ACK, tp->snd_nxt, 0, false, 1);
 }
 
@@ -218,8 +217,7 @@ void tcp_send_syn(struct tcp_sock *tp, struct core *c, bool ack)
 void tcp_send_delayed_ack(struct tcp_sock *tp, struct core *c)
 {
     simtime_t now = core_now(c);
-    if (tp->cc->cwnd_event)
-        tp->cc->cwnd_event(tp, CA_EVENT_DELAYED_ACK);
+    tcp_ca_event(tp, CA_EVENT_DELAYED_ACK);
     simtime_t ato = tp->ato;
     if (ato > TCP_DELACK_MIN) {
         simtime_t max_ato = TCP_DELACK_MAX;
@@ -392,8 +390,7 @@ static bool tcp_xmit_segs(struct tcp_sock *tp, uint64_t idx, uint32_t n, bool re
     if (!tp->packets_out) {
         tp->first_tx_mstamp = now;
         tp->delivered_mstamp = now;
-        if (tp->cc->cwnd_event)
-            tp->cc->cwnd_event(tp, CA_EVENT_TX_START);
+        tcp_ca_event(tp, CA_EVENT_TX_START);
     }
     for (uint32_t k = 0; k < n; k++) {
         uint64_t i = idx + k;

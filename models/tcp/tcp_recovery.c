@@ -25,13 +25,6 @@ static void init_undo(struct tcp_sock *tp)
     tp->undo_retrans = tp->retrans_out ? (int32_t)tp->retrans_out : -1;
 }
 
-void tcp_set_ca_state(struct tcp_sock *tp, int st)
-{
-    if (tp->cc->set_state)
-        tp->cc->set_state(tp, st);
-    tp->ca_state = st;
-}
-
 /* tcp_init_cwnd_reduction, as far as the model's Recovery has it: where
  * a reduction starts, its PRR counts, ssthresh from the cc, and a CWR
  * for the next new segment (tcp_ecn_queue_cwr) */
@@ -89,8 +82,7 @@ void tcp_end_cwnd_reduction(struct tcp_sock *tp)
         return;
     if (tp->ca_state == TCP_CA_CWR || (tp->snd_ssthresh < TCP_INFINITE_SSTHRESH && tp->undo_marker))
         tp->snd_cwnd = tp->snd_ssthresh;
-    if (tp->cc->cwnd_event)
-        tp->cc->cwnd_event(tp, CA_EVENT_COMPLETE_CWR);
+    tcp_ca_event(tp, CA_EVENT_COMPLETE_CWR);
 }
 
 /* PRR (tcp_cwnd_reduction, RFC 6937) */
@@ -127,8 +119,7 @@ void tcp_enter_loss(struct tcp_sock *tp, simtime_t now)
         tp->prior_ssthresh = tcp_current_ssthresh(tp);
         tp->prior_cwnd = tp->snd_cwnd;
         tp->snd_ssthresh = tp->cc->ssthresh(tp);
-        if (tp->cc->cwnd_event)
-            tp->cc->cwnd_event(tp, CA_EVENT_LOSS);
+        tcp_ca_event(tp, CA_EVENT_LOSS);
         init_undo(tp);
     }
     /* F-RTO (net.ipv4.tcp_frto 2) for a new recovery or a repeated timeout */

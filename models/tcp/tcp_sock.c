@@ -3,8 +3,7 @@
  * scaling and timestamps (tcp_connect, tcp_conn_request,
  * tcp_rcv_synsent_state_process), buffer initialisation
  * (tcp_init_buffer_space), the timers (run as softirq work on the
- * connection's core), traces and counters, and the helpers congestion
- * control modules share (tcp_cong.c).
+ * connection's core), traces and counters.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -17,34 +16,6 @@
 #include "sim/route.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
-
-/* ---- tcp_cong.c helpers ---- */
-
-uint32_t tcp_slow_start(struct tcp_sock *tp, uint32_t acked)
-{
-    uint32_t cwnd = tp->snd_cwnd + acked;
-    if (cwnd > tp->snd_ssthresh)
-        cwnd = tp->snd_ssthresh;
-    acked -= cwnd - tp->snd_cwnd;
-    tp->snd_cwnd = cwnd < tp->snd_cwnd_clamp ? cwnd : tp->snd_cwnd_clamp;
-    return acked;
-}
-
-void tcp_cong_avoid_ai(struct tcp_sock *tp, uint32_t w, uint32_t acked)
-{
-    if (tp->snd_cwnd_cnt >= w) {
-        tp->snd_cwnd_cnt = 0;
-        tp->snd_cwnd++;
-    }
-    tp->snd_cwnd_cnt += acked;
-    if (tp->snd_cwnd_cnt >= w) {
-        uint32_t delta = tp->snd_cwnd_cnt / w;
-        tp->snd_cwnd_cnt -= delta * w;
-        tp->snd_cwnd += delta;
-    }
-    if (tp->snd_cwnd > tp->snd_cwnd_clamp)
-        tp->snd_cwnd = tp->snd_cwnd_clamp;
-}
 
 /* ---- timers ---- */
 
@@ -178,8 +149,7 @@ void tcp_sock_free(struct tcp_sock *tp)
 {
     /* receive memory is the truesize of the records queued, in order or not */
     assert(tp->rmem_alloc == tcp_queued_truesize(tp));
-    if (tp->cc_inited && tp->cc->release)       /* tcp_cleanup_congestion_control */
-        tp->cc->release(tp);
+    tcp_cleanup_congestion_control(tp);
     tcp_seg_free_all(tp);
     tcp_rskb_vec_free(&tp->rq);
     tcp_rskb_vec_free(&tp->ofo);
@@ -359,9 +329,7 @@ static void established(struct tcp_sock *tp)
      * (4.15's tcp_sndbuf_expand): the MSS before the bound below */
     tcp_sndbuf_expand(tp);
     tp->mss = bound_to_half_wnd(tp, tp->mss);
-    if (tp->cc->init)
-        tp->cc->init(tp);
-    tp->cc_inited = true;
+    tcp_init_congestion_control(tp);
     if (tp->on_connect)
         tp->on_connect(tp);
 }

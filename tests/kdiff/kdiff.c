@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "models/qdisc/codel.h"
+#include "models/tcp/cc_cubic.h"
 #include "models/tcp/internal.h"
 #include "sim/dql.h"
 #include "tests/kdiff/kside.h"
