@@ -28,8 +28,10 @@ while IFS=$'\t' read -r doc quote cmd chk want; do
     if [ -z "${ran[$cmd]:-}" ]; then
         n=$((n + 1))
         ran[$cmd]=$n
-        # shellcheck disable=SC2086
-        "$NETSIM" $cmd -o "$tmp/q$n.db" < /dev/null > "$tmp/q$n.out" 2> "$tmp/q$n.err"
+        # words as a shell splits them, quotes kept ('receiver.ifb0.qdisc=netem
+        # loss 1%'), nothing expanded (a sweep's ${a, b} is netsim's)
+        mapfile -d '' -t args < <(python3 -c 'import shlex, sys; sys.stdout.write("\0".join(shlex.split(sys.argv[1])) + "\0")' "$cmd")
+        "$NETSIM" "${args[@]}" -o "$tmp/q$n.db" < /dev/null > "$tmp/q$n.out" 2> "$tmp/q$n.err"
         check "runs: netsim $cmd" test $? -eq 0
     fi
     k=${ran[$cmd]}
