@@ -60,6 +60,7 @@ static bool merge(const struct gro_list *g, struct gro_held *h, struct skb *skb,
     }
     p->payload += skb->payload;
     p->ip_len += skb->payload;
+    INVARIANT(p->ip_len < GRO_MAX_LEN && h->last_frags <= GRO_MAX_SKB_FRAGS);
     /* the frame's buffer stays with the packet until the stack frees it */
     skb->next = p->frag_list;
     p->frag_list = skb;
@@ -72,6 +73,7 @@ static void hold(struct gro_list *g, struct skb *skb, uint32_t page_part, uint64
     if (g->n == GRO_MAX_SKBS)
         flush_at(g, 0, deliver, ctx);   /* gro_flush_oldest */
     skb->gso_size = (uint16_t)skb->payload;   /* the first segment sets the packet's mss */
+    INVARIANT(g->n < GRO_MAX_SKBS);
     g->held[g->n++] = (struct gro_held){ .skb = skb, .last = skb, .last_frags = frags_of(g, page_part), .age = jiffy };
 }
 

@@ -277,6 +277,18 @@ struct qdisc_root {
     struct sim *sim;
 };
 
+/* Bytes q's backlog counts that are on none of its own lists: the packet
+ * dequeued for a stopped TX queue (dev_requeue_skb) and the one a parent
+ * peeked (qdisc_peek); for the invariants that add up a discipline's lists. */
+static inline uint64_t qdisc_backlog_aside(const struct qdisc *q)
+{
+    uint64_t b = q->peeked ? qdisc_pkt_len(q->peeked) : 0;
+    if (q->root && q->root->requeued && q->root->requeued_q == q)
+        b += qdisc_pkt_len(q->root->requeued);
+    return b;
+}
+
+
 /* A tree from parsed options, for a device; NULL with err set when init
  * refuses the options. */
 struct qdisc_root *qdisc_root_new(const struct qdisc_args *a, const struct qdisc_dev *dev, struct evq *q,

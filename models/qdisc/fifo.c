@@ -50,6 +50,7 @@ static int pfifo_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
     if (q->st.qlen >= f->limit)
         return qdisc_drop(q, skb);
     fifo_add(q, f, skb);
+    INVARIANT(q->st.qlen <= f->limit);
     return NET_XMIT_SUCCESS;
 }
 
@@ -60,6 +61,7 @@ static int bfifo_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
     if (q->st.backlog + qdisc_pkt_len(skb) > f->limit)
         return qdisc_drop(q, skb);
     fifo_add(q, f, skb);
+    INVARIANT(q->st.backlog <= f->limit);
     return NET_XMIT_SUCCESS;
 }
 

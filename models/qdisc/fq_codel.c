@@ -227,6 +227,15 @@ static uint32_t fq_codel_drop(struct qdisc *q, uint32_t max_packets)
     return idx;
 }
 
+/* the per-flow backlogs fq_codel_drop scans add up to the qdisc's */
+static uint64_t backlog_sum(const struct fq_codel *fq)
+{
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < fq->flows_cnt; i++)
+        sum += fq->backlogs[i];
+    return sum;
+}
+
 static int fq_codel_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
 {
     struct fq_codel *fq = q->priv;
@@ -245,6 +254,7 @@ static int fq_codel_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
     /* truesize is the memory charged, taken back when the packet leaves */
     fq->memory_usage += skb->truesize;
     bool memory_limited = fq->memory_usage > fq->memory_limit;
+    INVARIANT_SUM(fq->flows_cnt, backlog_sum(fq) + qdisc_backlog_aside(q) == q->st.backlog);
     if (q->st.qlen <= fq->limit && !memory_limited)
         return NET_XMIT_SUCCESS;
 
@@ -254,6 +264,8 @@ static int fq_codel_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
     fq->drop_overlimit += prev_qlen;
     if (memory_limited)
         fq->drop_overmemory += prev_qlen;
+    INVARIANT(q->st.qlen <= fq->limit || fq->memory_usage <= fq->memory_limit || !q->st.qlen);
+    INVARIANT_SUM(fq->flows_cnt, backlog_sum(fq) + qdisc_backlog_aside(q) == q->st.backlog);
     /* the sender learns that its own flow lost packets */
     return ret == idx ? NET_XMIT_CN : NET_XMIT_SUCCESS;
 }
@@ -310,6 +322,7 @@ static struct skb *fq_codel_dequeue(struct qdisc *q, simtime_t now)
         }
         qdisc_sent(q, skb);
         flow->deficit -= (int32_t)qdisc_pkt_len(skb);
+        INVARIANT_SUM(fq->flows_cnt, backlog_sum(fq) + qdisc_backlog_aside(q) == q->st.backlog);
         /* the kernel's deferred qdisc_tree_reduce_backlog: no parent
          * here, the scratch is reset as it would be */
         if (fq->cstats.drop_count && q->st.qlen) {

@@ -334,6 +334,8 @@ static void charge(struct htb *h, int k, int level, uint32_t bytes, int64_t now)
             t = 1 - HTB_MBUFFER;
         c->ctokens = t;
         c->t_c = now;
+        /* ceil tokens: at most the cbuffer, never below -mbuffer (htb_accnt_ctokens) */
+        INVARIANT(c->ctokens <= c->cbuffer && c->ctokens > -HTB_MBUFFER);
         if (c->level) {
             c->bytes += bytes;
             c->packets++;

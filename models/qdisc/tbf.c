@@ -199,6 +199,9 @@ static struct skb *tbf_dequeue(struct qdisc *q, simtime_t now)
         t->t_c = tnow;
         t->tokens = toks;
         t->ptokens = ptoks;
+        /* the bucket never holds more than its size, nor the peak bucket
+         * more than one mtu; a packet sent leaves them at or above 0 */
+        INVARIANT(t->tokens >= 0 && t->tokens <= t->buffer && t->ptokens >= 0 && t->ptokens <= t->mtu);
         qdisc_backlog_out(q, skb);
         qdisc_sent(q, skb);
         return skb;

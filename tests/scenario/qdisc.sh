@@ -200,6 +200,15 @@ m=$(counter "$tmp/dctcp.db" r.eth1.qdisc.ce_mark)
 check "... by CE marks ($m), with no drop" test "$m" -gt 1000 -a "$(counter "$tmp/dctcp.db" r.eth1.qdisc.dropped)" = 0
 g=$(counter "$tmp/dctcp.db" flow.1.goodput_bps)
 check "... and the link full: over 930 Mbit/s of the 941.48 frames allow ($g)" between "$g" 930e6 941.48e6
+# fq_codel at its limit (20 packets) drops from the fattest flow
+# (fq_codel_drop); under make check-asan its per-flow backlogs are checked
+# against the qdisc's at every change
+sed 's/^fwd.qdisc = fq_codel ce_threshold 1ms$/fwd.qdisc = fq_codel limit 20/; s/^duration = .*/duration = 2s/' \
+    "$tmp/dctcp.ini" > "$tmp/fqlim.ini"
+"$NETSIM" run "$tmp/fqlim.ini" -q -o "$tmp/fqlim.db" > /dev/null 2>&1
+rc=$?
+over=$(counter "$tmp/fqlim.db" r.eth1.qdisc.drop_overlimit)
+check "fq_codel limit 20 runs and drops at its limit ($over over)" test $rc -eq 0 -a "${over:-0}" -gt 0
 
 # --- tc's two recipes of netem with a shaper: netem at the root with tbf
 # as its child (netem_at = root, the default), or tbf at the root with
