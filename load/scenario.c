@@ -17,7 +17,7 @@
 #include "load/scenario.h"
 #include "load/scenario_links.h"
 #include "load/host_ifb.h"
-#include "load/units.h"
+#include "sim/units.h"
 #include "sim/xalloc.h"
 
 static struct host *host_new(struct sim *s, const char *name)

@@ -23,14 +23,14 @@ crosses() {
     check "$n: names $f:$line" grep -qF "$f:$line: includes \"$inc\": $why" "$tmp/$n.out"
 }
 crosses "engine -> sink" sim/nic.c sinks/record.h "the engine may include only engine headers"
-crosses "engine -> loader" sim/sim.h load/units.h "the engine may include only engine headers"
+crosses "engine -> loader" sim/sim.h load/load.h "the engine may include only engine headers"
 crosses "engine -> command line" sim/ip.c cli/runner.h "the engine may include only engine headers"
-crosses "model -> loader" models/tcp/cc_cubic.c load/units.h "a model may include the engine"
+crosses "model -> loader" models/tcp/cc_cubic.c load/load.h "a model may include the engine"
 crosses "model -> another family" models/tcp/drs.c models/sctp/sctp.h "a model may include the engine"
 crosses "registry -> a family" models/registry.c models/tcp/tcp.h "a model may include the engine"
 crosses "loader -> sink" load/scenario.c sinks/report.h "the loader may include the engine and load/"
 crosses "loader -> command line" load/sweep.c cli/runner.h "the loader may include the engine and load/"
-crosses "sink -> loader" sinks/report.c load/units.h "a sink may include the engine and sinks/"
+crosses "sink -> loader" sinks/report.c load/load.h "a sink may include the engine and sinks/"
 crosses "sink -> command line" sinks/record.c cli/stats.h "a sink may include the engine and sinks/"
 crosses "command line -> model" cli/keys_cmd.c models/tcp/tcp.h "the command line may include the engine, load/, sinks/ and cli/"
 
