@@ -588,7 +588,7 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         host_ifb_build(s, h);
     }
     for (int i = 0; s->ecn_used && i < s->nhosts; i++)
-        ip_register_ecn_counters(s, s->hosts[i]);
+        ip_register_ecn_counters(&s->counters, s->hosts[i]);
     flows_build(s);
     cfg_finish(cfg);
     return s;
