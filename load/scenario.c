@@ -455,6 +455,7 @@ static void flows_build(struct sim *s)
 
 struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_override)
 {
+    models_install();
     cpu_profiles_register_symbols();
     models_register_symbols();
     struct sim *s = xcalloc(1, sizeof *s);

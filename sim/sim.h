@@ -206,6 +206,16 @@ struct model_module {
     void (*pcap_write)(const struct skb *skb, const struct pcap_l4 *w);
 };
 
+/* Hands the modules (models/registry.c's list) and the build's variants
+ * to the engine: called by the loader before it builds a world
+ * (sim_build), by the command line at start-up and by a test that reads
+ * the registry without building; again, it changes nothing. Defined in
+ * models/registry.c, the one call into the models the engine's users
+ * make; the engine itself only walks what it was given. */
+void models_install(void);
+/* The engine's side (sim/modules.c): the list it was given, n at most
+ * HOST_MAX_MODULES. Before models_install there are no modules. */
+void sim_modules_set(const struct model_module *const *list, int n);
 const struct app_ops *app_find(const char *name);
 const struct app_ops *app_at(int i);
 const struct model_module *model_at(int i);
