@@ -181,9 +181,10 @@ uint16_t flow_server_port(struct flow *f, struct cfg_section *sec, uint8_t proto
 
 /*
  * A model module: one protocol family with its applications, variants and
- * costs (models/udp, models/tcp, models/ipfrag, models/sctp). The registry
- * (models/registry.c) lists the modules; a variant registers itself in its
- * own file (sim/variant.h), so a new variant touches nothing else.
+ * costs (models/udp, models/tcp, models/ipfrag, models/sctp, models/qdisc).
+ * The registry (models/registry.c) lists the modules and hands the list to
+ * the engine (models_install); a variant registers itself in its own file
+ * (sim/variant.h), so a new variant touches nothing else.
  */
 struct cost_row;
 struct variant_family;

@@ -1,5 +1,5 @@
 /*
- * test_units.c - exact tests of load/units.c: every parser's accepted
+ * test_units.c - exact tests of sim/units.c: every parser's accepted
  * spellings and values, its error cases and their messages, and the
  * iperf3-style formatting.
  */
