@@ -192,10 +192,14 @@ run: need-deps
 
 unit: $(TEST_BIN) $(NETSIM)
 
-# the walls of the tree first: an include across one fails the build
+# the walls of the tree first: an include across one fails the build, and
+# once the objects are built, a call across one (tools/check-links: the
+# engine calls nothing of load/, models/, sinks/ or cli/, a model nothing
+# of cli/) in the objects the tests link
 test: need-deps
 	@tools/check-includes . $(EXTRA_MODELS)
 	@$(MAKE) --no-print-directory unit
+	@tools/check-links $(dir $(TEST_LIB)) $(EXTRA_MODELS)
 	@tests/run.sh $(BUILD) ./$(NETSIM)
 
 check-asan:

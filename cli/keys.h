@@ -2,7 +2,7 @@
  * keys.h - `netsim keys`: the key reference, read from the getters
  * themselves. keys_world.c builds small scenarios that reach every
  * getter (one per application, and again per variant of each family) and
- * collects what the getters recorded (cfg_describe, load/load.h)
+ * collects what the getters recorded (cfg_describe, sim/config_store.h)
  * into groups of rows; keys_cmd.c selects and prints them as text,
  * markdown (docs/reference/keys.md) or roff (netsim-scenario(5)).
  */

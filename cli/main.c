@@ -272,7 +272,9 @@ int main(int argc, char **argv)
      * third, for its memory statistics, which nothing reads. */
     sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-    /* a variant that breaks its family's contract stops every command */
+    /* the engine is handed the models; a variant that breaks its
+     * family's contract stops every command */
+    models_install();
     if (variants_check(stderr) < 0) {
         fprintf(stderr, "netsim: the model variants break their contract (sim/variant.h)\n");
         return 1;

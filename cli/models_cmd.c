@@ -1,8 +1,9 @@
 /*
  * models_cmd.c - `netsim models`: the applications, CPU profiles and
  * model families with their variants, each with its one-line doc, read
- * from the registry (models/registry.c) and the variant table
- * (sim/variant.h), which know nothing of this listing.
+ * from the modules and the variant table the engine was handed
+ * (models/registry.c's models_install; sim/modules.c, sim/variant.h),
+ * which know nothing of this listing.
  */
 #include <stdio.h>
 #include "cli/commands.h"

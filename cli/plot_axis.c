@@ -3,7 +3,7 @@
  * scenario wrote them ("256K", "50ms", "100mbit", "16"), the numbers they
  * stand for, their unit, and whether the axis is logarithmic.
  *
- * The unit comes from the values' suffixes (load/units.h: sizes are bytes,
+ * The unit comes from the values' suffixes (sim/units.h: sizes are bytes,
  * rates bit/s, times seconds); plain numbers take the unit of the key the
  * axis sets, as `netsim keys` knows it (cli/keys.h): the key is the
  * parameter every run recorded with the axis's value.
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/xalloc.h"
-#include "load/units.h"
+#include "sim/units.h"
 #include "cli/keys.h"
 #include "cli/plot.h"
 

@@ -25,7 +25,8 @@
  * inih still splits "key = value" (or "key: value"), drops an inline
  * "; comment" (a ';' after whitespace) and trims both sides.
  */
-#include "load/config_priv.h"
+#include "load/load.h"
+#include "sim/config_priv.h"
 #include "sim/arith.h"
 
 #include <ctype.h>

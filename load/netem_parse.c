@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "load/netem_parse.h"
-#include "load/units.h"
+#include "sim/units.h"
 
 /* Split s into at most max whitespace-separated words in buf; -1 if there
  * are more words, or more text than buf holds (a value is one line of at

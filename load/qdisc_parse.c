@@ -9,7 +9,7 @@
 #include <strings.h>
 #include "load/netem_parse.h"
 #include "load/qdisc_parse.h"
-#include "load/units.h"
+#include "sim/units.h"
 
 const char *qdisc_param_word(const struct qdisc_param *p)
 {

@@ -17,7 +17,7 @@
 #include "load/scenario.h"
 #include "load/scenario_links.h"
 #include "load/host_ifb.h"
-#include "load/units.h"
+#include "sim/units.h"
 #include "sim/xalloc.h"
 
 static struct host *host_new(struct sim *s, const char *name)
@@ -455,6 +455,7 @@ static void flows_build(struct sim *s)
 
 struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_override)
 {
+    models_install();
     cpu_profiles_register_symbols();
     models_register_symbols();
     struct sim *s = xcalloc(1, sizeof *s);
@@ -588,7 +589,7 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
         host_ifb_build(s, h);
     }
     for (int i = 0; s->ecn_used && i < s->nhosts; i++)
-        ip_register_ecn_counters(s, s->hosts[i]);
+        ip_register_ecn_counters(&s->counters, s->hosts[i]);
     flows_build(s);
     cfg_finish(cfg);
     return s;

@@ -12,7 +12,7 @@
 #include "load/link_qdisc.h"
 #include "load/qdisc_parse.h"
 #include "load/scenario_links.h"
-#include "load/units.h"
+#include "sim/units.h"
 #include "sim/xalloc.h"
 
 bool name_word(const char *s)

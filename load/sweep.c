@@ -13,7 +13,7 @@
 #include "sim/config.h"
 #include "load/load.h"
 #include "sim/rng.h"
-#include "load/units.h"
+#include "sim/units.h"
 #include "sim/xalloc.h"
 
 #include <ctype.h>

@@ -1,11 +1,12 @@
 /*
  * registry.c - the one place that knows every model module. Each module
  * (a protocol family) lists its own applications and variants in its own
- * directory; adding a family is one line here.
+ * directory; adding a family is one line here. The engine is handed the
+ * list and the build's table of variants (models_install); it walks them
+ * itself (sim/modules.c, sim/variant.c) and calls no model by name.
  */
-#include <string.h>
-#include "sim/costs.h"
 #include "sim/sim.h"
+#include "sim/variant.h"
 
 extern const struct model_module udp_module;
 extern const struct model_module icmp_module;
@@ -26,58 +27,11 @@ static const struct model_module *const modules[] = {
 #define NMODULES ((int)(sizeof modules / sizeof modules[0]))
 _Static_assert(sizeof modules / sizeof modules[0] <= HOST_MAX_MODULES, "raise HOST_MAX_MODULES");
 
-const struct model_module *model_at(int i)
-{
-    return i >= 0 && i < NMODULES ? modules[i] : NULL;
-}
+/* BUILD/gen/variants.c (tools/gen-variants), NULL-terminated */
+extern const struct variant *const variant_table[];
 
-const struct app_ops *app_at(int i)
+void models_install(void)
 {
-    for (int m = 0; m < NMODULES; m++) {
-        for (int k = 0; modules[m]->apps && modules[m]->apps[k]; k++)
-            if (i-- == 0)
-                return modules[m]->apps[k];
-    }
-    return NULL;
-}
-
-const struct app_ops *app_find(const char *name)
-{
-    for (int i = 0; app_at(i); i++)
-        if (!strcmp(app_at(i)->name, name))
-            return app_at(i);
-    return NULL;
-}
-
-void models_attach_host(struct sim *s, struct host *h)
-{
-    for (int m = 0; m < NMODULES; m++)
-        if (modules[m]->attach_host)
-            modules[m]->attach_host(s, h, m);
-}
-
-void models_detach_host(struct sim *s, struct host *h)
-{
-    for (int m = 0; m < NMODULES; m++)
-        if (modules[m]->detach_host)
-            modules[m]->detach_host(s, h, m);
-}
-
-void models_apply_costs(struct host *h, const char *profile)
-{
-    for (int m = 0; m < NMODULES; m++) {
-        const struct cost_row *r = modules[m]->costs ? modules[m]->costs(profile) : NULL;
-        for (; r && r->symbol; r++)
-            h->cost[cpu_sym(r->symbol)] = r->ns;
-    }
-}
-
-void models_register_symbols(void)
-{
-    for (int i = 0; cpu_profile_at(i); i++)
-        for (int m = 0; m < NMODULES; m++) {
-            const struct cost_row *r = modules[m]->costs ? modules[m]->costs(cpu_profile_at(i)->name) : NULL;
-            for (; r && r->symbol; r++)
-                cpu_sym(r->symbol);
-        }
+    sim_modules_set(modules, NMODULES);
+    variants_set(variant_table);
 }

@@ -1,8 +1,9 @@
 /*
  * config.h - what a component (the engine in sim/, a model in models/)
  * sees of a scenario: its section, read through typed getters, and the
- * errors and warnings it reports about it. Loading files, overrides,
- * iteration and the final check are the loader's (load/load.h).
+ * errors and warnings it reports about it. Iteration and the final
+ * check are for whoever holds the whole scenario (sim/config_store.h);
+ * loading files and overrides are the loader's (load/load.h).
  *
  * A scenario is an INI file. A section header is "[kind name]" ("[host
  * receiver]", "[link a]", "[flow 1]") or "[kind]" ("[sim]").

@@ -122,7 +122,7 @@ const char *host_addr_str(uint32_t id, char *buf);
 /* IP layer (ip.c). */
 void ip_rcv(struct host *h, struct skb *skb, struct core *c);
 /* The host's ECN counters (ip_ecn_in) into the run's, as nstat names them. */
-void ip_register_ecn_counters(struct sim *s, struct host *h);
+void ip_register_ecn_counters(struct counters *cs, struct host *h);
 /* Route, fragment if needed, hand to the NIC. Returns 0 or -1 (dropped). */
 int ip_output(struct host *h, struct skb *skb, struct core *c);
 uint32_t ip_hdr_len(uint8_t family);

@@ -3,6 +3,7 @@
  * fragmentation (ip_fragment for IPv4, the fragment header for IPv6).
  */
 #include "sim/arith.h"
+#include "sim/counter.h"
 #include "sim/invariant.h"
 #include "sim/host.h"
 #include "sim/link.h"
@@ -60,12 +61,12 @@ static int ip_fragment(struct host *h, struct skb *skb, uint32_t mtu, struct nic
 /* The next IP id towards a destination: a 16-bit counter, mod 2^16 */
 ARITH_WRAPS static inline uint16_t ip_id_next(uint16_t *id) { return (*id)++; }
 
-void ip_register_ecn_counters(struct sim *s, struct host *h)
+void ip_register_ecn_counters(struct counters *cs, struct host *h)
 {
     static const char *const field[4] = { "NoECT", "ECT1", "ECT0", "CE" };
     for (int k = 0; k < 4; k++) {
-        sim_counterf(s, &h->ip_ecn_in[0][k], false, "%s.IpExtIn%sPkts", h->name, field[k]);
-        sim_counterf(s, &h->ip_ecn_in[1][k], false, "%s.Ip6In%sPkts", h->name, field[k]);
+        counters_addf(cs, &h->ip_ecn_in[0][k], false, "%s.IpExtIn%sPkts", h->name, field[k]);
+        counters_addf(cs, &h->ip_ecn_in[1][k], false, "%s.Ip6In%sPkts", h->name, field[k]);
     }
 }
 

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sim/counter.h"
 #include "sim/qdisc.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
@@ -353,16 +354,16 @@ static void sample_fire(struct event *ev)
     evq_push(r->q, &r->sampler, r->q->now + r->every);
 }
 
-static void register_one(struct sim *s, struct qdisc *q, const char *prefix)
+static void register_one(struct counters *cs, struct qdisc *q, const char *prefix)
 {
     static const char *const f[] = { "sent_bytes", "sent_packets", "dropped", "overlimits", "requeues" };
     const uint64_t *v[] = { &q->st.bytes, &q->st.packets, &q->st.drops, &q->st.overlimits, &q->st.requeues };
     for (int i = 0; i < 5; i++)
-        sim_counterf(s, v[i], i == 2, "%s%s", prefix, f[i]);
+        counters_addf(cs, v[i], i == 2, "%s%s", prefix, f[i]);
     struct qdisc_xstat x[QDISC_MAX_XSTATS];
     int nx = q->ops->xstats ? q->ops->xstats(q, x) : 0;
     for (int i = 0; i < nx; i++)
-        sim_counterf(s, x[i].v, false, "%s%s", prefix, x[i].name);
+        counters_addf(cs, x[i].v, false, "%s%s", prefix, x[i].name);
 }
 
 void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, const char *port, simtime_t every)
@@ -376,18 +377,19 @@ void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, 
     }
     char prefix[96];
     snprintf(prefix, sizeof prefix, "%s.%s.qdisc.", host, port);
+    struct counters *cs = &s->counters;
     r->sim = s;
-    r->series_prefix = counters_keep_name(&s->counters, prefix);
-    r->host = counters_keep_name(&s->counters, host);
-    r->port = counters_keep_name(&s->counters, port);
+    r->series_prefix = counters_keep_name(cs, prefix);
+    r->host = counters_keep_name(cs, host);
+    r->port = counters_keep_name(cs, port);
     if (r->top->ops->mq) {
         for (uint32_t i = 0; i < r->top->nchildren; i++) {
             char p[128];
             snprintf(p, sizeof p, "%sq%u.", prefix, i);
-            register_one(s, r->top->children[i], p);
+            register_one(cs, r->top->children[i], p);
         }
     } else {
-        register_one(s, r->top, prefix);
+        register_one(cs, r->top, prefix);
     }
     /* netem leaves under mq count as its children above; under tbf and
      * htb they are counted by the class they serve */
@@ -397,7 +399,7 @@ void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, 
         struct qdisc_xstat x[QDISC_MAX_XSTATS];
         int nx = r->netem_leaf[i]->ops->xstats(r->netem_leaf[i], x);
         for (int k = 0; k < nx; k++)
-            sim_counterf(s, x[k].v, k < 2, "%s%s", p, x[k].name);
+            counters_addf(cs, x[k].v, k < 2, "%s%s", p, x[k].name);
     }
     r->every = every;
     if (every > 0) {

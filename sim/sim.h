@@ -181,9 +181,10 @@ uint16_t flow_server_port(struct flow *f, struct cfg_section *sec, uint8_t proto
 
 /*
  * A model module: one protocol family with its applications, variants and
- * costs (models/udp, models/tcp, models/ipfrag, models/sctp). The registry
- * (models/registry.c) lists the modules; a variant registers itself in its
- * own file (sim/variant.h), so a new variant touches nothing else.
+ * costs (models/udp, models/tcp, models/ipfrag, models/sctp, models/qdisc).
+ * The registry (models/registry.c) lists the modules and hands the list to
+ * the engine (models_install); a variant registers itself in its own file
+ * (sim/variant.h), so a new variant touches nothing else.
  */
 struct cost_row;
 struct variant_family;
@@ -206,6 +207,16 @@ struct model_module {
     void (*pcap_write)(const struct skb *skb, const struct pcap_l4 *w);
 };
 
+/* Hands the modules (models/registry.c's list) and the build's variants
+ * to the engine: called by the loader before it builds a world
+ * (sim_build), by the command line at start-up and by a test that reads
+ * the registry without building; again, it changes nothing. Defined in
+ * models/registry.c, the one call into the models the engine's users
+ * make; the engine itself only walks what it was given. */
+void models_install(void);
+/* The engine's side (sim/modules.c): the list it was given, n at most
+ * HOST_MAX_MODULES. Before models_install there are no modules. */
+void sim_modules_set(const struct model_module *const *list, int n);
 const struct app_ops *app_find(const char *name);
 const struct app_ops *app_at(int i);
 const struct model_module *model_at(int i);

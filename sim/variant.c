@@ -1,7 +1,8 @@
 /*
  * variant.c - the registry of model variants (see variant.h): the table
- * the build generates from the VARIANT lines, checked once, and read by
- * name or in order.
+ * the build generates from the VARIANT lines, handed over by
+ * models_install (variants_set), checked once, and read by name or in
+ * order.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -10,8 +11,9 @@
 #include "sim/sim.h"
 #include "sim/variant.h"
 
-/* BUILD/gen/variants.c (tools/gen-variants), NULL-terminated */
-extern const struct variant *const variant_table[];
+/* BUILD/gen/variants.c (tools/gen-variants), NULL-terminated, as
+ * variants_set was given it; NULL before. */
+static const struct variant *const *variant_table;
 
 #define MAX_FAMILIES 32
 #define MAX_PER_FAMILY 64
@@ -140,10 +142,24 @@ static int check_one(int k, FILE *err)
     return 0;
 }
 
+void variants_set(const struct variant *const *table)
+{
+    if (table == variant_table)
+        return;
+    variant_table = table;
+    memset(families, 0, sizeof families);
+    nfamilies = 0;
+    checked = 0;
+}
+
 int variants_check(FILE *err)
 {
     if (checked)
         return checked > 0 ? 0 : -1;
+    if (!variant_table) {
+        fprintf(err, "netsim: no model variants: models_install() was not called\n");
+        return -1;
+    }
     int bad = collect_families(err);
     for (int k = 0; variant_table[k]; k++)
         bad |= check_one(k, err);

@@ -79,8 +79,13 @@ struct variant_family {
                    "a variant's ops table starts with name, doc and keys");                  \
     const struct variant variant__##ops = { (key), &(ops), __FILE__ }
 
+/* The table the build generated (BUILD/gen/variants.c), NULL-terminated,
+ * handed over by models_install (sim/sim.h); the same table again changes
+ * nothing. */
+void variants_set(const struct variant *const *table);
 /* Checks the whole table once (later calls return the first answer): 0,
- * or -1 with every broken rule printed to err, one line each. */
+ * or -1 with every broken rule printed to err, one line each; -1 also
+ * before variants_set. */
 int variants_check(FILE *err);
 
 /* The variant of family `key` a scenario section chooses (the family's

@@ -4,8 +4,9 @@
  *
  * The unit formatting is iperf3's (src/units.c, unit_snprintf): at most
  * three significant digits in a four-character field, 1024-based units for
- * Transfer and 1000-based units for Bitrate. It is repeated here, not taken
- * from load/units.h, so that the outputs depend on nothing but the engine.
+ * Transfer and 1000-based units for Bitrate. It is not sim/units.h's
+ * fmt_bytes and fmt_bitrate: a table pads to a field width, and a value
+ * that would round up to the base moves to the next unit (fmt_unit).
  */
 #include <inttypes.h>
 #include <math.h>

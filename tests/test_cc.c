@@ -20,6 +20,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <string.h>
+#include "sim/sim.h"
 #include "models/tcp/cc_cubic.h"
 #include "models/tcp/tcp.h"
 
@@ -558,6 +559,7 @@ static void test_bbr_phase_ends(void **state)
 
 int main(void)
 {
+    models_install();   /* the engine's modules and variants (sim/sim.h) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cubic_root),     cmocka_unit_test(test_cubic_curve),
         cmocka_unit_test(test_cubic_epochs),   cmocka_unit_test(test_cubic_keys),

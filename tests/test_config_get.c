@@ -1,5 +1,5 @@
 /*
- * test_config_get.c - exact tests of load/config_get.c and the checks
+ * test_config_get.c - exact tests of sim/config_get.c and the checks
  * around it: typed getters and their defaults, range messages with units,
  * unknown keys and sections, the param table, --set overrides, sweep axes,
  * the error functions, and loading from a file.

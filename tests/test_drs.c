@@ -271,6 +271,7 @@ static void test_ratio_in_a_run(void **state)
 
 int main(void)
 {
+    models_install();   /* the engine's modules and variants (sim/sim.h) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_win_from_space),
         cmocka_unit_test(test_scaling_ratio_measure),

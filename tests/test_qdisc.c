@@ -15,6 +15,7 @@
 #include "sim/dql.h"
 #include "sim/psched.h"
 #include "sim/qdisc.h"
+#include "sim/sim.h"
 #include "sim/sock.h"
 
 static const struct qdisc_dev dev = { .mtu = 1500, .hard_header_len = 14, .txqueuelen = 1000,
@@ -337,6 +338,7 @@ static void test_dql(void **state)
 
 int main(void)
 {
+    models_install();   /* the engine's modules and variants (sim/sim.h) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_units), cmocka_unit_test(test_fifos), cmocka_unit_test(test_pfifo_fast),
         cmocka_unit_test(test_tbf),   cmocka_unit_test(test_htb),   cmocka_unit_test(test_fq),

@@ -8,6 +8,7 @@
  * CoDel's clock is ns >> 10: C(c) below is the netsim time whose codel
  * time is exactly c.
  */
+#include "sim/sim.h"
 #include "models/qdisc/codel.h"
 #include "tests/qdisc_world.h"
 
@@ -455,6 +456,7 @@ static void test_fq_codel_quantum_limit(void **state)
 
 int main(void)
 {
+    models_install();   /* the engine's modules and variants (sim/sim.h) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_codel_units, setup),
         cmocka_unit_test_setup(test_newton_step, setup),

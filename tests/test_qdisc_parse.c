@@ -13,6 +13,7 @@
 #include <string.h>
 #include "load/qdisc_parse.h"
 #include "sim/qdisc.h"
+#include "sim/sim.h"
 
 static const struct qdisc_dev dev = { .mtu = 1500, .hard_header_len = 14, .txqueuelen = 1000,
                                       .num_tx_queues = 1, .rate = 10000000000ULL };
@@ -254,6 +255,7 @@ static void test_kernel_limits(void **state)
 
 int main(void)
 {
+    models_install();   /* the engine's modules and variants (sim/sim.h) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_times),   cmocka_unit_test(test_sizes),   cmocka_unit_test(test_rates),
         cmocka_unit_test(test_htb_default_hex), cmocka_unit_test(test_tbf_mtu), cmocka_unit_test(test_filters),

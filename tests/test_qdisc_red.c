@@ -5,6 +5,7 @@
  * those formulas, not taken from this code. Each test was seen to fail
  * with the rule it checks broken by hand.
  */
+#include "sim/sim.h"
 #include "models/qdisc/red.h"
 #include "tests/qdisc_world.h"
 
@@ -217,6 +218,7 @@ static void test_red_adaptive(void **state)
 
 int main(void)
 {
+    models_install();   /* the engine's modules and variants (sim/sim.h) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_red_tc_parameters, setup),
         cmocka_unit_test_setup(test_red_refuses, setup),

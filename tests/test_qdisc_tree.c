@@ -16,6 +16,7 @@
 #include <string.h>
 #include "load/qdisc_parse.h"
 #include "sim/qdisc.h"
+#include "sim/sim.h"
 
 static const struct qdisc_dev dev = { .mtu = 1500, .hard_header_len = 14, .txqueuelen = 1000,
                                       .num_tx_queues = 1, .rate = 10000000000ULL };
@@ -281,6 +282,7 @@ static void test_rates_in_bytes(void **state)
 
 int main(void)
 {
+    models_install();   /* the engine's modules and variants (sim/sim.h) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_htb_depth, setup, teardown),
         cmocka_unit_test_setup_teardown(test_htb_netem_leaves, setup, teardown),

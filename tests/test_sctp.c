@@ -306,6 +306,7 @@ static void test_mod_timer_shortcut_and_requeue(void **state)
 
 int main(void)
 {
+    models_install();   /* the engine's modules and variants (sim/sim.h) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rwnd_old_arithmetic),
         cmocka_unit_test(test_rwnd_old_pressure),

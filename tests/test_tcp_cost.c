@@ -183,6 +183,7 @@ static void test_ipv6_path(void **state)
 
 int main(void)
 {
+    models_install();   /* the engine's modules and variants (sim/sim.h) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_once_per_segment),
         cmocka_unit_test(test_copy_per_byte),

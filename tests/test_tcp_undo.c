@@ -200,6 +200,7 @@ static void test_reordering_path(void **state)
 
 int main(void)
 {
+    models_install();   /* the engine's modules and variants (sim/sim.h) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timestamps),
         cmocka_unit_test(test_dsack),

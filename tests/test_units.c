@@ -1,5 +1,5 @@
 /*
- * test_units.c - exact tests of load/units.c: every parser's accepted
+ * test_units.c - exact tests of sim/units.c: every parser's accepted
  * spellings and values, its error cases and their messages, and the
  * iperf3-style formatting.
  */
@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "load/units.h"
+#include "sim/units.h"
 
 /* Parses with f and checks success and the value: no reason set. */
 #define TIME_OK(s, want) do { simtime_t v_ = -1; const char *w_ = NULL; \

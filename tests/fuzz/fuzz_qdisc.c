@@ -31,6 +31,7 @@
 #include "sim/event.h"
 #include "sim/netem.h"
 #include "sim/qdisc.h"
+#include "sim/sim.h"
 #include "sim/skb.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -93,6 +94,7 @@ static struct skb *packet(const uint8_t *b, uint32_t n, uint8_t queues)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    models_install();   /* the qdisc variants qdisc_parse looks up; again, nothing */
     struct fuzz_input in;
     fuzz_split(&in, data, size);
     char *text = in.text, *script = NULL;

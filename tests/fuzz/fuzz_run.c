@@ -41,7 +41,7 @@
 #include "load/scenario.h"
 #include "sim/skb.h"
 #include "load/sweep.h"
-#include "load/units.h"
+#include "sim/units.h"
 #include "tests/fuzz/fuzz.h"
 
 #define FUZZ_DURATION (2 * PS_PER_MS)

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "load/units.h"
+#include "sim/units.h"
 #include "tests/fuzz/fuzz.h"
 
 /* A value no parser returns on its own for these inputs, to see that a

@@ -13,6 +13,9 @@ counter() { q "$1" "select value from counter where name = '$2'"; }
 xb=$tmp/xb
 make -s PGO= BUILD="$xb" NETSIM="$xb/netsim" EXTRA_MODELS=tests/extra_models "$xb/netsim" > "$tmp/make.out" 2>&1
 check "make EXTRA_MODELS=tests/extra_models builds" test $? -eq 0 -a -x "$xb/netsim"
+tools/check-links "$xb" tests/extra_models > "$tmp/links.out" 2>&1
+check "... and keeps the link walls, its variants counted as models (tools/check-links)" \
+    test $? -eq 0 -a ! -s "$tmp/links.out"
 x=$xb/netsim
 "$x" models > "$tmp/models.out" 2>&1
 for v in triple never new-copy; do

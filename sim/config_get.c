@@ -5,8 +5,8 @@
  * behind cfg_time, cfg_rate, cfg_size, cfg_percent, cfg_int, cfg_double,
  * cfg_bool and cfg_choice (the contract is in sim/config.h).
  */
-#include "load/config_priv.h"
-#include "load/units.h"
+#include "sim/config_priv.h"
+#include "sim/units.h"
 
 #include <float.h>
 #include <stdio.h>

@@ -1,14 +1,14 @@
 /*
  * config_store.c - a loaded scenario in memory: its sections and keys, the
  * hash index that finds them, and the calls that walk or change them
- * (the contract is in sim/config.h and load/load.h).
+ * (the contract is in sim/config.h and sim/config_store.h).
  *
  * Storage is flat malloc'ed arrays owned by struct cfg. Sections and keys
  * are found through a strindex (strindex.h), so that a file with very many
  * sections or keys still loads in linear time. Sections are allocated one
  * by one because callers keep struct cfg_section pointers.
  */
-#include "load/config_priv.h"
+#include "sim/config_priv.h"
 
 #include <assert.h>
 #include <stdio.h>

@@ -3,9 +3,9 @@
  * it: errors (each text once, at most CFG_MAX_ERRORS kept), warnings
  * (printed once per process), and cfg_finish()'s check for the keys and
  * sections nobody asked for (the contract is in sim/config.h and
- * load/load.h).
+ * sim/config_store.h).
  */
-#include "load/config_priv.h"
+#include "sim/config_priv.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,18 +1,18 @@
 /*
  * config_priv.h - what the pieces of the scenario-file implementation
- * share (config_store.c, config_read.c, config_report.c, config_get.c):
- * the structures behind the opaque struct cfg and struct cfg_section, and
- * the helpers more than one of them calls. Nothing outside load/config_*.c
- * includes it.
+ * share (the engine's store, sim/config_store.c, config_get.c and
+ * config_report.c, and the loader's reader, load/config_read.c): the
+ * structures behind the opaque struct cfg and struct cfg_section, and the
+ * helpers more than one of them calls. Nothing else includes it.
  */
-#ifndef NETSIM_LOAD_CONFIG_PRIV_H
-#define NETSIM_LOAD_CONFIG_PRIV_H
+#ifndef NETSIM_CONFIG_PRIV_H
+#define NETSIM_CONFIG_PRIV_H
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "load/load.h"
+#include "sim/config_store.h"
 #include "sim/xalloc.h"
 #include "sim/strindex.h"
 

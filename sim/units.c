@@ -15,7 +15,7 @@
  * Every *why string completes "expected ...", so that a caller can write
  * "got '5', expected a time with a unit (...) such as 50ms".
  */
-#include "load/units.h"
+#include "sim/units.h"
 
 #include <ctype.h>
 #include <errno.h>
