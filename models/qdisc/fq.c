@@ -82,6 +82,14 @@ struct fq {
         stat_pkts_too_long, stat_allocation_errors, stat_ce_mark;
 };
 
+/* every flow is active, inactive (detached) or throttled, and the
+ * throttled are the ones in the time heap */
+static inline void flows_ok(const struct fq *f)
+{
+    INVARIANT(f->inactive_flows + f->throttled_flows <= f->flows && f->throttled_flows == f->ndelayed);
+}
+
+
 static struct fq_flow detached, throttled;   /* markers for f->next */
 
 #define FQ_GC_AGE (3 * PS_PER_S)
@@ -186,6 +194,7 @@ static void gc(struct fq *f, struct fq_flow **bucket, simtime_t now)
             f->flows--;
             f->inactive_flows--;
             f->stat_gc_flows++;
+            flows_ok(f);
             k++;
         } else {
             pp = &fl->hnext;
@@ -217,6 +226,7 @@ static struct fq_flow *classify(struct fq *f, struct skb *skb, simtime_t now)
     *bucket = fl;
     f->flows++;
     f->inactive_flows++;
+    flows_ok(f);
     return fl;
 }
 
@@ -272,6 +282,7 @@ static void set_throttled(struct fq *f, struct fq_flow *fl)
     fl->next = &throttled;
     f->throttled_flows++;
     f->stat_throttled++;
+    flows_ok(f);
     if (f->time_next_delayed_flow > fl->time_next_packet)
         f->time_next_delayed_flow = fl->time_next_packet;
 }
@@ -313,6 +324,7 @@ static void check_throttled(struct fq *f, uint64_t now)
         }
         heap_pop(f);
         f->throttled_flows--;
+        flows_ok(f);
         list_add_tail(&f->old_flows, fl);
     }
 }
