@@ -314,3 +314,26 @@ for bad in "tbf rate 100mbit burst 32kb latency 50ms|$redirect|x|:ifb0.qdisc:|mq
     "$NETSIM" run "$tmp/ib.ini" --no-db > /dev/null 2> "$tmp/ib.err"
     check "ifb: ${want#:} refused at its line" test $? -eq 2 -a "$(grep -c "ib.ini:[0-9]*: \[host client\] ${want#:}" "$tmp/ib.err")" -eq 1
 done
+
+# --- fq maxrate paces every flow at that rate of frames (fq's flow
+# throttling, the time heap its invariants check under make check-asan):
+# BBR over 1 Gbit/s with fq maxrate 50mbit on its own port
+cat > "$tmp/fqmax.ini" <<'INI'
+[sim]
+duration = 3s
+[host a]
+tcp.cc = bbr
+[link l]
+ends = a b
+rate = 1gbit
+fwd.qdisc = fq maxrate 50mbit
+[flow 1]
+app = tcp_stream
+from = a
+to = b
+INI
+"$NETSIM" run "$tmp/fqmax.ini" -q -o "$tmp/fqmax.db" > /dev/null 2>&1
+fm=$(q "$tmp/fqmax.db" "select sum(bytes) * 8 / 1e6 / (max(t_end) - 1) from interval where t_start >= 1")
+check "fq maxrate 50mbit: 47.8 Mbit/s of payload from 1 s on, 50 x 1448/1514 ($fm)" between "$fm" 47.3 47.9
+check "... by throttling the flow ($(counter "$tmp/fqmax.db" a.eth0.qdisc.throttled) times)" \
+    test "$(counter "$tmp/fqmax.db" a.eth0.qdisc.throttled)" -gt 100
