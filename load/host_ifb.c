@@ -95,12 +95,9 @@ static void ifb_tree(struct sim *s, struct host *h, struct ifb *f)
     qdisc_root_register(f->qd, s, h->name, f->name, 10 * PS_PER_MS);
     char prefix[96];
     snprintf(prefix, sizeof prefix, "%s.%s", h->name, f->name);
-    if (f->qd->top->ops->root_xmit && f->qd->top->ops->xstats) {   /* netem at the root: its counters */
-        struct qdisc_xstat x[QDISC_MAX_XSTATS];
-        int nx = f->qd->top->ops->xstats(f->qd->top, x);
-        for (int k = 0; k < nx; k++)
-            sim_counterf(s, x[k].v, k < 2, "%s.qdisc.%s", prefix, x[k].name);
-    }
+    char qprefix[104];
+    snprintf(qprefix, sizeof qprefix, "%s.qdisc", prefix);
+    qdisc_root_register_top(f->qd, &s->counters, qprefix);   /* netem at its root */
     sim_counterf(s, &f->rx_packets, false, "%s.rx_packets", prefix);
     sim_counterf(s, &f->tx_packets, false, "%s.tx_packets", prefix);
     sim_counterf(s, &f->rx_dropped, true, "%s.rx_dropped", prefix);

@@ -266,11 +266,7 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
                 sim_counterf(s, &d->no_netem_loss, true, "%s.netem_loss", key);
                 continue;
             }
-            /* netem at the root: its counters are the direction's (loss and drops are drops) */
-            struct qdisc_xstat x[QDISC_MAX_XSTATS];
-            int nx = top->ops->xstats(top, x);
-            for (int k = 0; k < nx; k++)
-                sim_counterf(s, x[k].v, k < 2, "%s.%s", key, x[k].name);
+            qdisc_root_register_top(d->qd, &s->counters, key);   /* netem's are the direction's */
             if (d->nopts.ecn)
                 s->ecn_used = true;
         }

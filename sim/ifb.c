@@ -22,7 +22,6 @@ bool ingress_redirect(const struct ingress *in, struct skb *skb, unsigned nic, u
     struct ifb *f = in->to;
     mark_iif(skb, nic, queue);
     f->rx_packets++;
-    f->rx_bytes += skb->ip_len + 14;
     skb->queue = 0;              /* the ifb's one TX queue */
     if (qdisc_root_xmit(f->qd, skb, now, NULL) == NET_XMIT_DROP)
         f->rx_dropped++;
@@ -44,7 +43,6 @@ static void ifb_xmit(void *dev, struct skb *skb, simtime_t t, void *core)
     struct host *h = f->host;
     (void)core;
     f->tx_packets++;
-    f->tx_bytes += skb->ip_len + 14;
     unsigned nic = skb->cb[0], queue = skb->cb[1];
     skb->cb[0] = skb->cb[1] = 0;
     struct core *c = h->nics[nic - 1]->vec[queue].core;

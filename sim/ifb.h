@@ -38,7 +38,7 @@ struct ifb {
     char name[16];
     struct host *host;
     struct qdisc_root *qd;       /* its egress tree (IFB.qdisc, else the host's default) */
-    uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes, rx_dropped;
+    uint64_t rx_packets, tx_packets, rx_dropped;
 };
 
 /* What a port's ingress does: redirect matching packets to an ifb. */

@@ -366,6 +366,17 @@ static void register_one(struct counters *cs, struct qdisc *q, const char *prefi
         counters_addf(cs, x[i].v, false, "%s%s", prefix, x[i].name);
 }
 
+void qdisc_root_register_top(const struct qdisc_root *r, struct counters *cs, const char *prefix)
+{
+    const struct qdisc *t = r ? r->top : NULL;
+    if (!t || !t->ops->root_xmit || !t->ops->xstats)
+        return;
+    struct qdisc_xstat x[QDISC_MAX_XSTATS];
+    int nx = t->ops->xstats(t, x);
+    for (int k = 0; k < nx; k++)
+        counters_addf(cs, x[k].v, k < 2, "%s.%s", prefix, x[k].name);
+}
+
 void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, const char *port, simtime_t every)
 {
     if (r->top->ops->root_xmit) {

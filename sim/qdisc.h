@@ -334,6 +334,12 @@ int qdisc_param_index(const struct qdisc_ops *ops, const char *name);
 
 /* Counters and series: every discipline's stats as HOST.PORT.qdisc[.qN].NAME. */
 struct sim;
+/* The counters of a top that meets the device itself (netem at the root),
+ * whose are its owner's (a link direction's, an ifb's): PREFIX.NAME for
+ * each of its xstats, the first two (loss, drops) as drops; nothing for
+ * any other top. */
+struct counters;
+void qdisc_root_register_top(const struct qdisc_root *r, struct counters *cs, const char *prefix);
 void qdisc_root_register(struct qdisc_root *r, struct sim *s, const char *host, const char *port,
                          simtime_t series_every);
 /* tc -s qdisc show dev PORT: the tree at the root, or (under_netem) as

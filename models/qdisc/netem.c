@@ -120,6 +120,8 @@ static int nl_init(struct qdisc *q, const struct qdisc_args *a, char *err, size_
         return -1;
     }
     skbq_init(&l->ready);
+    /* the root's top is being created (qdisc_root_new sets r->top after
+     * init); a leaf is created under a top that exists, or under mq's */
     l->at_root = r->top == NULL && !strcmp(q->parent, "root");
     if (l->at_root && a->child) {
         l->child = qdisc_root_new(a->child, &q->dev, r->q, r->dev_ops, r->dev, err, n);
