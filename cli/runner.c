@@ -85,16 +85,15 @@ static void netem_root_line(const struct qdisc_root *r, const char *dev, const c
 
 /* tc -s qdisc show dev PORT for one port: netem at the root (over the
  * qdisc, when both are set: tc's parent 1:1 recipe, which the text once
- * hid), the tree, or the NIC's default FIFOs */
+ * hid), then the tree (the built-in default one too) */
 static void tc_stats_port(const struct nic *n, FILE *out)
 {
     const struct link_dir *d = n->tx_link;
-    if (d && d->qd && d->qd->top->ops->root_xmit)
-        netem_root_line(d->qd, n->name, d->key, out);
-    if (d && d->qd)
-        qdisc_root_print(d->qd, n->name, false, out);
-    else
-        nic_print_default_qdisc(n, out);
+    if (!n->qd)
+        return;
+    if (n->qd->top->ops->root_xmit)
+        netem_root_line(n->qd, n->name, d->key, out);
+    qdisc_root_print(n->qd, n->name, false, out);
 }
 
 /* tc -s qdisc show dev IFB */

@@ -16,9 +16,10 @@
 /* The port's tree: the qdisc key's discipline (under netem when netem is
  * set, as tc's "parent 1:" recipe puts it), mq's children from the
  * host's net.core.default_qdisc; or, with no qdisc key, what Linux
- * attaches by default when net.core.default_qdisc is not pfifo_fast (mq
- * over it on a multiqueue port). NULL leaves the NIC's own per-queue FIFO,
- * which is mq over pfifo_fast. */
+ * attaches by default (mq over net.core.default_qdisc's discipline on a
+ * multiqueue port, counted as HOST.PORT.qdisc.* when that is not
+ * pfifo_fast; the built-in mq over pfifo_fast otherwise, whose drops are
+ * the NIC's qN.qdisc_drops). */
 /* A filter's host: a name, or its address 10.0.0.N (host id N - 1). */
 static int filter_host(void *ctx, const char *name)
 {
@@ -202,7 +203,28 @@ static void netem_root_build(struct sim *s, struct link_dir *d, struct nic *n)
     char err[200];
     struct qdisc_dev dev = port_dev(s, d, n);
     struct qdisc_args nt = { .ops = variant_find("qdisc", "netem"), .netem = d->nopts, .netem_rng = &d->rng };
-    d->qd = qdisc_root_new(&nt, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
+    n->qd = qdisc_root_new(&nt, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
+}
+
+/* What 4.15 attaches to a port nobody configured (dev_activate,
+ * attach_default_qdiscs): mq over a pfifo_fast per TX queue, or a lone
+ * pfifo_fast on a one-queue port. Its counters are the NIC's. */
+static void default_tree_build(struct sim *s, struct link_dir *d, struct nic *n)
+{
+    char err[200];
+    struct qdisc_args top, pfifo_fast;
+    if (qdisc_parse("pfifo_fast", &pfifo_fast, err, sizeof err) ||
+        (n->p.num_queues > 1 && qdisc_parse("mq", &top, err, sizeof err)))
+        abort();                 /* the built-in words: parsed by every test */
+    if (n->p.num_queues == 1)
+        top = pfifo_fast;
+    else
+        top.child = &pfifo_fast;
+    struct qdisc_dev dev = port_dev(s, d, n);
+    n->qd = qdisc_root_new(&top, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
+    if (!n->qd)
+        abort();
+    n->qd->dflt = true;
 }
 
 bool link_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d, struct nic *n,
@@ -218,6 +240,8 @@ bool link_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d
         classes_unused(sec, dir, NULL, shared);
         if (d->netem_on)         /* netem alone at the root, over the NIC's TX queues */
             netem_root_build(s, d, n);
+        else
+            default_tree_build(s, d, n);
         return false;
     }
     if (!def) {
@@ -246,14 +270,18 @@ bool link_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d
     const struct qdisc_ops *netem = variant_find("qdisc", "netem");
     struct qdisc_args nt = { .ops = netem, .netem = d->nopts, .netem_rng = &d->rng, .child = &top };
     struct qdisc_args leaf = { .ops = netem, .netem = d->nopts };
-    d->qd = qdisc_root_new_netem(d->netem_on ? &nt : &top, &dev, &s->q, &nic_qdisc_dev, n, d->netem_leaf ? &leaf : NULL,
+    n->qd = qdisc_root_new_netem(d->netem_on ? &nt : &top, &dev, &s->q, &nic_qdisc_dev, n, d->netem_leaf ? &leaf : NULL,
                                  err, sizeof err);
     free(cl);
     free(fl);
-    if (!d->qd) {
+    if (!n->qd) {
+        /* the run will not start; the port still has the default tree,
+         * so that nothing after the error meets a port without one */
+        default_tree_build(s, d, n);
         if (!d->qargs) {
             /* the host's default discipline, refused on this port: said
-             * at the host's key, once (its other ports keep their FIFOs) */
+             * at the host's key, once (its other ports keep the built-in
+             * default) */
             cfg_error(h->sec, "net.core.default_qdisc", "%s (each TX queue's discipline on %s:%s)", err, h->name,
                       n->name);
             free(h->default_qdisc);
@@ -264,7 +292,7 @@ bool link_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d
         cfg_error(sec, cfg_has(sec, key) ? key : "qdisc", "%s", err);
         return classful;
     }
-    qdisc_root_register(d->qd, s, h->name, n->name, d->qd_every);
+    qdisc_root_register(n->qd, s, h->name, n->name, d->qd_every);
     return classful;
 }
 
@@ -290,7 +318,7 @@ static const char *raw_dir_value(struct cfg_section *sec, const char *dir, const
 uint64_t links_qdisc_mem(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[2][32], uint64_t *largest,
                          char *largest_key, size_t n)
 {
-    uint64_t sum = 0;
+    uint64_t sum = 0, builtin = 0;
     *largest = 0;
     largest_key[0] = 0;
     struct qdisc_args mq, pfifo_fast, given;
@@ -307,18 +335,20 @@ uint64_t links_qdisc_mem(struct sim *s, struct cfg_section **lsec, int nl, char 
             struct qdisc_args top;
             if (v && *v && !qdisc_parse(v, &given, err, sizeof err))
                 top = given;
-            else if (h->default_qdisc && h->nicp.num_queues == 1)
+            else if (h->nicp.num_queues == 1)
                 top = *def;
-            else if (h->default_qdisc)
-                top = mq;
             else
-                continue;        /* the NIC's own FIFOs: the host's estimate has them */
+                top = mq;        /* over default_qdisc's or the built-in pfifo_fast */
             if (top.ops->mq)
                 top.child = def;
             struct qdisc_dev dev = { .mtu = 1500, .hard_header_len = 14, .txqueuelen = h->nicp.txqueuelen,
                                      .num_tx_queues = h->nicp.num_queues };
             uint64_t m = sizeof(struct qdisc_root) + qdisc_mem_estimate(&top, &dev);
             sum += m;
+            if (!(v && *v) && !h->default_qdisc) {   /* the built-in tree: no key to name */
+                builtin = m > builtin ? m : builtin;
+                continue;
+            }
             if (m > *largest) {
                 *largest = m;
                 if (key)
@@ -327,6 +357,10 @@ uint64_t links_qdisc_mem(struct sim *s, struct cfg_section **lsec, int nl, char 
                     snprintf(largest_key, n, "[host %s] net.core.default_qdisc", h->name);
             }
         }
+    if (!largest_key[0] && builtin) {
+        *largest = builtin;
+        snprintf(largest_key, n, "a port's built-in mq over pfifo_fast");
+    }
     return sum;
 }
 

@@ -44,7 +44,8 @@ static struct host *host_get(struct sim *s, const char *name)
 
 /* net.core.default_qdisc: the discipline the kernel gives each TX queue
  * under mq (or the port itself, with one queue). A name alone, as the
- * sysctl takes it; pfifo_fast, the default, is the NIC's own FIFO. */
+ * sysctl takes it; pfifo_fast, the default, leaves the built-in tree
+ * (link_qdisc.c), counted as the NIC's. */
 static void default_qdisc_read(struct host *h, struct cfg_section *sec)
 {
     const char *v = cfg_str(sec, "net.core.default_qdisc", "pfifo_fast",

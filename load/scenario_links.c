@@ -261,12 +261,13 @@ void links_build(struct sim *s, struct cfg_section **lsec, int nl, char (*ends)[
             if (n[!e])
                 d->rx_latency = n[!e]->p.rx_latency;
             sim_counterf(s, &d->tx_packets, false, "%s.tx_packets", key);
-            struct qdisc *top = d->netem_on && d->qd ? d->qd->top : NULL;
+            struct qdisc_root *qd = n[e] ? n[e]->qd : NULL;
+            struct qdisc *top = d->netem_on && qd ? qd->top : NULL;
             if (!top) {
                 sim_counterf(s, &d->no_netem_loss, true, "%s.netem_loss", key);
                 continue;
             }
-            qdisc_root_register_top(d->qd, &s->counters, key);   /* netem's are the direction's */
+            qdisc_root_register_top(qd, &s->counters, key);   /* netem's are the direction's */
             if (d->nopts.ecn)
                 s->ecn_used = true;
         }

@@ -15,7 +15,6 @@ void link_dir_init(struct link_dir *d, struct evq *q, uint64_t seed, const char 
     d->netem_on = false;
     d->no_netem_loss = 0;
     d->qargs = NULL;
-    d->qd = NULL;
     rng_init(&d->rng, seed, key);
     d->propagation = d->wire_free = 0;
     skbq_init(&d->inflight);
@@ -29,8 +28,6 @@ void link_dir_init(struct link_dir *d, struct evq *q, uint64_t seed, const char 
 void link_dir_free(struct link_dir *d)
 {
     evq_cancel(d->q, &d->arrive);
-    qdisc_root_free(d->qd);
-    d->qd = NULL;
     free(d->qargs);
     d->qargs = NULL;
     skbq_purge(&d->inflight);

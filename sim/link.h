@@ -3,8 +3,8 @@
  *
  * Each direction is, in the order a packet meets them:
  *   1. the sending port's qdisc tree (qdisc.h; netem at its root when
- *      the direction has any netem key, models/qdisc/netem.c), or without
- *      any the NIC's own FIFO, then its TX ring (nic.h);
+ *      the direction has any netem key, models/qdisc/netem.c; mq over
+ *      pfifo_fast when nothing is said), then its TX ring (nic.h);
  *   3. the wire: a serialiser at `rate`. A frame carrying an IP packet of
  *      L bytes occupies max(L + 18, 64) + 20 bytes of wire time: 14 header
  *      + 4 FCS, padded to the 64-byte minimum frame, plus 8 preamble/SFD
@@ -53,7 +53,6 @@ struct link_dir {
     bool netem_on;               /* netem at the root of qd: a netem key given, netem_at = root */
     uint64_t no_netem_loss;      /* 0: the netem_loss counter of a direction without netem at its root */
     struct qdisc_args *qargs;    /* a qdisc key's discipline, as parsed; NULL: the port's default */
-    struct qdisc_root *qd;       /* its tree, once the sending port exists (netem at its root with netem keys) */
     simtime_t qd_every;          /* period of its backlog and sojourn series; 0: none */
     bool netem_leaf;             /* netem_at = leaf: netem under the qdisc, not over it */
     struct rng rng;              /* netem's draws */

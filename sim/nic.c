@@ -95,6 +95,8 @@ void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_
 
 void nic_free(struct nic *n)
 {
+    qdisc_root_free(n->qd);
+    n->qd = NULL;
     for (uint32_t i = 0; i < n->p.num_queues; i++) {
         struct nic_vec *v = &n->vec[i];
         evq_cancel(n->host->q, &v->irq);
@@ -103,7 +105,6 @@ void nic_free(struct nic *n)
             s->rx_page = NULL;
             skb_free(s);
         }
-        skb_ring_purge(&v->qdisc);
         skbq_purge(&v->gso_rest);
         gro_purge(&v->gro);
         free(v->fifo);
@@ -391,9 +392,10 @@ static uint32_t tx_queue(const struct nic *n, const struct skb *skb, const struc
 }
 
 /* The device behind a qdisc tree (sim/qdisc.h). A packet the tree sends
- * from the NAPI's TX clean is charged as the pfifo's are; one sent from
- * dev_queue_xmit was charged there, one from the watchdog is softirq
- * work netsim does not charge, as netem's. */
+ * from the NAPI's TX clean is charged the driver's xmit there; one sent
+ * within dev_queue_xmit was charged it there (and pays software GSO on
+ * that core); one from the watchdog is softirq work netsim does not
+ * charge, as netem's. */
 static bool qdisc_txq_stopped(void *dev, unsigned txq)
 {
     return txq_stopped(&((struct nic *)dev)->vec[txq]);
@@ -402,9 +404,16 @@ static bool qdisc_txq_stopped(void *dev, unsigned txq)
 static void qdisc_txq_xmit(void *dev, struct skb *skb, simtime_t t, void *core)
 {
     struct nic *n = dev;
-    if (core)
+    if (!core) {
+        tx_ring_put(&n->vec[skb->queue], skb, t, NULL);
+        return;
+    }
+    if (!n->in_xmit)
         host_charge(n->host, core, n->sym_xmit);
-    tx_ring_put(&n->vec[skb->queue], skb, t, core);
+    /* the default tree's frame reaches the ring once the core has done
+     * the driver's work; a configured tree's still at the time its run
+     * began, which the next change corrects */
+    tx_ring_put(&n->vec[skb->queue], skb, n->qd->dflt ? core_now(core) : t, core);
 }
 
 const struct qdisc_dev_ops nic_qdisc_dev = { qdisc_txq_stopped, qdisc_txq_xmit };
@@ -412,24 +421,11 @@ const struct qdisc_dev_ops nic_qdisc_dev = { qdisc_txq_stopped, qdisc_txq_xmit }
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
 {
     host_charge(n->host, c, n->sym_xmit);
-    uint32_t qi = tx_queue(n, skb, c);
-    if (n->tx_link->qd) {
-        skb->queue = (uint8_t)qi;
-        return qdisc_root_xmit(n->tx_link->qd, skb, core_now(c), NULL) == NET_XMIT_DROP ? -1 : 0;
-    }
-    struct nic_vec *v = &n->vec[qi];
-    if (txq_stopped(v) || v->qdisc.len) {
-        if (v->qdisc.len >= n->p.txqueuelen) {
-            v->qdisc_drops++;
-            skb_free(skb);
-            return -1;
-        }
-        skb_ring_push(&v->qdisc, skb);
-        INVARIANT(v->qdisc.len <= n->p.txqueuelen);
-        return 0;
-    }
-    tx_ring_put(v, skb, core_now(c), c);
-    return 0;
+    skb->queue = (uint8_t)tx_queue(n, skb, c);
+    n->in_xmit = true;
+    int ret = qdisc_root_xmit(n->qd, skb, core_now(c), c);
+    n->in_xmit = false;
+    return ret == NET_XMIT_DROP ? -1 : 0;
 }
 
 /* Clean completed frames (ixgbe_clean_tx_irq), then restart the queue. */
@@ -465,17 +461,9 @@ static void tx_clean(struct nic_vec *v, struct core *c)
     }
     while (!ring_stopped(v) && v->gso_rest.len)   /* the requeued segments first */
         tx_ring_frame(v, skbq_pop(&v->gso_rest), core_now(c));
-    if (n->tx_link->qd) {
-        if (!txq_stopped(v))
-            qdisc_root_restart(n->tx_link->qd, v->idx, core_now(c), c, was_stopped);
-        return;
-    }
     /* qdisc_run: the packets that waited go to the ring from here */
-    while (!txq_stopped(v) && v->qdisc.len) {
-        struct skb *skb = skb_ring_pop(&v->qdisc);
-        host_charge(n->host, c, n->sym_xmit);
-        tx_ring_put(v, skb, core_now(c), c);
-    }
+    if (!txq_stopped(v))
+        qdisc_root_restart(n->qd, (unsigned)v->idx, core_now(c), c, was_stopped);
 }
 
 /* ---- NAPI ---- */

@@ -84,7 +84,6 @@ struct nic_vec {
     uint32_t hw_free, cleaned, next_slot;
     struct rx_slot *slots;
     /* TX */
-    struct skb_ring qdisc;       /* pfifo, up to txqueuelen */
     struct skb_queue gso_rest;   /* software GSO's segments the stopped ring did not take
                                   * (dev_requeue_skb of the list): they go first */
     struct tx_rec *tx;
@@ -103,7 +102,7 @@ struct nic_vec {
     struct cpu_task napi;
     struct gro_list gro;         /* the NAPI context's held GRO packets */
     /* counters */
-    uint64_t rx_packets, rx_bytes, rx_drops, tx_packets, tx_bytes, irqs, polls, qdisc_drops;
+    uint64_t rx_packets, rx_bytes, rx_drops, tx_packets, tx_bytes, irqs, polls;
     uint64_t bql_limit;          /* BQL's limit after the last TX clean (byte_queue_limits/limit) */
 } __attribute__((aligned(64)));
 
@@ -112,6 +111,11 @@ struct nic {
     char name[16];
     struct nic_params p;
     struct link_dir *tx_link;
+    /* Its egress: the qdisc tree every packet it sends goes through
+     * (sim/qdisc.h), by default mq over a pfifo_fast per TX queue; NULL
+     * only while the loader builds it. */
+    struct qdisc_root *qd;
+    bool in_xmit;                /* inside dev_queue_xmit, which charged the driver's xmit */
     uint8_t reta[NIC_RETA_SIZE];
     struct nic_vec vec[NIC_MAX_QUEUES];
     uint64_t rx_missed, pages_alloc, pages_recycled, tx_busy, tx_restart_queue;
@@ -138,8 +142,9 @@ static inline uint32_t nic_rx_buf_truesize(const struct nic *n)
 }
 void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_params *p);
 void nic_free(struct nic *n);
-/* dev_queue_xmit from core c at core_now(c): qdisc, then the TX ring.
- * Returns 0, or -1 when the qdisc was full and the packet was dropped. */
+/* dev_queue_xmit from core c at core_now(c): the TX queue's choice, then
+ * the port's qdisc tree, which puts what it sends on the TX ring.
+ * Returns 0, or -1 when the qdisc dropped the packet. */
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c);
 /* The device side of a port's qdisc tree (sim/qdisc.h). */
 extern const struct qdisc_dev_ops nic_qdisc_dev;
@@ -160,8 +165,6 @@ void nic_irq_request(struct nic_vec *v, simtime_t at);
 void nic_itr_update(struct nic_vec *v);
 /* RSS queue of a received frame (exposed for tests). */
 uint32_t nic_rss_hash(const struct nic *n, const struct skb *skb);
-/* tc -s qdisc show for a port on its default FIFOs (mq over pfifo_fast). */
-void nic_print_default_qdisc(const struct nic *n, FILE *f);
 /* Its counters (per port and per queue) into a run's set. */
 struct counters;
 void nic_register_counters(struct nic *n, struct counters *cs);

@@ -118,6 +118,8 @@ void qdisc_destroy(struct qdisc *q)
     free(q->children);
     if (q->peeked)
         skb_free(q->peeked);
+    if (q->requeued)
+        skb_free(q->requeued);
     if (q->ops) {
         if (q->ops->reset)
             q->ops->reset(q);
@@ -206,8 +208,6 @@ void qdisc_root_free(struct qdisc_root *r)
         return;
     evq_cancel(r->q, &r->watchdog);
     evq_cancel(r->q, &r->sampler);
-    if (r->requeued)
-        skb_free(r->requeued);
     qdisc_destroy(r->top);
     free(r);
 }
@@ -235,12 +235,14 @@ static inline void occupancy(struct qdisc_root *r, const struct qdisc *q, uint64
 static void sent(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core);
 
 /* dev_requeue_skb: the packet waits first in line for its stopped queue,
- * and still counts in the discipline's qlen and backlog (so in its limit) */
+ * and still counts in the discipline's qlen and backlog (so in its limit).
+ * It is the discipline's own (q->gso_skb): under mq, a stopped TX queue
+ * holds back its own child only. */
 static void requeue(struct qdisc_root *r, struct qdisc *q, struct skb *skb)
 {
     uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
-    r->requeued = skb;
-    r->requeued_q = q;
+    INVARIANT(!q->requeued);
+    q->requeued = skb;
     q->st.requeues++;
     qdisc_backlog_in(q, skb);
     occupancy(r, q, qlen0, backlog0);
@@ -253,7 +255,7 @@ int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *
     struct qdisc *q = txq_qdisc(r, skb->queue);
     uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
     skb->t_due = now;            /* the enqueue time: sojourn, codel's enqueue_time */
-    if (q->bypass && !qlen0 && !r->requeued) {
+    if (q->bypass && !qlen0) {   /* (a requeued packet counts in qlen) */
         /* empty and work-conserving: no enqueue, no dequeue; a stopped
          * queue makes it a requeue, as sch_direct_xmit does */
         qdisc_sent(q, skb);
@@ -285,6 +287,16 @@ static void sent(struct qdisc_root *r, struct skb *skb, simtime_t now, void *cor
  * stopped; a root over several dequeues first and may have to requeue. */
 static void run_one(struct qdisc_root *r, struct qdisc *q, int onetxq, simtime_t now, void *core)
 {
+    if (q->requeued) {
+        struct skb *skb = q->requeued;
+        if (r->dev_ops->stopped(r->dev, skb->queue))
+            return;
+        uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
+        q->requeued = NULL;
+        qdisc_backlog_out(q, skb);
+        occupancy(r, q, qlen0, backlog0);
+        sent(r, skb, now, core);
+    }
     for (;;) {
         if (onetxq >= 0 && r->dev_ops->stopped(r->dev, (unsigned)onetxq))
             return;
@@ -303,17 +315,6 @@ static void run_one(struct qdisc_root *r, struct qdisc *q, int onetxq, simtime_t
 
 void qdisc_run(struct qdisc_root *r, int txq, simtime_t now, void *core)
 {
-    if (r->requeued) {
-        struct skb *skb = r->requeued;
-        if (r->dev_ops->stopped(r->dev, skb->queue))
-            return;
-        struct qdisc *q = r->requeued_q;
-        uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
-        r->requeued = NULL;
-        qdisc_backlog_out(q, skb);
-        occupancy(r, q, qlen0, backlog0);
-        sent(r, skb, now, core);
-    }
     if (!r->top->ops->mq) {
         run_one(r, r->top, r->top->dev.num_tx_queues == 1 ? 0 : -1, now, core);
     } else if (txq >= 0) {
@@ -481,10 +482,13 @@ void qdisc_root_print(const struct qdisc_root *r, const char *port, bool under_n
         return;
     }
     const struct qdisc *t = r->top;
-    unsigned top = under_netem ? 0x8002 : 0x8001;   /* a netem root holds 8001: */
+    /* a netem root holds 8001:; the kernel's own default tree has handle
+     * 0: throughout (qdisc_create_dflt), and tc prints its children's
+     * parents as :N */
+    unsigned top = r->dflt ? 0 : under_netem ? 0x8002 : 0x8001;
     char handle[16], parent[24];
     snprintf(handle, sizeof handle, "%x:", top);
-    snprintf(parent, sizeof parent, under_netem ? "parent 8001:1" : "root refcnt 2");
+    snprintf(parent, sizeof parent, r->dflt ? "root" : under_netem ? "parent 8001:1" : "root refcnt 2");
     if (!t->ops->mq) {
         print_one(t, &t->st, handle, port, parent, f);
         if (t->ops->dump_classes) {
@@ -507,8 +511,11 @@ void qdisc_root_print(const struct qdisc_root *r, const char *port, bool under_n
     }
     print_one(t, &sum, handle, port, parent, f);
     for (uint32_t i = 0; i < t->nchildren; i++) {
-        snprintf(handle, sizeof handle, "%x:", top + 1 + i);
-        snprintf(parent, sizeof parent, "parent %x%s", top, t->children[i]->parent);
+        snprintf(handle, sizeof handle, "%x:", r->dflt ? 0 : top + 1 + i);
+        if (r->dflt)
+            snprintf(parent, sizeof parent, "parent %s", t->children[i]->parent);
+        else
+            snprintf(parent, sizeof parent, "parent %x%s", top, t->children[i]->parent);
         print_one(t->children[i], &t->children[i]->st, handle, port, parent, f);
     }
 }

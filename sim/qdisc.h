@@ -22,9 +22,9 @@
  *   - a discipline that holds packets back (tbf, fq's pacing, htb) arms
  *     the root's watchdog (qdisc_watchdog_schedule), whose event runs the
  *     tree again at that time, as qdisc_watchdog's __netif_schedule does.
- * The port's default (no qdisc key) is not this engine but nic.c's own
- * per-TX-queue FIFO, which is what mq with pfifo_fast children does with
- * packets whose TOS is 0 (docs/models/qdisc.md).
+ * A port without a qdisc key has the tree 4.15 attaches (mq over a
+ * pfifo_fast per TX queue, or over net.core.default_qdisc's), run by
+ * this same engine (docs/models/qdisc.md).
  */
 #ifndef NETSIM_QDISC_H
 #define NETSIM_QDISC_H
@@ -177,6 +177,8 @@ struct qdisc {
     char parent[8];              /* tc's "root" or ":1" */
     struct rng rng;              /* its own stream: dev.seed and parent; drawn from only by those that draw */
     struct skb *peeked;          /* qdisc_peek's packet, dequeued and held (counts in st) */
+    struct skb *requeued;        /* dev_requeue_skb's (q->gso_skb): dequeued for a stopped TX queue,
+                                  * sent first when it restarts; counts in st */
     bool bypass;                 /* TCQ_F_CAN_BYPASS: ops->bypass, unless init cleared it (fifo_init) */
     void *priv;
 };
@@ -263,8 +265,8 @@ struct qdisc_root {
     const struct qdisc_dev_ops *dev_ops;
     void *dev;
     struct event watchdog;
-    struct skb *requeued;        /* dequeued for a stopped TX queue */
-    struct qdisc *requeued_q;    /* the discipline it counts in */
+    bool dflt;                   /* the port's default tree: its counters are the NIC's
+                                  * (qN.qdisc_drops), tc shows it with handle 0: */
     /* occupancy for the series: exact, kept from each operation's change */
     uint64_t qlen, backlog, qlen_peak, backlog_peak;
     uint64_t sojourn_n;
@@ -283,8 +285,8 @@ struct qdisc_root {
 static inline uint64_t qdisc_backlog_aside(const struct qdisc *q)
 {
     uint64_t b = q->peeked ? qdisc_pkt_len(q->peeked) : 0;
-    if (q->root && q->root->requeued && q->root->requeued_q == q)
-        b += qdisc_pkt_len(q->root->requeued);
+    if (q->requeued)
+        b += qdisc_pkt_len(q->requeued);
     return b;
 }
 

@@ -4,7 +4,8 @@
  * rate a deep chain borrows, the netem leaves of a tree whose leaf class
  * becomes inner, htb without classes or filters, a discipline whose init
  * fails freeing what it built, fifo_init's bypass for limits below one
- * packet, pfifo_head_drop meeting a requeued packet, and rates counted
+ * packet, pfifo_head_drop meeting a requeued packet, mq's requeues held
+ * by each child (a stopped TX queue holds back only its own), and rates counted
  * in bytes per second as tc hands them over.
  */
 #include <malloc.h>
@@ -23,13 +24,12 @@ static const struct qdisc_dev dev = { .mtu = 1500, .hard_header_len = 14, .txque
 static char err[600];
 
 /* A device that takes every packet unless stopped; bytes of frames sent. */
-static bool stopped;
+static bool stopped, stopped_q[2];   /* every TX queue, or one */
 static uint64_t sent_bytes, sent_pkts;
 static bool dev_stopped(void *d, unsigned txq)
 {
     (void)d;
-    (void)txq;
-    return stopped;
+    return stopped || (txq < 2 && stopped_q[txq]);
 }
 static void dev_xmit(void *d, struct skb *skb, simtime_t t, void *core)
 {
@@ -59,7 +59,7 @@ static int setup(void **state)
     in_use = skb_in_use();
     evq_init(&q);
     evq_current = &q;
-    stopped = false;
+    stopped = stopped_q[0] = stopped_q[1] = false;
     sent_bytes = sent_pkts = 0;
     return 0;
 }
@@ -253,6 +253,43 @@ static void test_head_drop_requeued(void **state)
     qdisc_root_free(r);
 }
 
+/* The default tree of a two-queue port, mq over pfifo_fast: a packet for
+ * stopped TX queue 0 is requeued in child :1 (dev_requeue_skb keeps it in
+ * that qdisc's gso_skb), and one for running queue 1 bypasses child :2 at
+ * once. It once waited: the requeued packet was the tree's, and held every
+ * queue until queue 0 restarted. */
+static void test_mq_requeue_per_queue(void **state)
+{
+    (void)state;
+    struct qdisc_args a, pf;
+    assert_int_equal(qdisc_parse("mq", &a, err, sizeof err), 0);
+    assert_int_equal(qdisc_parse("pfifo_fast", &pf, err, sizeof err), 0);
+    a.child = &pf;
+    struct qdisc_dev d = dev;
+    d.num_tx_queues = 2;
+    struct qdisc_root *r = qdisc_root_new(&a, &d, &q, &sink_dev, NULL, err, sizeof err);
+    assert_non_null(r);
+    stopped_q[0] = true;
+    struct skb *s0 = pkt(100), *s1 = pkt(200);
+    s0->queue = 0;
+    s1->queue = 1;
+    assert_int_equal(qdisc_root_xmit(r, s0, 0, NULL), NET_XMIT_SUCCESS);
+    assert_int_equal(r->top->children[0]->st.requeues, 1);
+    assert_int_equal(r->top->children[0]->st.qlen, 1);
+    assert_int_equal(sent_pkts, 0);
+    assert_int_equal(qdisc_root_xmit(r, s1, 0, NULL), NET_XMIT_SUCCESS);
+    assert_int_equal(sent_pkts, 1);
+    assert_int_equal(sent_bytes, 214);
+    assert_int_equal(r->top->children[1]->st.qlen, 0);
+    /* queue 0 restarts: its TX clean runs its child, and the packet goes */
+    stopped_q[0] = false;
+    qdisc_root_restart(r, 0, 0, NULL, true);
+    assert_int_equal(sent_pkts, 2);
+    assert_int_equal(r->top->children[0]->st.qlen, 0);
+    assert_int_equal(r->top->children[0]->st.packets, 1);
+    qdisc_root_free(r);
+}
+
 /* htb and tbf count their rates in bytes per second, as tc hands them
  * over: 1 to 7 bit/s are none, and are refused (they once passed as 0 and
  * left the class unshaped); 8 bit/s is one byte a second. */
@@ -290,6 +327,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failed_init_frees, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo_bypass_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_head_drop_requeued, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mq_requeue_per_queue, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rates_in_bytes, setup, teardown),
     };
     return cmocka_run_group_tests_name("qdisc_tree", tests, NULL, NULL);

@@ -200,4 +200,5 @@ import json, sys
 t = json.load(open(sys.argv[1]))["netsim"]["tc_stats"]
 assert [(x["host"], x["port"]) for x in t] == [("a", "eth0"), ("b", "eth0")], t
 assert "qdisc tbf 8002: dev eth0 parent 8001:1" in t[0]["text"] and " Sent " in t[0]["text"], t[0]
-assert "qdisc mq 0: dev eth0 root" in t[1]["text"], t[1]' "$tmp/out"
+assert "qdisc mq 0: dev eth0 root" in t[1]["text"], t[1]
+assert "qdisc pfifo_fast 0: dev eth0 parent :1 bands 3 priomap" in t[1]["text"], t[1]' "$tmp/out"
