@@ -410,10 +410,9 @@ static void qdisc_txq_xmit(void *dev, struct skb *skb, simtime_t t, void *core)
     }
     if (!n->in_xmit)
         host_charge(n->host, core, n->sym_xmit);
-    /* the default tree's frame reaches the ring once the core has done
-     * the driver's work; a configured tree's still at the time its run
-     * began, which the next change corrects */
-    tx_ring_put(&n->vec[skb->queue], skb, n->qd->dflt ? core_now(core) : t, core);
+    /* the frame reaches the ring once the core has done the driver's
+     * work: a TX clean that sends several puts each after its own */
+    tx_ring_put(&n->vec[skb->queue], skb, core_now(core), core);
 }
 
 const struct qdisc_dev_ops nic_qdisc_dev = { qdisc_txq_stopped, qdisc_txq_xmit };
