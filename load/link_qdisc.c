@@ -203,7 +203,7 @@ static void netem_root_build(struct sim *s, struct link_dir *d, struct nic *n)
     char err[200];
     struct qdisc_dev dev = port_dev(s, d, n);
     struct qdisc_args nt = { .ops = variant_find("qdisc", "netem"), .netem = d->nopts, .netem_rng = &d->rng };
-    n->qd = qdisc_root_new(&nt, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
+    nic_attach_qdisc(n, qdisc_root_new(&nt, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err));
 }
 
 /* What 4.15 attaches to a port nobody configured (dev_activate,
@@ -221,10 +221,11 @@ static void default_tree_build(struct sim *s, struct link_dir *d, struct nic *n)
     else
         top.child = &pfifo_fast;
     struct qdisc_dev dev = port_dev(s, d, n);
-    n->qd = qdisc_root_new(&top, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
-    if (!n->qd)
+    struct qdisc_root *r = qdisc_root_new(&top, &dev, &s->q, &nic_qdisc_dev, n, err, sizeof err);
+    if (!r)
         abort();
-    n->qd->dflt = true;
+    r->dflt = true;
+    nic_attach_qdisc(n, r);
 }
 
 bool link_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d, struct nic *n,
@@ -270,8 +271,8 @@ bool link_qdisc_build(struct sim *s, struct cfg_section *sec, struct link_dir *d
     const struct qdisc_ops *netem = variant_find("qdisc", "netem");
     struct qdisc_args nt = { .ops = netem, .netem = d->nopts, .netem_rng = &d->rng, .child = &top };
     struct qdisc_args leaf = { .ops = netem, .netem = d->nopts };
-    n->qd = qdisc_root_new_netem(d->netem_on ? &nt : &top, &dev, &s->q, &nic_qdisc_dev, n, d->netem_leaf ? &leaf : NULL,
-                                 err, sizeof err);
+    nic_attach_qdisc(n, qdisc_root_new_netem(d->netem_on ? &nt : &top, &dev, &s->q, &nic_qdisc_dev, n,
+                                             d->netem_leaf ? &leaf : NULL, err, sizeof err));
     free(cl);
     free(fl);
     if (!n->qd) {

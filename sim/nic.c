@@ -96,7 +96,7 @@ void nic_init(struct nic *n, struct host *h, const char *name, const struct nic_
 void nic_free(struct nic *n)
 {
     qdisc_root_free(n->qd);
-    n->qd = NULL;
+    nic_attach_qdisc(n, NULL);
     for (uint32_t i = 0; i < n->p.num_queues; i++) {
         struct nic_vec *v = &n->vec[i];
         evq_cancel(n->host->q, &v->irq);
@@ -417,10 +417,27 @@ static void qdisc_txq_xmit(void *dev, struct skb *skb, simtime_t t, void *core)
 
 const struct qdisc_dev_ops nic_qdisc_dev = { qdisc_txq_stopped, qdisc_txq_xmit };
 
+void nic_attach_qdisc(struct nic *n, struct qdisc_root *r)
+{
+    n->qd = r;
+    for (uint32_t i = 0; i < n->p.num_queues; i++)
+        n->vec[i].dflt_q = r && r->dflt ? qdisc_root_txq(r, i) : NULL;
+}
+
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
 {
     host_charge(n->host, c, n->sym_xmit);
     skb->queue = (uint8_t)tx_queue(n, skb, c);
+    struct nic_vec *v = &n->vec[skb->queue];
+    struct qdisc *q = v->dflt_q;
+    if (q && !q->st.qlen && !txq_stopped(v)) {
+        /* the default tree's TCQ_F_CAN_BYPASS, without the engine's
+         * indirections: what qdisc_root_xmit does for an empty
+         * pfifo_fast (whose sojourn nobody samples) and a running queue */
+        qdisc_sent(q, skb);
+        tx_ring_put(v, skb, core_now(c), c);
+        return 0;
+    }
     n->in_xmit = true;
     int ret = qdisc_root_xmit(n->qd, skb, core_now(c), c);
     n->in_xmit = false;
@@ -460,8 +477,9 @@ static void tx_clean(struct nic_vec *v, struct core *c)
     }
     while (!ring_stopped(v) && v->gso_rest.len)   /* the requeued segments first */
         tx_ring_frame(v, skbq_pop(&v->gso_rest), core_now(c));
-    /* qdisc_run: the packets that waited go to the ring from here */
-    if (!txq_stopped(v))
+    /* qdisc_run: the packets that waited go to the ring from here (an
+     * empty default queue has none) */
+    if (!txq_stopped(v) && (!v->dflt_q || v->dflt_q->st.qlen))
         qdisc_root_restart(n->qd, (unsigned)v->idx, core_now(c), c, was_stopped);
 }
 

@@ -84,6 +84,7 @@ struct nic_vec {
     uint32_t hw_free, cleaned, next_slot;
     struct rx_slot *slots;
     /* TX */
+    struct qdisc *dflt_q;        /* this queue's discipline in the port's default tree, or NULL */
     struct skb_queue gso_rest;   /* software GSO's segments the stopped ring did not take
                                   * (dev_requeue_skb of the list): they go first */
     struct tx_rec *tx;
@@ -146,8 +147,10 @@ void nic_free(struct nic *n);
  * the port's qdisc tree, which puts what it sends on the TX ring.
  * Returns 0, or -1 when the qdisc dropped the packet. */
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c);
-/* The device side of a port's qdisc tree (sim/qdisc.h). */
+/* The device side of a port's qdisc tree (sim/qdisc.h), and the tree's
+ * attachment to the port (r->dflt: the built-in default). */
 extern const struct qdisc_dev_ops nic_qdisc_dev;
+void nic_attach_qdisc(struct nic *n, struct qdisc_root *r);
 /* The 82599's minimum interrupt interval for a driver ITR value (quarter
  * microseconds, as ixgbe keeps it): (itr & 0xFF8) x 256 ns. */
 #define NIC_EITR_MASK 0xFF8u

@@ -30,7 +30,15 @@ int qdisc_param_index(const struct qdisc_ops *ops, const char *name)
 struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *dev, struct qdisc_root *r,
                            const char *parent, char *err, size_t n)
 {
-    struct qdisc *q = xcalloc(1, sizeof *q);
+    /* the discipline's state right after the qdisc, as qdisc_alloc lays
+     * out a Qdisc and its priv: one block, and a packet's enqueue finds
+     * both on neighbouring lines */
+    size_t head = (sizeof(struct qdisc) + 63) & ~(size_t)63;
+    size_t size = (head + a->ops->priv_size + 63) & ~(size_t)63;
+    struct qdisc *q = aligned_alloc(64, size);
+    if (!q)
+        xoom();
+    memset(q, 0, size);
     q->ops = a->ops;
     q->dev = *dev;
     q->root = r;
@@ -38,7 +46,7 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
     snprintf(q->parent, sizeof q->parent, "%s", parent);
     rng_init(&q->rng, dev->seed, q->parent);
     if (a->ops->priv_size)
-        q->priv = xcalloc(1, a->ops->priv_size);
+        q->priv = (char *)q + head;
     if (a->ops->mq) {
         q->nchildren = dev->num_tx_queues;
         q->children = xcalloc(q->nchildren, sizeof *q->children);
@@ -127,7 +135,6 @@ void qdisc_destroy(struct qdisc *q)
             q->ops->destroy(q);
     }
     rng_free(&q->rng);
-    free(q->priv);
     free(q);
 }
 
@@ -212,15 +219,11 @@ void qdisc_root_free(struct qdisc_root *r)
     free(r);
 }
 
-/* The discipline a TX queue's packets go through: mq's child, or the top. */
-static inline struct qdisc *txq_qdisc(const struct qdisc_root *r, unsigned txq)
-{
-    return r->top->ops->mq ? r->top->children[txq] : r->top;
-}
-
 /* The tree's occupancy moved by what one operation on q did to q. */
 static inline void occupancy(struct qdisc_root *r, const struct qdisc *q, uint64_t qlen0, uint64_t backlog0)
 {
+    if (r->dflt)                 /* the built-in tree has no series */
+        return;
     /* each moves either way: add the rise or take off the fall, never a
      * difference wrapped round 2^64 */
     r->qlen = q->st.qlen >= qlen0 ? r->qlen + (q->st.qlen - qlen0) : r->qlen - (qlen0 - q->st.qlen);
@@ -252,7 +255,7 @@ int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *
 {
     if (r->top->ops->root_xmit)
         return r->top->ops->root_xmit(r->top, skb, now);
-    struct qdisc *q = txq_qdisc(r, skb->queue);
+    struct qdisc *q = qdisc_root_txq(r, skb->queue);
     uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
     skb->t_due = now;            /* the enqueue time: sojourn, codel's enqueue_time */
     if (q->bypass && !qlen0) {   /* (a requeued packet counts in qlen) */
@@ -273,11 +276,13 @@ int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *
 
 static void sent(struct qdisc_root *r, struct skb *skb, simtime_t now, void *core)
 {
-    simtime_t s = now - skb->t_due;
-    r->sojourn_n++;
-    r->sojourn_sum += s;
-    if (s > r->sojourn_max)
-        r->sojourn_max = s;
+    if (!r->dflt) {
+        simtime_t s = now - skb->t_due;
+        r->sojourn_n++;
+        r->sojourn_sum += s;
+        if (s > r->sojourn_max)
+            r->sojourn_max = s;
+    }
     r->dev_ops->xmit(r->dev, skb, now, core);
 }
 
@@ -305,7 +310,9 @@ static void run_one(struct qdisc_root *r, struct qdisc *q, int onetxq, simtime_t
         occupancy(r, q, qlen0, backlog0);
         if (!skb)
             return;
-        if (r->dev_ops->stopped(r->dev, skb->queue)) {
+        /* a discipline of one TX queue was checked above (the queue only
+         * stops when it is sent to) */
+        if (onetxq < 0 && r->dev_ops->stopped(r->dev, skb->queue)) {
             requeue(r, q, skb);
             return;
         }

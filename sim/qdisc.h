@@ -167,20 +167,22 @@ struct qdisc_ops {
     void (*root_restart)(struct qdisc *q, unsigned txq, simtime_t now, void *core, bool was_stopped);
 };
 
+/* What every packet's enqueue and dequeue read first (ops, priv, the
+ * counts, the device's limit) on the block's first two cache lines. */
 struct qdisc {
     const struct qdisc_ops *ops;
+    void *priv;
+    struct skb *requeued;        /* dev_requeue_skb's (q->gso_skb): dequeued for a stopped TX queue,
+                                  * sent first when it restarts; counts in st */
+    struct skb *peeked;          /* qdisc_peek's packet, dequeued and held (counts in st) */
     struct qdisc_stats st;
-    struct qdisc_root *root;
     struct qdisc_dev dev;
+    bool bypass;                 /* TCQ_F_CAN_BYPASS: ops->bypass, unless init cleared it (fifo_init) */
+    struct qdisc_root *root;
     struct qdisc **children;     /* mq: one per TX queue */
     uint32_t nchildren;
     char parent[8];              /* tc's "root" or ":1" */
     struct rng rng;              /* its own stream: dev.seed and parent; drawn from only by those that draw */
-    struct skb *peeked;          /* qdisc_peek's packet, dequeued and held (counts in st) */
-    struct skb *requeued;        /* dev_requeue_skb's (q->gso_skb): dequeued for a stopped TX queue,
-                                  * sent first when it restarts; counts in st */
-    bool bypass;                 /* TCQ_F_CAN_BYPASS: ops->bypass, unless init cleared it (fifo_init) */
-    void *priv;
 };
 
 /* qdisc_pkt_len_init: a GSO packet counts every segment's headers */
@@ -290,6 +292,12 @@ static inline uint64_t qdisc_backlog_aside(const struct qdisc *q)
     return b;
 }
 
+
+/* The discipline a TX queue's packets go through: mq's child, or the top. */
+static inline struct qdisc *qdisc_root_txq(const struct qdisc_root *r, unsigned txq)
+{
+    return r->top->ops->mq ? r->top->children[txq] : r->top;
+}
 
 /* A tree from parsed options, for a device; NULL with err set when init
  * refuses the options. */

@@ -190,7 +190,7 @@ void sim_free(struct sim *s)
     for (int i = 0; i < s->nhosts; i++)   /* a forwarded packet in a tree holds another port's RX buffer */
         for (int k = 0; k < s->hosts[i]->nnics; k++) {
             qdisc_root_free(s->hosts[i]->nics[k]->qd);
-            s->hosts[i]->nics[k]->qd = NULL;
+            nic_attach_qdisc(s->hosts[i]->nics[k], NULL);
         }
     for (int i = 0; i < s->nhosts; i++)   /* their packets hold the ports' RX buffers */
         for (int k = 0; k < s->hosts[i]->nifbs; k++) {

