@@ -46,9 +46,26 @@ static inline struct kc_sockpriv *priv(struct tcp_sock *tp) { return (struct kc_
 
 static uint32_t us(simtime_t t) { return (uint32_t)(t / PS_PER_US); }
 
+/* The view is made at the first call, which may come before init: the
+ * core sizes the send buffer (sndbuf_expand) before it initialises the
+ * congestion control, as the kernel's tcp_init_transfer does */
+static struct kc_view *view_new(struct tcp_sock *tp)
+{
+    struct kc_variant *kv = var(tp);
+    struct kc_view *v = xcalloc(1, kv->tree->lay.size);
+    priv(tp)->v = v;
+    priv(tp)->ce_base = tp->delivered;
+    v->icsk.icsk_ca_ops = kv->mod->ops;
+    v->kc_owner = tp;
+    char name[64];
+    snprintf(name, sizeof name, "kcompat.%s", kv->ops.name);
+    v->kc_rng = rng_derive_seed(tp->sim->seed, name) ^ ((uint64_t)tp->h->id << 32 | (uint64_t)tp->sk.port << 16 | tp->dport);
+    return v;
+}
+
 static struct kc_view *fill(struct tcp_sock *tp)
 {
-    struct kc_view *v = priv(tp)->v;
+    struct kc_view *v = priv(tp)->v ? priv(tp)->v : view_new(tp);
     simtime_t now = ctx_now();
     /* netsim keeps a rate only for a socket that paces, and computes one
      * from cwnd and srtt for the others, as the kernel's
@@ -119,14 +136,6 @@ static void back(struct tcp_sock *tp, struct kc_view *v)
 static void kc_init(struct tcp_sock *tp)
 {
     struct kc_variant *kv = var(tp);
-    struct kc_view *v = xcalloc(1, kv->tree->lay.size);
-    priv(tp)->v = v;
-    priv(tp)->ce_base = tp->delivered;
-    v->icsk.icsk_ca_ops = kv->mod->ops;
-    v->kc_owner = tp;
-    char name[64];
-    snprintf(name, sizeof name, "kcompat.%s", kv->ops.name);
-    v->kc_rng = rng_derive_seed(tp->sim->seed, name) ^ ((uint64_t)tp->h->id << 32 | (uint64_t)tp->sk.port << 16 | tp->dport);
     /* the host's values of the module's parameters: global in the kernel,
      * so per run here; a socket whose host set others sets them again */
     for (int i = 0; i < kv->mod->nparams && i < VARIANT_MAX_KEYS; i++) {
@@ -135,11 +144,9 @@ static void kc_init(struct tcp_sock *tp)
             fprintf(stderr, "netsim: %s: the module refused %s = %" PRId64 "\n", kv->ops.name,
                     kv->mod->params[i].name, want);
     }
-    {
-        fill(tp);
-        kv->tree->t->init(kv->mod, v);
-        back(tp, v);
-    }
+    struct kc_view *v = fill(tp);
+    kv->tree->t->init(kv->mod, v);
+    back(tp, v);
 }
 
 static void kc_release(struct tcp_sock *tp)
