@@ -103,7 +103,7 @@ NEED_PC  := gsl:libgsl-dev sqlite3:libsqlite3-dev inih:libinih-dev cmocka:libcmo
 NEED_CMD := pkg-config:pkg-config sqlite3:sqlite3 gnuplot:gnuplot-nox perl:perl prove:perl parallel:parallel \
 	    mandoc:mandoc python3:python3
 
-.PHONY: all release bench-release deps need-deps run test unit check-asan check-physics check-arith check-kdiff bench plots figures clean fuzz fuzz-bin fuzz-smoke fuzz-cli install uninstall FORCE
+.PHONY: all release bench-release deps need-deps run test unit check-asan check-physics check-arith check-kdiff check-ksrc bench plots figures clean fuzz fuzz-bin fuzz-smoke fuzz-cli install uninstall FORCE
 all: $(NETSIM)
 
 release:
@@ -281,6 +281,18 @@ check-kdiff: $(TEST_LIB)
 	  $(KDIFF)/kside.o $(TEST_LIB) $(LDLIBS)
 	$(KDIFF)/kdiff $(KDIFF_ROUNDS)
 
+# The kernel's own congestion-control modules (kcompat/): Debian's
+# linux-source-6.1 (installed by CI, not by `make deps`), its Makefile and
+# net/ipv4/tcp_*.[ch] unpacked into build-ksrc/src and each module's file
+# checked against the tarball (sha256), all 16 built into ./netsim-ksrc,
+# then tests/scenario/ksrc.sh: the differential tests against netsim's
+# ports and a 2-s bulk flow per module.
+check-ksrc:
+	@mkdir -p build-ksrc/src
+	$(Q)tree=$$(tests/ksrc/debian.sh build-ksrc/src) && \
+	  $(MAKE) --no-print-directory BUILD=build-ksrc NETSIM=netsim-ksrc KSRC="$$tree" LTO= PGO= netsim-ksrc
+	tests/run.sh build-ksrc ./netsim-ksrc tests/scenario/ksrc.sh
+
 bench:
 	@$(MAKE) --no-print-directory $(RELEASE) bench-release
 bench-release: all $(BUILD)/tests/bench_evq $(BUILD)/tests/bench_cores
@@ -363,4 +375,4 @@ figures: all
 	tools/figures.sh ./$(NETSIM)
 
 clean:
-	rm -rf build build-asan build-fuzz build-arith netsim netsim-asan netsim-arith
+	rm -rf build build-asan build-fuzz build-arith build-ksrc netsim netsim-asan netsim-arith netsim-ksrc
