@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config_read.c - reading scenario text: a file or a string through
  * libinih, and "--set" overrides, into sections and keys, with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_config.c - exact tests of the INI reader (load/config_read.c,
  * config_store.c): sections and keys as loaded, and the text of every
