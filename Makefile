@@ -62,7 +62,7 @@ else ifeq ($(PGO),use)
 PGO_FLAGS := -fprofile-use -fprofile-partial-training -Wno-missing-profile
 endif
 
-LIB_SRC  := $(filter-out cli/main.c,$(wildcard sim/*.c load/*.c sinks/*.c cli/*.c models/*.c models/*/*.c))
+LIB_SRC  := $(filter-out cli/main.c,$(wildcard sim/*.c load/*.c sinks/*.c cli/*.c models/*.c models/*/*.c)) kcompat/glue.c
 # Variants kept out of the tree: every .c of each folder in EXTRA_MODELS
 # is built into netsim (docs/adding-a-variant.md).
 EXTRA_MODELS ?=
@@ -72,7 +72,22 @@ EXTRA_OBJ := $(patsubst %.c,$(BUILD)/extra/%.o,$(notdir $(EXTRA_SRC)))
 # the generated table.
 VARIANT_RE  := ^VARIANT *[(]
 VARIANT_SRC := $(shell grep -l '$(VARIANT_RE)' $(sort $(wildcard models/*/*.c)) $(EXTRA_SRC) /dev/null)
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(EXTRA_OBJ) $(BUILD)/gen/variants.o
+# Linux trees whose congestion-control modules are built in, unmodified,
+# as tcp.cc variants NAME@LABEL (kcompat/, docs/kernel-source.md):
+# KSRC=DIR or KSRC="LABEL=DIR LABEL=DIR ...". kcompat/ksrc-build compiles
+# them (each tree one object, BUILD/kc/tree_N.o) and writes the variants'
+# table, BUILD/kc/kvariants.c. Without KSRC none of it is built or linked:
+# kcompat/glue.c is compiled into the library (so that it always
+# compiles), but nothing calls it and the linker leaves it out.
+KSRC     ?=
+ifneq ($(strip $(KSRC)),)
+KC_DIR      := $(BUILD)/kc
+KC_TREE_OBJ := $(patsubst %,$(KC_DIR)/tree_%.o,$(shell seq 0 $$(($(words $(KSRC)) - 1))))
+KC_OBJ      := $(KC_DIR)/kvariants.o $(KC_TREE_OBJ)
+VARIANT_SRC += $(KC_DIR)/kvariants.c
+KC_TREE_DIRS := $(foreach w,$(KSRC),$(lastword $(subst =, ,$(w)))/net/ipv4)
+endif
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(EXTRA_OBJ) $(BUILD)/gen/variants.o $(KC_OBJ)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 NETSIM   ?= netsim
@@ -88,7 +103,7 @@ NEED_PC  := gsl:libgsl-dev sqlite3:libsqlite3-dev inih:libinih-dev cmocka:libcmo
 NEED_CMD := pkg-config:pkg-config sqlite3:sqlite3 gnuplot:gnuplot-nox perl:perl prove:perl parallel:parallel \
 	    mandoc:mandoc python3:python3
 
-.PHONY: all release bench-release deps need-deps run test unit check-asan check-physics check-arith check-kdiff bench plots figures clean fuzz fuzz-bin fuzz-smoke fuzz-cli install uninstall FORCE
+.PHONY: all release bench-release deps need-deps run test unit check-asan check-physics check-arith check-kdiff check-ksrc bench plots figures clean fuzz fuzz-bin fuzz-smoke fuzz-cli install uninstall FORCE
 all: $(NETSIM)
 
 release:
@@ -96,7 +111,8 @@ release:
 
 ifeq ($(PGO),1)
 $(NETSIM): $(BUILD)/gen/version.h FORCE
-	+@MAKE="$(MAKE)" tools/pgo-build $(BUILD)/pgo $@ "$(CC) $(CFLAGS) $(LTO) $(LDLIBS)" $(BUILD)/gen/version.h $(EXTRA_MODELS)
+	+@MAKE="$(MAKE)" tools/pgo-build $(BUILD)/pgo $@ "$(CC) $(CFLAGS) $(LTO) $(LDLIBS) $(KSRC)" $(BUILD)/gen/version.h \
+	  $(EXTRA_MODELS) $(KC_TREE_DIRS)
 else
 $(NETSIM): $(BUILD)/cli/main.o $(BUILD)/libnetsim.a
 	$(say) LINK $@
@@ -129,6 +145,19 @@ $(BUILD)/gen/version.h: FORCE
 
 $(BUILD)/cli/main.o: $(BUILD)/gen/version.h
 $(BUILD)/cli/main.o: CFLAGS += -include $(BUILD)/gen/version.h
+
+ifneq ($(strip $(KSRC)),)
+# the modules' build, which does nothing while its inputs are unchanged
+$(KC_DIR)/kvariants.c: FORCE
+	@mkdir -p $(dir $@)
+	@kcompat/ksrc-build $(KC_DIR) "$(CC)" "$(KSRC)"
+$(KC_TREE_OBJ): $(KC_DIR)/kvariants.c
+	@test -e $@
+$(BUILD)/gen/variants.c: $(KC_DIR)/kvariants.c
+$(KC_DIR)/kvariants.o: $(KC_DIR)/kvariants.c
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS) $(LTO) $(PGO_FLAGS) -MMD -MP -c -o $@ $<
+endif
 
 $(BUILD)/gen/variants.o: $(BUILD)/gen/variants.c
 	$(say) CC $<
@@ -252,6 +281,18 @@ check-kdiff: $(TEST_LIB)
 	  $(KDIFF)/kside.o $(TEST_LIB) $(LDLIBS)
 	$(KDIFF)/kdiff $(KDIFF_ROUNDS)
 
+# The kernel's own congestion-control modules (kcompat/): Debian's
+# linux-source-6.1 (installed by CI, not by `make deps`), its Makefile and
+# net/ipv4/tcp_*.[ch] unpacked into build-ksrc/src and each module's file
+# checked against the tarball (sha256), all 16 built into ./netsim-ksrc,
+# then tests/scenario/ksrc.sh: the differential tests against netsim's
+# ports and a 2-s bulk flow per module.
+check-ksrc:
+	@mkdir -p build-ksrc/src
+	$(Q)tree=$$(tests/ksrc/debian.sh build-ksrc/src) && \
+	  $(MAKE) --no-print-directory BUILD=build-ksrc NETSIM=netsim-ksrc KSRC="$$tree" LTO= PGO= netsim-ksrc
+	tests/run.sh build-ksrc ./netsim-ksrc tests/scenario/ksrc.sh
+
 bench:
 	@$(MAKE) --no-print-directory $(RELEASE) bench-release
 bench-release: all $(BUILD)/tests/bench_evq $(BUILD)/tests/bench_cores
@@ -334,4 +375,4 @@ figures: all
 	tools/figures.sh ./$(NETSIM)
 
 clean:
-	rm -rf build build-asan build-fuzz build-arith netsim netsim-asan netsim-arith
+	rm -rf build build-asan build-fuzz build-arith build-ksrc netsim netsim-asan netsim-arith netsim-ksrc

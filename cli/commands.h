@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * commands.h - the subcommands beyond `run`, each in its own file:
  * sweep_cmd.c, report_cmd.c, plot_cmd.c, merge_cmd.c, keys_cmd.c, models_cmd.c. Each takes argv as main() got

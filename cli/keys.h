@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * keys.h - `netsim keys`: the key reference, read from the getters
  * themselves. keys_world.c builds small scenarios that reach every

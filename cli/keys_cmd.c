@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * keys_cmd.c - `netsim keys [SECTION | APP | FAMILY]`: every key with its
  * default, unit, range and doc, as the getters recorded them in the worlds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * keys_world.c - the worlds `netsim keys` builds to reach every getter
  * (keys.h). A key exists only where a component asks for it, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * main.c - the command line: `netsim run`, `netsim models`, help.
  *

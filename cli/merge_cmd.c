@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * merge_cmd.c - `netsim merge OUT.db IN.db...`: combines results
  * databases, typically the per-job databases of a sweep run on a cluster

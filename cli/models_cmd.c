@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * models_cmd.c - `netsim models`: the applications, CPU profiles and
  * model families with their variants, each with its one-line doc, read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * orphans.c - worker processes that die with their parent, and the side
  * files of a results database that outlive the process that made them

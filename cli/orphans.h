@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * orphans.h - what a killed netsim leaves behind, and how the next one
  * finds it: worker processes, which die with their parent, and the side

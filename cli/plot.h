@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * plot.h - `netsim plot`: a metric of a results database drawn against a
  * swept axis, from the numbers `netsim report` prints. report_db.c reads

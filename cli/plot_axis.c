@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * plot_axis.c - the x axis of `netsim plot`: a swept axis's values as the
  * scenario wrote them ("256K", "50ms", "100mbit", "16"), the numbers they

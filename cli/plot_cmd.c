@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * plot_cmd.c - `netsim plot DB [options]`: a metric of the complete runs
  * of a results database against a swept axis, drawn by gnuplot. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * plot_data.c - what `netsim plot` draws: report's combinations
  * (report_group.c) as points, the mean of each combination's runs with the

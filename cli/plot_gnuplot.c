@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * plot_gnuplot.c - the gnuplot script of `netsim plot`, whole: terminal,
  * words, axes, the data of each line inline as a datablock ($line0, ...)

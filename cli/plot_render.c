@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * plot_render.c - running gnuplot for `netsim plot`. The script goes to
  * gnuplot's standard input, the image comes back on its standard output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_cmd.c - `netsim report DB [--compare AXIS=A,B] [--metric M]
  * [--by flow|host] [--json]`: the statistics of a results database, per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_db.c - reading a results database for `netsim report`: its
  * complete runs, the sweep axes and each run's values, a fingerprint of

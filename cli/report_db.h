@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_db.h - reading a results database into the report's model
  * (report_model.h): its complete runs, their axes and one metric.

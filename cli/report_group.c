@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_group.c - the statistics of `netsim report`: runs grouped into
  * combinations (same scenario, version and axis values), each summarized

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_group.h - a report's rows: the runs grouped into combinations
  * of the axes, each summarized, or paired across one axis (--compare).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_metric.c - what `netsim report --metric M --by B` measures: one
  * SQL query per metric and grouping that yields (run, entity, value) rows,

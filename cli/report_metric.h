@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_metric.h - what a row of `netsim report` measures: the metrics,
  * each one definition (its unit, its verdict's direction and its SQL per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_model.h - the runs of a results database as `netsim report`
  * and `netsim plot` read them (report_db.c fills them), and the sets and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_print.c - how `netsim report` shows its rows: aligned text
  * tables with iperf3's rate units and notes on what was left out, or one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_print.h - a report's rows as tables with their notes, or as
  * one JSON document, on stdout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run_record.c - `netsim run`'s way into its results database: a claim
  * beside it, a scratch database in memory, one short copy (run_record.h).

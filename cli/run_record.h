@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run_record.h - how `netsim run` records its run in OUT without holding
  * OUT while it simulates, and without losing the run to a full disk, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * runner.h - one run of a scenario, start to finish: build the world from
  * a loaded (and overridden) scenario, record into a results database, print

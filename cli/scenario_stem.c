@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scenario_stem.c - a scenario's name as runs record it and default
  * output paths use it: the file name without directory and extension,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * stats.c - sample summaries and paired comparisons (see stats.h), on
  * GSL's statistics and t distribution.

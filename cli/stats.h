@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * stats.h - the statistics of `netsim report`: mean, standard deviation and
  * t confidence interval of a sample, and the paired comparison of two

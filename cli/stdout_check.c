@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * stdout_check.c - a command's results on standard output are its only
  * copy when it writes no database (--no-db, --json, report, keys, --dry-run,

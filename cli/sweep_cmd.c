@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep_cmd.c - `netsim sweep`: every combination of a scenario's ${...}
  * axes times [sim] repeat, run in parallel worker processes, into one

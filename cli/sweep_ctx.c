@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep_ctx.c - what every piece of a sweep computes alike (sweep_ctx.h):
  * a run's scenario from the file, the overrides and its axis values, and

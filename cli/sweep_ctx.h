@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep_ctx.h - one sweep as its pieces share it: the scenario, its
  * overrides and axes, the runs selected and where they go. The command

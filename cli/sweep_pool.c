@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep_pool.c - the worker pool of `netsim sweep`: forking a child per
  * run, -j at a time, collecting each when it exits and copying its run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep_pool.h - a sweep's worker pool: the selected runs, -j at a time,
  * each in a worker process, copied into the output in run order.

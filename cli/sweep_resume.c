@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep_resume.c - what a sweep finds of earlier ones before it runs
  * anything: the runs its output database already holds, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep_resume.h - before a sweep's runs: what earlier sweeps left in or
  * beside the output database, kept (--resume) or refused.

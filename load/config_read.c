@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config_read.c - reading scenario text: a file or a string through
  * libinih, and "--set" overrides, into sections and keys, with the
@@ -261,8 +262,9 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
         cfg_report(ld->c, ld->line, "[%s%s%s] missing key name before '='", s->kind, cfg_sep(s), s->name);
         return 1;
     }
-    if (!cfg_is_word(key, strlen(key), "_-.")) {
-        cfg_report(ld->c, ld->line, "[%s%s%s] bad key '%s': use letters, digits, '_', '-' or '.'",
+    /* '@': a kernel module's key names its variant, tcp.cc.cubic@6.1.beta */
+    if (!cfg_is_word(key, strlen(key), "_-.@")) {
+        cfg_report(ld->c, ld->line, "[%s%s%s] bad key '%s': use letters, digits, '_', '-', '.' or '@'",
                    s->kind, cfg_sep(s), s->name, key);
         return 1;
     }
@@ -441,7 +443,7 @@ int cfg_override(struct cfg *c, const char *assignment)
     sel = xstrndup(sb, (size_t)(se - sb));
     key = xstrndup(kb, (size_t)(ke - kb));
     value = xstrndup(vb, (size_t)(ve - vb));
-    if (!*sel || !cfg_is_word(key, strlen(key), "_-.")) {
+    if (!*sel || !cfg_is_word(key, strlen(key), "_-.@")) {
         cfg_report(c, 0, "'%s': expected section.key=value", assignment);
         goto out;
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host_ifb.c - a host's ifb devices and ingress redirects (host_ifb.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host_ifb.h - a host's ifb devices and its ports' ingress redirects
  * (sim/ifb.h), from its keys:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * link_qdisc.h - a link direction's qdisc tree, for links_build
  * (scenario_links.c), and the memory its trees will hold, for sim_build's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * load.h - scenario files for the loader, the command line and the tests:
  * reading a file or a string into a scenario, and "--set" overrides. What

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * netem_parse.c - netem's options in tc's syntax (see netem_parse.h), read the
  * way iproute2's q_netem.c reads them, with the parts netsim does not

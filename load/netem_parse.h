@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * netem_parse.h - netem's options written as tc-netem(8) writes them, read
  * into struct netem_opts (sim/netem.h) for the scenario loader.

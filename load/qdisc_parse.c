@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * qdisc_parse.c - tc's qdisc words into qdisc_args (qdisc_parse.h).
  */

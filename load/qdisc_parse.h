@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * qdisc_parse.h - a queueing discipline written as tc writes it, the words
  * after `root` in `tc qdisc add dev DEV root ...` ("fq_codel limit 10240

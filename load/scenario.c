@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scenario.c - build a run's world from a scenario: hosts, links, routes,
  * flows. Every key is read through a typed getter (config.h), so a bad

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scenario.h - a run's world built from a loaded scenario: hosts, links,
  * routes and flows, every key read through the getters of sim/config.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scenario_links.c - the [link] sections of a scenario: the two ends,
  * each direction's line rate, MTU, netem qdisc and cable, and the NIC

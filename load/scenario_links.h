@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scenario_links.h - building a scenario's links (scenario_links.c), for
  * sim_build (scenario.c), which reads every [link] section's ends first,

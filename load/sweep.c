@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep.c - expansion of ${...} sweep axes into numbered runs (contract in
  * sweep.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep.h - expansion of a scenario's sweep axes into numbered runs.
  *

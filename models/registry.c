@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * registry.c - the one place that knows every model module. Each module
  * (a protocol family) lists its own applications and variants in its own

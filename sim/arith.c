@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * arith.c - what the check-arith build does with an overflow that
  * sim/arith.h's helpers caught: stop at once with the call site, as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * arith.h - the one place where rates, times and byte counts multiply
  * beyond 64 bits, and where an intended wrap is marked.

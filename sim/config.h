@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config.h - what a component (the engine in sim/, a model in models/)
  * sees of a scenario: its section, read through typed getters, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config_get.c - the typed getters components read their keys with:
  * the lookup that marks a key known and records the parameter, and one

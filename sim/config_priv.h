@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config_priv.h - what the pieces of the scenario-file implementation
  * share (the engine's store, sim/config_store.c, config_get.c and

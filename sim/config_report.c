@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config_report.c - what a scenario's reader and components say about
  * it: errors (each text once, at most CFG_MAX_ERRORS kept), warnings

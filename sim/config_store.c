@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config_store.c - a loaded scenario in memory: its sections and keys, the
  * hash index that finds them, and the calls that walk or change them

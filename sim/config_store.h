@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config_store.h - a whole scenario in memory, for whoever holds one
  * (the loader, the command line, the tests): its sections and keys in file

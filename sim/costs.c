@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * costs.c - the CPU profiles' data (see costs.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * costs.h - named CPU profiles: what each piece of kernel work costs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * counter.c - a run's counters (counter.h): the table and the names it
  * keeps, carved from 64 KB chunks since they are small and live until

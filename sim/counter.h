@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * counter.h - a run's counters: each a name and a pointer to the
  * uint64_t a model or the NIC keeps, read once, when the run ends. Who

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cpu.c - core scheduling and cost accounting (see cpu.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cpu.h - cores that protocol work runs on, and where the time went.
  *

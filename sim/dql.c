@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * dql.c - byte queue limits (dql.h), lib/dynamic_queue_limits.c's rules.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * dql.h - byte queue limits: the dynamic limit on bytes a TX ring holds,
  * as lib/dynamic_queue_limits.c computes it (Linux 4.15, unchanged since

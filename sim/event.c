@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * event.c - binary-heap event queue and kernel-style timers (see event.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * event.h - the discrete-event core: one queue per run, intrusive events,
  * kernel-style timers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gro.c - GRO at a NAPI context (see gro.h).
  */

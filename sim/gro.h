@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gro.h - generic receive offload at a NAPI context (Linux 4.15
  * net/core/dev.c dev_gro_receive, napi_gro_flush; skbuff.c

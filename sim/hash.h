@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hash.h - one integer hash for the engine's tables (sockets by port,
  * connections by address and ports): the splitmix64 finalizer, whose every

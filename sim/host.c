@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host.c - hosts: lookup, addresses, sockets by port.
  */

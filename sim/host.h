@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host.h - a simulated machine: cores, NIC ports, an IP layer, sockets,
  * sysctls and the CPU profile its work is charged against.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hugepage.c - a simulation's heap in transparent huge pages (hugepage.h).
  *

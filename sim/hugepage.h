@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hugepage.h - the memory of the process that runs a simulation, in huge pages
  * where the kernel gives them (see hugepage.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * icmp.c - ICMP echo: requests are answered in softirq, as the kernel's
  * icmp_echo() does; replies go to the ping socket bound to the echo id.

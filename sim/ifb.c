@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ifb.c - the ifb device and the ingress redirect (ifb.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ifb.h - the Intermediate Functional Block device (drivers/net/ifb.c)
  * and the ingress hook that feeds it: tc's way of queueing what a host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * invariant.c - what a broken invariant prints (invariant.h).
  */

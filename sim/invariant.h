@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * invariant.h - the accounting sums, stated where they change.
  *

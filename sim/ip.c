@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ip.c - the IP layer: input dispatch, forwarding, output with
  * fragmentation (ip_fragment for IPv4, the fragment header for IPv6).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * link.c - serialisation and propagation (see link.h).
  */

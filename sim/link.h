@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * link.h - full-duplex point-to-point Ethernet links.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * modules.c - the model modules the engine was handed: models/registry.c
  * lists them and hands the list over (models_install), so that the engine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * netem.c - the netem qdisc: draws, the time-ordered queue (tfifo) and the
  * watchdog that hands packets to the device when they are due (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * netem.h - tc-netem as the root qdisc of a port's egress, with the
  * semantics of Linux's sch_netem.c (6.x; its `ecn` as 4.15 has it) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * nic.h - an ixgbe-like 10 GbE port (Intel 82599, Linux 3.7 ixgbe driver),
  * with the ring, interrupt-throttling and RSS behaviour of that driver.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * nic_itr.c - interrupt moderation of an ixgbe-like port: the 82599's
  * EITR units, the driver's adaptive ITR, and when a vector's interrupt

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * nic_params.c - a port's parameters from its host's section: rings,
  * interrupts, queues, BQL (nic.h; the keys are documented in nic.md).

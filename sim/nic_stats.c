@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * nic_stats.c - what a port reports: its counters (nic.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * offload.c - the protocols' offload rules and GSO segmentation (see
  * offload.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * offload.h - segmentation and receive offloads, protocol-neutral (the
  * kernel's net_offload): a GSO packet is cut into its segments at the

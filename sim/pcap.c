@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pcap.c - one capture file per chosen port (see pcap.h, docs/pcap.md):
  * Ethernet and IP built here, the L4 header by the writer of the model

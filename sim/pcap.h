@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pcap.h - packet capture per NIC port through libpcap (docs/pcap.md).
  *

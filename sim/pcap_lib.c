@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pcap_lib.c - libpcap's dead handle, filter and dump writer (pcap_lib.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pcap_lib.h - the little of libpcap the capture uses (sim/pcap.c): a dead
  * Ethernet handle with nanosecond timestamps, a compiled BPF filter, and

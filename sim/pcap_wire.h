@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pcap_wire.h - what a model needs to write its protocol header into a
  * capture (sim/pcap.h): the place in the frame, the lengths, and helpers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * progress.c - the terminal progress line (see progress.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * progress.h - the one-line progress report on a terminal (stderr), as
  * iperf3 and rsync keep one: shown only once the command has taken a

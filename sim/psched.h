@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * psched.h - the kernel's rate arithmetic for shapers (sch_generic.c,
  * Linux 4.15): a rate becomes a reciprocal (mult, shift) once, so that a

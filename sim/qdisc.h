@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * qdisc.h - a port's egress queueing discipline, as Linux's net/sched
  * runs one (4.15): the model family `qdisc` (models/qdisc/, one file a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rng.c - seeded GSL streams (see rng.h). MT19937 because it is GSL's
  * well-studied default and its state is cheap to keep per component.

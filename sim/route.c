@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * route.c - the next-hop tables (route.h): built per source, on demand.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * route.h - next hops: from every host to every other, the shortest path
  * over the links, ties to the first-declared link, as a breadth-first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sim.c - running a built world: flows start, the interval clock ticks,
  * events run, and at the end counters and the CPU profile are emitted.

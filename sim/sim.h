@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sim.h - one run: the world built from a scenario, its clock, its flows
  * and what it records.

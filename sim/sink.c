@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sink.c - a run's emissions fanned out to its sinks (see sink.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sink.h - where a run's results go. The engine and the models emit
  * through sim_emit_*() (sim.h); each emission goes to every sink added to

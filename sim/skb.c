@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * skb.c - the packet pool (see skb.h).
  */

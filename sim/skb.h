@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * skb.h - the packet: one struct, pooled, headers as plain fields.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sock.c - socket memory accounting and wake-ups (see sock.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sock.h - socket memory accounting and sleeping readers and writers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ss_line.c - building a socket's ss info line (ss_line.h).
  */

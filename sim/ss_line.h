@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ss_line.h - one socket's `ss -i` info line as a model builds it: text
  * appended field by field, each printed field also a series under the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * strindex.c - the hash index (see strindex.h): linear probing over a
  * power-of-two table.

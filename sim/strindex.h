@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * strindex.h - an open-addressing hash index from strings to the small
  * integers that number them in their owner's array.

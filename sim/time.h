@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * time.h - simulated time: a signed 64-bit count of picoseconds.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * units.c - parsing and formatting of values with units (see units.h).
  *

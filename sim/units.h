@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * units.h - parsing of the values users type in scenario files and on the
  * command line, in the units they already use with tc, sysctl and ethtool.

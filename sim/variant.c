@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * variant.c - the registry of model variants (see variant.h): the table
  * the build generates from the VARIANT lines, handed over by

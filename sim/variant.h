@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * variant.h - a variant is one file. A model family (tcp.cc, tcp.drs,
  * ipfrag.evictor, sctp.rwnd, sctp.hb) is a scenario key whose value picks

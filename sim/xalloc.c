@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xalloc.c - allocations that cannot fail silently (see xalloc.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xalloc.h - the one answer to running out of memory: say what could not
  * be allocated, and where, and exit 1. A simulation cannot go on without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * json.h - the two JSON value writers every --json output needs: strings
  * with RFC 8259 escapes, and numbers that round-trip exactly.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record.c - the results database: one SQLite file per invocation, one
  * transaction per run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record.h - the results database (SQLite), one file per invocation.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record_copy.c - copies one run, with all its rows, from another results
  * database into an open one (rec_copy_run, rec_append_run, rec_import_run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record_impl.h - what the two halves of the results database share:
  * record_open.c opens a file (schema checked, statements prepared as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record_open.c - opening a results database (record.h): the file and its
  * directories, the sync level by kind of file, the schema checked or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record_schema.c - the results schema (version 2, documented in
  * record.h): creating it in a new file, checking an existing one, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record_sink.c - the results database as a sink (sim/sink.h): each
  * emission is one row of record.h's schema, in the run's transaction.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record_v1.c - upgrading a version-1 results file in place, and the
  * read-only views that let a reader take one as it is (record_v1.h).

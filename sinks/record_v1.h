@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record_v1.h - reading and upgrading results databases of schema
  * version 1 (netsim before version 2 keyed results as users type them).

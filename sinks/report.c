@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report.c - what a run prints: iperf3's interval table, a summary with
  * drops by cause and a perf-style CPU profile, or one JSON document; the

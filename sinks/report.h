@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report.h - what a run prints: an iperf3-style interval table per flow,
  * a summary with drops by cause, a perf-style CPU profile, or the same data

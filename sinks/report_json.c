@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_json.c - the report as one JSON document (--json), printed when
  * the run ends, laid out as iperf3 -J's (start, intervals[].streams[] and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_json.h - the report as one JSON document: iperf3's -J for the
  * flows it would show, with netsim's own figures beside them.

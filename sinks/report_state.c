@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_state.c - what both printers of a report ask of what report.c
  * collected (report_state.h): a flow by its id, a flow's totals, a rate,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_state.h - a report as it is collected (report.c) and the queries
  * both of its printers make of it (report_state.c): report_text.c prints

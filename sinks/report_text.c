@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_text.c - the report as text: iperf3's interval rows, the per-flow
  * summary, drops by cause and perf's profile table.

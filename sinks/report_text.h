@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_text.h - the console report as iperf3 prints it: a row per
  * interval under its header, then the summary, drops by cause and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ss_file.c - the socket-state file (see ss_file.h).
  */

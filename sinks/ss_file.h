@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ss_file.h - the socket-state file of a run: every `sock` row (sink.h),
  * the samples of the flows that set ss_interval, as text in the layout of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench_cores.c - where a CPU-bound run spent each core's time: a
  * scenario run once, then every host's cores with their busy share of the

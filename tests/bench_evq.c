@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench_evq.c - raw event-queue throughput: the classic "hold" model, a
  * queue of N pending events where each step pops the earliest and pushes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config_fixture.h - for the config tests: load a scenario text, and
  * compare the errors it recorded with the text a user sees.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * db_rows.h - a query's rows as one string, for the database tests:
  * columns joined by '|', rows ended by '\n', NULL as "NULL", REAL with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * qdisc_world.h - what the queueing discipline tests share: a discipline
  * from tc's words on a 1500-byte port with no tree (NULL root), packets

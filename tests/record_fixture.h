@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record_fixture.h - for the database tests: a temporary directory with
  * paths a.db, b.db, out.db, runs written with the rec_* API, and rows

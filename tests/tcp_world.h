@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_world.h - for tests that run a world with TCP flows: the
  * established socket of a host, client or server side. Include after

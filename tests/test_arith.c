@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_arith.c - the rate and time helpers at their types' limits:
  * sim/arith.h's mul_div_u64 (exact in 128 bits, saturating past 2^64),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_cc.c - CUBIC's and BBR's arithmetic against Linux 4.15's formulas
  * (net/ipv4/tcp_cubic.c, tcp_bbr.c, lib/win_minmax.c), on a bare tcp_sock

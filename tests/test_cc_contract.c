@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_cc_contract.c - the congestion-control contract (Linux 4.15's
  * struct tcp_congestion_ops) as the engine keeps it, and the two variants

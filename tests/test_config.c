@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_config.c - exact tests of the INI reader (load/config_read.c,
  * config_store.c): sections and keys as loaded, and the text of every
@@ -162,7 +163,7 @@ static void test_key_outside_section_and_bad_keys(void **state)
     expect_errors(c,
         "t.ini:1: key 'seed' outside any section\n"
         "t.ini:3: [sim] missing key name before '='\n"
-        "t.ini:4: [sim] bad key 'my key': use letters, digits, '_', '-' or '.'\n");
+        "t.ini:4: [sim] bad key 'my key': use letters, digits, '_', '-', '.' or '@'\n");
     cfg_free(c);
 }
 

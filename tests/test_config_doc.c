@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_config_doc.c - the key reference the getters record (cfg_describe,
  * cfg_key_doc_at): each getter's unit, default, range and doc, first ask

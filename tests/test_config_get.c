@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_config_get.c - exact tests of sim/config_get.c and the checks
  * around it: typed getters and their defaults, range messages with units,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_cpu.c - cores: slices, softirq priority, round robin, cost scaling
  * and jitter; the loopback device.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_drs.c - receive autotuning's kernel arithmetic, each rule on
  * cases worked by hand or read off a kernel's tcp_rcvbuf_grow tracepoint

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_ecn.c - ECN in the TCP model (Linux 4.15: tcp_ecn_send_syn,
  * tcp_ecn_create_request, tcp_ecn_rcv_synack, tcp_ecn_send) and DCTCP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_gro.c - GRO's merge and flush rules (Linux 4.15 dev_gro_receive,
  * skb_gro_receive, tcp_gro_receive; sim/gro.c with TCP's rules from

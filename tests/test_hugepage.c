@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_hugepage.c - a run's heap in huge pages (sim/hugepage.c): the heap
  * grows by the size asked at once and that range is marked for huge pages

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_invariant.c - the accounting invariants (sim/invariant.h) fire
  * when a sum parts from what it sums, and only then. This file is

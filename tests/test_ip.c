@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_ip.c - the IP layer's output rules: IPv4 ids per destination, DF
  * from the socket's IP_MTU_DISCOVER, "fragmentation needed" from a router

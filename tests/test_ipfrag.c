@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_ipfrag.c - IPv4 reassembly (models/ipfrag): fragment sizes on the
  * wire, truesize and queue charges, hash chains, the 3.7 LRU evictor and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_link.c - wire timing, and the netem qdisc in front of it.
  */

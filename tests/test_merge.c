@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_merge.c - the `netsim merge` command (shards combined, refusals,
  * renumbering) and `netsim report` on the merged result (exact tables).

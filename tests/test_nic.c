@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_nic.c - the ixgbe-like NIC on small built worlds: RX ring overflow
  * and its drop pattern, RSS field selection, truesize, page recycling, ITR.

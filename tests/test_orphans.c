@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_orphans.c - what a killed netsim leaves behind (cli/orphans.c):
  * side files are found only once their maker (and every process that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_pacing.c - sk_pacing_rate as Linux 4.15 computes it, at every size
  * a path can give it: tcp_update_pacing_rate's formula in its own units

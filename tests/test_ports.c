@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_ports.c - a flow's server port (flow_server_port, sim/sim.c): the
  * tool's port or the next free one up, a port given kept, and an error at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_progress.c - the terminal progress line (sim/progress.c): nothing
  * while it is off or in the command's first second, then a line at most

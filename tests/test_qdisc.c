@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_qdisc.c - the queueing disciplines against the kernel's arithmetic
  * (Linux 4.15): tc's units, the FIFOs' limits, pfifo_fast's bands, tbf's

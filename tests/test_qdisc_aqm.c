@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_qdisc_aqm.c - codel and fq_codel against Linux 4.15's own
  * integer arithmetic: the expected numbers are worked by hand from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_qdisc_parse.c - tc's words as iproute2's parsers read them
  * (tc_util.c's get_time, get_size, get_rate; get_u32 in the base tc

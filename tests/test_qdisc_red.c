@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_qdisc_red.c - red against Linux 4.15's integer arithmetic
  * (include/net/red.h, sch_red.c) and tc 4.15's parameter derivation

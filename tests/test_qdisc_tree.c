@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_qdisc_tree.c - a port's tree as the engine builds, runs and frees
  * it, where it once broke: htb's depth limit (TC_HTB_MAXDEPTH) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_record.c - the results database: rows as written, one transaction
  * per run (a crashed run leaves nothing, a closed-while-open run is marked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_record_copy.c - copying runs between results databases:
  * rec_run_info.id and rec_copy_run (rows copied exactly, ids kept or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_report.c - the console report: iperf3 rows and units, the summary
  * with drops by cause, the perf-style profile, the status line, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_route.c - next hops (sim/route.h): the shortest path, ties to the
  * first-declared link as a breadth-first search from the source finds

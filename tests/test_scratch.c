@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_scratch.c - the pieces `netsim run` records with (record.h): a
  * scratch database in memory, appending its run to a file that already

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_sctp.c - the SCTP model's rules in isolation: the two receive-window
  * variants' arithmetic, the 3.14 send-buffer rule (sctp_wspace), iperf3's

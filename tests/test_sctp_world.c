@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_sctp_world.c - the SCTP model in small worlds: one association over
  * a 10G link, fast retransmit of one packet, 3.14's potentially-failed path

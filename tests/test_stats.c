@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_stats.c - the statistics behind `netsim report`: exact values of
  * mean, sd, t intervals and p-values on small samples, a synthetic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_sweep.c - exact tests of load/sweep.c: axis syntax and names,
  * lockstep axes, the order of the cartesian product, repeats with paired

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_tcp.c - the TCP model's exact figures (tcp.md §3.3, §3.8, V6): the
  * DRS step of both variants on the spec's vectors, rcvmem, the initial

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_tcp_cost.c - TCP's CPU cost (docs/models/tcp.md, "CPU cost"): on
  * xeon-2012 hosts a bulk transfer books tcp_transmit_skb once per segment

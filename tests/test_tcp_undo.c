@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_tcp_undo.c - a reduction taken back when it proves spurious
  * (Linux 4.15 tcp_input.c: tcp_packet_delayed, tcp_try_undo_recovery,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_units.c - exact tests of sim/units.c: every parser's accepted
  * spellings and values, its error cases and their messages, and the

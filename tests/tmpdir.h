@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tmpdir.h - for tests: a fresh directory under /tmp for one test, and
  * its removal with everything in it. Include after <cmocka.h>.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * world.h - for tests: build a small world from an INI string, and tear it
  * down. Include after <cmocka.h>; one world at a time per test program.

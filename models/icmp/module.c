@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * module.c - ICMP echo (answered by the IP layer's icmp_rcv) and the ping
  * probe.

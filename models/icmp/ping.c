@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ping.c - an ICMP echo probe like ping(8): a request every `interval`,
  * `size` data bytes (56). RTT is taken as ping does with SO_TIMESTAMP: from

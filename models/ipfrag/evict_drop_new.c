@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * evict_drop_new.c - `drop-new`: mainline since 4.17 (Eric Dumazet,
  * 648700f76b03 "inet: frags: use rhashtables for reassembly units") and

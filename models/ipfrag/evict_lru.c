@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * evict_lru.c - `lru`: the Linux 3.7 evictor (net-next of Nov 2012, the
  * kernel of seed 004). On every fragment, ip_defrag tests mem > high_thresh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * evict_lru_warm.c - `lru-warm`: Jesper Dangaard Brouer's "[net-next PATCH
  * V3-evictor] net: frag evictor, avoid killing warm frag queues" (netdev,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * frag.h - IPv4 reassembly as Linux 3.7 does it (net/ipv4/ip_fragment.c,
  * net/ipv4/inet_fragment.c), with pluggable evictors (evict_*.c, one

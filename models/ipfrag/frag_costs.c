@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * frag_costs.c - CPU cost rows of the reassembly path (ipfrag.md 9), added
  * over the host's CPU profile. A row's symbol is the kernel function the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * frag_evict.c - inet_frag_evictor as in Linux 3.7 (net/ipv4/
  * inet_fragment.c), the loop that the lru and lru-warm variants share;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * frag_queue.c - one fragment's way through IPv4 reassembly, Linux 3.7
  * (net/ipv4/ip_fragment.c): ip_defrag, ip_find / inet_frag_create,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * frag_stats.c - what /proc/net/sockstat ("FRAG: inuse N memory M") and
  * /proc/net/snmp (Ip: Reasm*) would show, plus the diagnostics of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * frag_table.c - the shared state of IPv4 reassembly in Linux 3.7
  * (net/ipv4/inet_fragment.c): the hash of queues and its secret rebuild,

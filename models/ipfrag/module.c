@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * module.c - the ipfrag family: IPv4 reassembly on every host (the kernel
  * always has it), with the evictor chosen by `ipfrag.evictor`. Reads the

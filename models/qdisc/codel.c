@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * codel.c - codel (sch_codel.c, Linux 4.15): one FIFO of at most limit
  * packets, tail drop at the limit, and CoDel (codel.h) on the way out:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * codel.h - the CoDel core of Linux 4.15 (include/net/codel.h,
  * codel_impl.h): its clock, state, control law and dequeue-side state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fifo.c - pfifo, bfifo and pfifo_head_drop (sch_fifo.c, Linux 4.15): one
  * queue, a limit in packets or bytes; a packet over the limit is dropped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fq.c - Fair Queue packet scheduler (sch_fq.c, Linux 4.15): a queue per
  * flow, served round robin in quantum-sized credits (new flows first,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fq_codel.c - fq_codel (sch_fq_codel.c, Linux 4.15): packets hashed by
  * flow into `flows` queues, each with its own CoDel state (codel.h) and

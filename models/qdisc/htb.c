@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * htb.c - the hierarchical token bucket (sch_htb.c, Linux 4.15, with tc's
  * q_htb.c for the options): classes in a tree, each with a rate it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * module.c - the queueing disciplines as a model family: `qdisc`, whose
  * variants are the files of this folder, one discipline each (sch_*.c of

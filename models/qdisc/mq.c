@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mq.c - the multiqueue container (sch_mq.c, Linux 4.15): one child per
  * TX queue, each net.core.default_qdisc (pfifo_fast unless set), and no

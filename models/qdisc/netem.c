@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * netem.c - tc-netem as a queueing discipline: what happens to a packet
  * (loss, duplicate, corrupt, reorder, delay and jitter, rate, limit) is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pfifo_fast.c - Linux 4.15's default discipline (sch_generic.c, before
  * 4.16 made it lockless): three FIFO bands served in strict priority,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * red.c - red (sch_red.c, Linux 4.15, with red.h's arithmetic): Random
  * Early Detection on the average backlog in bytes, in front of a bfifo of

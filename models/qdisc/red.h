@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * red.h - RED's arithmetic as Linux 4.15 has it (include/net/red.h,
  * lib/reciprocal_div.c) and as tc 4.15 prepares its parameters

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tbf.c - the token bucket filter (sch_tbf.c, Linux 4.15, with tc's
  * q_tbf.c for the options): packets wait in a child bfifo of `limit`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * app.c - the setup the SCTP applications (iperf3.c, netperf.c) share:
  * keys, association pair, processes (see sctp_app_pair in sctp.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * assoc.c - per-host SCTP settings (net.sctp.* sysctls, the variants) and
  * setting up an association's two ends (sctp.md A.2, A.4, A.9).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * costs.c - what SCTP work costs, per CPU profile (sctp.md A.9, B.3).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hb_jitter.c - sctp.hb = jitter: the heartbeat timer before Marcelo
  * Ricardo Leitner's "sctp: avoid refreshing heartbeat timer too often"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hb_lazy.c - sctp.hb = lazy: "sctp: avoid refreshing heartbeat timer too
  * often" (Marcelo Ricardo Leitner, ba6f5e33bdbb, 4.5), as posted.

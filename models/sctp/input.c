@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * input.c - the receiver half of an association, Linux 3.14 (sctp.md A.5).
  * Kernel: net/sctp/input.c sctp_rcv / sctp_add_backlog, net/core/sock.c

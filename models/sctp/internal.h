@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * internal.h - what the sctp family's module.c calls in the engine's
  * files (assoc.c, costs.c); not for variants, which see only sctp.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * iperf3.c - `iperf3 --sctp -c R -l LEN` against `iperf3 -s` (3.0.1), the
  * workload of seed 000 (sctp.md A.1, A.8). The client writes LEN-byte

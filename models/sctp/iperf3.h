@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * iperf3.h - iperf3 3.0.1's client-side interval clock (sctp.md A.8),
  * separate so that tests can drive it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ktimer.c - mod_timer / del_timer with kernel semantics and costs (see
  * ktimer.h). Kernel: kernel/time/timer.c (apply_slack, mod_timer,

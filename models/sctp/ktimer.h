@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ktimer.h - kernel timer_list semantics on top of the engine's timers:
  * jiffies at HZ 1000, mod_timer's slack rounding (apply_slack, 4.4 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * module.c - the sctp family: protocol handler, applications (sctp_iperf3,
  * sctp_stream), cost rows, and the variant families sctp.rwnd and sctp.hb

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * netperf.c - `netperf -t SCTP_STREAM -l 30` with netserver, the workload
  * of seed 001 (sctp.md B.1): one host, loopback, msg_size-byte sends (one

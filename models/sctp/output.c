@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output.c - the outqueue of an association's sender, Linux 3.14
  * semantics (sctp.md A.4): what the send buffer lets the writer queue,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output.h - what the two halves of the SCTP sender share beyond sctp.h:
  * output.c (the outqueue) and transport.c (cwnd, RTO, T3-rtx and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * process.c - the two processes of an association: the writer (a blocking
  * sendmsg loop: iperf3 -c, netperf) and the reader (select() then one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rwnd_new.c - sctp.rwnd = new: commit ef2820a735f7 ("net: sctp: Fix
  * a_rwnd/rwnd management to reflect real state of the receiver's buffer",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rwnd_old.c - sctp.rwnd = old: the receive window kept by increase and
  * decrease accounting, as in Linux 3.10 and as restored by Daniel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sctp.h - the SCTP association engine (docs/models/sctp.md): one
  * association between two sockets, Linux 3.14 send/receive semantics for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sctp_pcap.c - the SCTP packet of a capture (sim/pcap_wire.h): common
  * header and chunks, from the fields the model keeps in skb->l4 (struct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sctp_ss.c - one association end as `ss -Smi` prints it (iproute2
  * misc/ss.c: print_skmeminfo, sctp_show_info, sctp_stats_print, from the

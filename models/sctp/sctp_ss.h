@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sctp_ss.h - the `ss_interval` key the SCTP applications share: every
  * interval, each end of the association as `ss -Smi` prints it (to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * transport.c - the transport side of an association's sender, Linux
  * 3.14 semantics (sctp.md A.4): per path the congestion window, RTO and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cc_bbr.c - BBR v1 as in Linux 4.15 net/ipv4/tcp_bbr.c (Cardwell et al.,
  * "BBR: Congestion-Based Congestion Control", ACM Queue 2016; tcp.md §5.2).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cc_cubic.c - CUBIC with HyStart (Linux 4.15 net/ipv4/tcp_cubic.c; Ha,
  * Rhee, Xu 2008; RFC 8312). W(t) = C (t - K)^3 + W_max with C = 0.4

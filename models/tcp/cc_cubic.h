@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cc_cubic.h - CUBIC's curve (cc_cubic.c), pure, for the tests and the
  * differential check: not part of the cc contract, so not in tcp.h.

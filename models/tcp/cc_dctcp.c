@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cc_dctcp.c - DCTCP (Linux 4.15 net/ipv4/tcp_dctcp.c; Alizadeh et al.,
  * SIGCOMM 2010; RFC 8257): Reno's growth, and on an ECN echo a cut by

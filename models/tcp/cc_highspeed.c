@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cc_highspeed.c - HighSpeed TCP (RFC 3649, Sally Floyd; Linux 4.15
  * net/ipv4/tcp_highspeed.c). Reno's response function a cwnd of 38

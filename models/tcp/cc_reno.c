@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cc_reno.c - NewReno (Linux 4.15 tcp_cong.c's tcp_reno): slow start to
  * ssthresh, then one segment per window of ACKed segments; halve on loss.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cc_vegas.c - TCP Vegas (Linux 4.15 net/ipv4/tcp_vegas.c; Brakmo and
  * Peterson 1995). Once per RTT it compares the window with what the

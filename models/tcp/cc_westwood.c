@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cc_westwood.c - TCP Westwood+ (Linux 4.15 net/ipv4/tcp_westwood.c;
  * Mascolo, Casetti, Gerla et al. 2001, Grieco and Mascolo 2004). It

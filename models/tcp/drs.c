@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * drs.c - dynamic right sizing, the engine every tcp.drs variant shares
  * (tcp.md §3.8; the contract is drs.h). It keeps what no kernel version

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * drs.h - receive autotuning's contract (tcp.md §3.8): the tcp.drs ops
  * table, the read-only view of the receiver a variant decides from, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * drs_continuous.c - "tcp: smoother receiver autotuning" (Eric Dumazet,
  * net-next Dec 2017, merged for 4.16; seed 003's "after"): the window grows

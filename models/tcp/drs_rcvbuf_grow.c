@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * drs_rcvbuf_grow.c - receive autotuning of Linux 6.16 and 6.17: Eric
  * Dumazet's "tcp: receive side improvements" series (net-next, May

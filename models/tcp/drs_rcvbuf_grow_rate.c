@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * drs_rcvbuf_grow_rate.c - receive autotuning of Linux 6.18: 6.16's
  * (drs_rcvbuf_grow.c) with the sender's rate increase counted again,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * drs_space_from_win.c - tcp_rcv_space_adjust of Linux 6.6 to 6.15
  * (dfa2f0483360 "tcp: get rid of sysctl_tcp_adv_win_scale", merged for

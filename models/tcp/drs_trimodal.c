@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * drs_trimodal.c - the growth step before "tcp: smoother receiver
  * autotuning" (Linux 4.15 with patches 1/3 and 2/3 of the Dec 2017 series;

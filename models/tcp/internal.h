@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * internal.h - what the files of the tcp engine call in each other
  * (tcp_ack.c, tcp_cong.c, tcp_recovery.c, tcp_input.c, tcp_output.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * module.c - the tcp family: per-host sysctls and variant choice, the
  * protocol handler, the applications (tcp_stream, tcp_iperf3) and the

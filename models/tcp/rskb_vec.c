@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rskb_vec.c - growing and shifting the receive queues' records
  * (rskb_vec.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rskb_vec.h - the receive queues' records (struct tcp_rskb_vec, tcp.h):
  * a growable array whose head can move, since the in-order queue is read

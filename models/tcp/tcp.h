@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp.h - the TCP engine (Linux 4.15; docs/models/tcp.md): one endpoint
  * (`struct tcp_sock`) holds sender and receiver state; congestion control

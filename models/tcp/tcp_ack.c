@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_ack.c - the sender's side of an incoming ACK (Linux 4.15 tcp_ack,
  * tcp_sacktag_write_queue, tcp_clean_rtx_queue, tcp_rate.c,

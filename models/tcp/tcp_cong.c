@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_cong.c - congestion control's side of the engine (Linux 4.15
  * net/ipv4/tcp_cong.c): the tcp.cc family and its check of a variant's

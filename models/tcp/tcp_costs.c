@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_costs.c - what the TCP stack's work costs on a CPU (docs/models/tcp.md,
  * "CPU cost"): the kernel functions the engine books it under, and their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_ecn.c - Explicit Congestion Notification in the TCP engine (RFC
  * 3168 as Linux 4.15 has it: tcp_input.c tcp_ecn_*, tcp_output.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_gso.c - how big a packet TCP hands down, and when it holds back
  * (Linux 4.15 tcp_output.c and tcp.c): the route's offload caps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_input.c - the receiver (Linux 4.15 tcp_input.c: tcp_data_queue,
  * tcp_data_queue_ofo, tcp_ofo_queue, tcp_event_data_recv, tcp_grow_window,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_loss.c - which outstanding segments are lost (Linux 4.15
  * tcp_recovery.c's RACK, tcp_input.c's tcp_mark_head_lost and

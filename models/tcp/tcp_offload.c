@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_offload.c - TCP's offload rules (Linux 4.15 tcp_offload.c and the
  * header checks of inet_gro_receive): how a GSO packet's segments differ

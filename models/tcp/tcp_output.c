@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_output.c - what an endpoint puts on the wire (Linux 4.15
  * tcp_output.c): segments and ACKs with their options, the advertised

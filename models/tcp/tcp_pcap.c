@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_pcap.c - the TCP header of a captured segment (sim/pcap_wire.h),
  * from the fields tcp_transmit keeps in skb->l4 (struct tcp_hdr).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_recovery.c - the sender's congestion states (Linux 4.15
  * tcp_input.c: tcp_enter_recovery, tcp_enter_cwr, tcp_cwnd_reduction

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_sock.c - endpoints: creation, the three-way handshake with window
  * scaling and timestamps (tcp_connect, tcp_conn_request,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_ss.c - one endpoint as `ss -tmi` prints it (iproute2 misc/ss.c:
  * print_skmeminfo, tcp_show_info, tcp_stats_print, from the tcp_info of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tcp_stream.c - the applications: a netperf TCP_STREAM (`tcp_stream`,
  * netperf -l LENGTH -m SEND -M RECV) and an iperf3 bulk flow (`tcp_iperf3`,

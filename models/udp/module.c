@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * module.c - the UDP family: the protocol handler and the udp_stream app.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * udp.c - UDP send and receive paths (Linux 3.x udp_sendmsg, udp_rcv,
  * udp_recvmsg), with memory charged by truesize on both sides.

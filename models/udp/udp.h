@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * udp.h - UDP for applications: sockets, sending a datagram, the receive
  * handler the IP layer calls.

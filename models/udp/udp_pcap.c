@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * udp_pcap.c - the UDP header of a captured datagram (sim/pcap_wire.h).
  * The length and checksum are the whole datagram's, also in the first

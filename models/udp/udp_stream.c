@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * udp_stream.c - a netperf UDP_STREAM / iperf3 -u flow: a sender that
  * writes msg_size datagrams as fast as its socket allows (or at `rate`,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cc_scalable.c - test variant, the worked example of
  * docs/adding-a-variant.md: Scalable TCP (Tom Kelly, 2003; Linux 4.15

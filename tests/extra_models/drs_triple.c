@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * drs_triple.c - an out-of-tree tcp.drs variant for the EXTRA_MODELS test
  * (tests/scenario/variants.sh): `continuous` with the growth tripled,

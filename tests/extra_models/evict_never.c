@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * evict_never.c - an out-of-tree ipfrag.evictor for the EXTRA_MODELS test:
  * neither evicts nor drops, so fragment memory passes ipfrag_high_thresh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rwnd_new_copy.c - an out-of-tree sctp.rwnd variant for the EXTRA_MODELS
  * test: the rule of rwnd_new.c under another name, so that a run with it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz.h - what the libFuzzer harnesses share: the input format of the
  * scenario harnesses, loading it as `netsim run` would, and the check that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz_load.c - libFuzzer harness: the scenario loader, --set overrides and
  * sweep expansion, the way `netsim sweep` drives them, plus every typed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz_netem.c - libFuzzer harness: netem's option parsers (netem.h) on
  * the input as the value of each of its keys.

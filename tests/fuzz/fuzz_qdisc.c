@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz_qdisc.c - libFuzzer harness: the qdisc family on its own, without a
  * world: a tree built from tc's words (a discipline, htb's classes and u32

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz_run.c - libFuzzer harness: load, build and run a scenario for at
  * most 2 simulated milliseconds, as `netsim run --no-db` would, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz_units.c - libFuzzer harness: every parser of units.h on the input
  * as one value, and the table formatters on what they return.

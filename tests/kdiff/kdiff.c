@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kdiff.c - the differential check: netsim's ports of self-contained
  * kernel functions against the kernel's own code (kside.c, compiled from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kshim.h - the few kernel words the extracted functions use, written for
  * the differential check (kside.c), not taken from the kernel: its types,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kside.c - the kernel's side of the differential check: the functions
  * tests/kdiff/extract.py takes out of a Linux tree (BUILD/kdiff/k_*.inc,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kside.h - the kernel's functions as the differential check calls them
  * (kside.c compiles them from a Linux tree; tests/kdiff/kdiff.c compares

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ns_bbr.c - cc_bbr.c compiled into the differential check (nside.h) */
 #include "models/tcp/cc_bbr.c"
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ns_cubic.c - cc_cubic.c compiled into the differential check (nside.h) */
 #include "models/tcp/cc_cubic.c"
 #include <string.h>

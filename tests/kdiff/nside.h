@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * nside.h - netsim's ports whose functions are static in their model
  * (cc_bbr.c, cc_cubic.c), reached by compiling the model's file into the

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* linux/kernel.h: nothing of its own a congestion-control module uses beyond
+ * kc_base.h (types, arithmetic, jiffies, randomness, module macros) */
+#ifndef KCOMPAT_LINUX_KERNEL_H
+#define KCOMPAT_LINUX_KERNEL_H
+#include <linux/kc_base.h>
+#endif

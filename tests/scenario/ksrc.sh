@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The kernel's own congestion-control modules (kcompat/, make KSRC=...)
+# against netsim's ports of them, on tests/ksrc/bulk.ini (one flow, 1
+# Gbit/s, 20 ms, 5 s): where 4.15 and the tree's release agree the cwnd
+# traces (every 10 ms) are identical; each difference is the release's, by
+# name (docs/kernel-source.md). Runs only on a netsim with a tree labelled
+# 6.1 built in (make check-ksrc builds one from Debian's linux-source-6.1);
+# otherwise skips, saying so.
+. "$(dirname "$0")/common.bash"
+
+if ! "$NETSIM" models 2>/dev/null | grep -q '^    cubic@6\.1 '; then
+    ok "# SKIP no Linux 6.1 tree built in (make check-ksrc, or make KSRC=DIR with a 6.1 tree)"
+    exit 0
+fi
+
+cwnd() {   # cwnd CC LOSS [--set ...]: the sender's cwnd series, "t|cwnd" lines
+    local cc=$1 loss=$2 db
+    shift 2
+    db=$tmp/$(echo "$cc$loss$*" | tr -c 'a-zA-Z0-9\n' _).db
+    "$NETSIM" run tests/ksrc/bulk.ini --set "s.tcp.cc=$cc" --set "wan.fwd.loss=$loss" --set sim.duration=5s \
+        -q -o "$db" "$@" > /dev/null 2>&1 || { echo "run failed"; return; }
+    sqlite3 "$db" "select t, cast(value as int) from series where name = 'flow.1.snd.cwnd' order by t"
+}
+same() {   # same CC LOSS [--set ...]: CC and CC@6.1 give one trace
+    local a b
+    a=$(cwnd "$1" "${@:2}")
+    b=$(cwnd "$1@6.1" "${@:2}")
+    check "$1 and $1@6.1, loss $2${3:+ $*}: identical cwnd traces ($(echo "$a" | wc -l) samples)" \
+        test -n "$a" -a "$a" = "$b"
+}
+
+n=$("$NETSIM" models | grep -cE '^    (bic|bbr|cdg|cubic|dctcp|highspeed|htcp|hybla|illinois|lp|nv|scalable|vegas|veno|westwood|yeah)@6\.1 ')
+check "all 16 modules of 6.1 are variants ($n)" test "$n" -eq 16
+
+# the modules 4.15 and 6.1 agree on: no change of theirs between the two
+# touches what these runs reach (DCTCP without ECN is its Reno fallback)
+for cc in vegas westwood highspeed dctcp; do
+    same $cc 0
+    same $cc 0.1%
+done
+# CUBIC: lossless, slow start and HyStart's exit agree
+same cubic 0
+# with loss (HyStart off on both: the same exit in slow start) the traces
+# agree up to 1.47 s, then part by one segment, and the runs go their own
+# ways: 5.6's "tcp_cubic: switch bictcp_clock to usec resolution" gives
+# the cubic function's t the minimum delay in us, where 4.15 rounded it to
+# ms, so that 6.1's window reaches the next segment one ACK earlier
+a=$(cwnd cubic 0.1% --set s.tcp.cc.cubic.hystart=0)
+b=$(cwnd cubic@6.1 0.1% --set s.tcp.cc.cubic@6.1.hystart=0)
+first=$(paste -d'|' <(echo "$a") <(echo "$b") | awk -F'|' '$2 != $4 { print $1 ": " $2 " " $4; exit }')
+check "cubic and cubic@6.1 with loss: identical up to 1.47 s, then one segment apart ($first)" \
+    test "$first" = "1.48: 912 913"
+# a module parameter is a key: beta changes the run, and is recorded
+"$NETSIM" run tests/ksrc/bulk.ini --set s.tcp.cc=cubic@6.1 --set s.tcp.cc.cubic@6.1.beta=512 -q -o "$tmp/beta.db" \
+    > /dev/null 2>&1
+check "tcp.cc.cubic@6.1.beta = 512 runs and is recorded" \
+    test "$(sqlite3 "$tmp/beta.db" "select value from param where key = 's.tcp.cc.cubic@6.1.beta'")" = 512
+a=$(cwnd cubic@6.1 0.1%)
+b=$(cwnd cubic@6.1 0.1% --set s.tcp.cc.cubic@6.1.beta=512)
+check "... and changes the window after a loss" test -n "$a" -a "$a" != "$b"
+
+# every module runs the bulk flow and moves data (the table of
+# docs/kernel-source.md, 2 s each here)
+tests/ksrc/table.sh "$NETSIM" 6.1 --set sim.duration=2s --set 1.length=2s > "$tmp/table" 2>&1
+bad=$(awk -F'|' 'NR > 2 && ($3 + 0 <= 0) { print $2 }' "$tmp/table" | tr -d ' ' | tr '\n' ' ')
+check "each of the 16 modules runs a bulk flow with goodput${bad:+ (not: $bad)}" \
+    test "$(awk 'NR > 2' "$tmp/table" | wc -l)" -eq 16 -a -z "$bad"
