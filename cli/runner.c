@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * runner.c - one run, start to finish (see runner.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * link_qdisc.c - a link direction's qdisc tree (link_qdisc.h): the qdisc
  * key's discipline, or the host's default; the class and filter keys of a

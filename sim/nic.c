@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * nic.c - ixgbe-like port: rings, RSS, NAPI (see nic.h, nic.md); interrupt
  * moderation is nic_itr.c.

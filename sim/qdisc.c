@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * qdisc.c - the engine that runs a port's queueing disciplines (qdisc.h):
  * a tree's enqueue, its run against the TX queues, the watchdog, and its
