@@ -321,8 +321,21 @@ static void run_one(struct qdisc_root *r, struct qdisc *q, int onetxq, simtime_t
     }
 }
 
+/* The root's occupancy is the sum of what its TX queues' disciplines
+ * hold (the series read it): each operation's change was added. */
+static uint64_t held(const struct qdisc_root *r)
+{
+    if (!r->top->ops->mq)
+        return r->top->st.qlen;
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < r->top->nchildren; i++)
+        n += r->top->children[i]->st.qlen;
+    return n;
+}
+
 void qdisc_run(struct qdisc_root *r, int txq, simtime_t now, void *core)
 {
+    INVARIANT_SUM(r->top->nchildren, r->dflt || r->qlen == held(r));
     if (!r->top->ops->mq) {
         run_one(r, r->top, r->top->dev.num_tx_queues == 1 ? 0 : -1, now, core);
     } else if (txq >= 0) {
