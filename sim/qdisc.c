@@ -34,12 +34,8 @@ struct qdisc *qdisc_create(const struct qdisc_args *a, const struct qdisc_dev *d
     /* the discipline's state right after the qdisc, as qdisc_alloc lays
      * out a Qdisc and its priv: one block, and a packet's enqueue finds
      * both on neighbouring lines */
-    size_t head = (sizeof(struct qdisc) + 63) & ~(size_t)63;
-    size_t size = (head + a->ops->priv_size + 63) & ~(size_t)63;
-    struct qdisc *q = aligned_alloc(64, size);
-    if (!q)
-        xoom();
-    memset(q, 0, size);
+    size_t head = (sizeof(struct qdisc) + 15) & ~(size_t)15;
+    struct qdisc *q = xcalloc(1, head + a->ops->priv_size);
     q->ops = a->ops;
     q->dev = *dev;
     q->root = r;
