@@ -20,7 +20,10 @@ cp -rp "$tree/net/ipv4" "$dir/net/"
 sed -i "s/^$from/$to/" "$dir/$f"
 # exactly one line of one file changed
 d=$(diff -r "$tree/net/ipv4" "$dir/net/ipv4" || true)
-[ "$(printf '%s\n' "$d" | grep -c '^[<>]')" -eq 2 ] && printf '%s\n' "$d" | grep -qF "> $to" ||
-    { echo "patch-tree: the copy differs from $tree by more or less than beta's line:" >&2; printf '%s\n' "$d" >&2; exit 1; }
+if [ "$(printf '%s\n' "$d" | grep -c '^[<>]')" -ne 2 ] || ! printf '%s\n' "$d" | grep -qF "> $to"; then
+    echo "patch-tree: the copy differs from $tree by more or less than beta's line:" >&2
+    printf '%s\n' "$d" >&2
+    exit 1
+fi
 echo "patch-tree: $dir is $tree with $f's beta 717 -> 819" >&2
 echo "$dir"
