@@ -286,12 +286,17 @@ check-kdiff: $(TEST_LIB)
 # net/ipv4/tcp_*.[ch] unpacked into build-ksrc/src and each module's file
 # checked against the tarball (sha256), all 16 built into ./netsim-ksrc,
 # then tests/scenario/ksrc.sh: the differential tests against netsim's
-# ports and a 2-s bulk flow per module.
+# ports and a 2-s bulk flow per module. Beside it, as the patch
+# demonstration of docs/kernel-source.md, a copy of that tree with one
+# change to tcp_cubic.c's source (tests/ksrc/patch-tree.sh) built into the
+# same netsim (KSRC="6.1=... patched=..."), and tests/scenario/ksrc_patch.sh.
 check-ksrc:
 	@mkdir -p build-ksrc/src
 	$(Q)tree=$$(tests/ksrc/debian.sh build-ksrc/src) && \
-	  $(MAKE) --no-print-directory BUILD=build-ksrc NETSIM=netsim-ksrc KSRC="$$tree" LTO= PGO= netsim-ksrc
-	tests/run.sh build-ksrc ./netsim-ksrc tests/scenario/ksrc.sh
+	  patched=$$(tests/ksrc/patch-tree.sh "$$tree" build-ksrc/src/linux-patched) && \
+	  $(MAKE) --no-print-directory BUILD=build-ksrc NETSIM=netsim-ksrc KSRC="6.1=$$tree patched=$$patched" \
+	    LTO= PGO= netsim-ksrc
+	tests/run.sh build-ksrc ./netsim-ksrc tests/scenario/ksrc.sh tests/scenario/ksrc_patch.sh
 
 bench:
 	@$(MAKE) --no-print-directory $(RELEASE) bench-release

@@ -57,8 +57,11 @@ static struct kc_view *view_new(struct tcp_sock *tp)
     priv(tp)->ce_base = tp->delivered;
     v->icsk.icsk_ca_ops = kv->mod->ops;
     v->kc_owner = tp;
+    /* the stream is the module's (NAME, not NAME@LABEL): one module of two
+     * trees draws the same numbers on one seed, so that a sweep over
+     * bbr@old and bbr@new compares the patch, not two dice */
     char name[64];
-    snprintf(name, sizeof name, "kcompat.%s", kv->ops.name);
+    snprintf(name, sizeof name, "kcompat.%.*s", (int)strcspn(kv->ops.name, "@"), kv->ops.name);
     v->kc_rng = rng_derive_seed(tp->sim->seed, name) ^ ((uint64_t)tp->h->id << 32 | (uint64_t)tp->sk.port << 16 | tp->dport);
     return v;
 }
