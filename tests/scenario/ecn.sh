@@ -134,7 +134,7 @@ check "dctcp to a non-DCTCP peer falls back: dctcp-reno, dctcp:fallback_mode, lo
 # --- tshark reads the bits: SYN ECE+CWR Not-ECT, SYN-ACK ECE, data
 # ECT(0) or CE, ACKs Not-ECT with ECE after a mark, CWR on data
 if ! command -v tshark > /dev/null; then
-    ok "# SKIP tshark is not installed (make deps installs it)"
+    skip "tshark is not installed (make deps installs it)"
     exit 0
 fi
 for fam in inet inet6; do

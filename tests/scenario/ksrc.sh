@@ -10,7 +10,7 @@
 . "$(dirname "$0")/common.bash"
 
 if ! "$NETSIM" models 2>/dev/null | grep -q '^    cubic@6\.1 '; then
-    ok "# SKIP no Linux 6.1 tree built in (make check-ksrc, or make KSRC=DIR with a 6.1 tree)"
+    skip "no Linux 6.1 tree built in (make check-ksrc, or make KSRC=DIR with a 6.1 tree)"
     exit 0
 fi
 

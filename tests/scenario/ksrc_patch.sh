@@ -11,7 +11,7 @@
 if ! "$NETSIM" models 2>/dev/null | grep -q '^    cubic@patched '; then
     why="no patched tree built in (make check-ksrc builds one beside the 6.1 tree"
     [ -f /usr/src/linux-source-6.1.tar.xz ] || why="$why; it needs /usr/src/linux-source-6.1.tar.xz, which is not installed"
-    ok "# SKIP $why)"
+    skip "$why)"
     exit 0
 fi
 

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/common.bash"
 
 if ! command -v tshark > /dev/null; then
-    ok "# SKIP tshark is not installed (make deps installs it)"
+    skip "tshark is not installed (make deps installs it)"
     exit 0
 fi
 # every checksum Wireshark can verify, verified (all are off by default)
