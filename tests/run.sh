@@ -21,5 +21,7 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 if [ $# -eq 0 ]; then
     set -- "$build"/tests/test_* tests/scenario/*.sh
 fi
-# --comments: the "# " lines carry why a test failed
-exec prove --failures --comments --exec "$0 --one" "$@"
+# --comments: the "# " lines carry why a test failed; -j: the tests are
+# independent (each its own temporary directory), so TEST_JOBS of them run
+# at once (default: the machine's cores)
+exec prove --failures --comments -j "${TEST_JOBS:-$(nproc)}" --exec "$0 --one" "$@"
