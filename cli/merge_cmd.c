@@ -137,10 +137,10 @@ static sqlite3 *open_results(const char *path)
         fprintf(stderr, "netsim merge: %s: %s\n", path, sqlite3_errmsg(db));
     else if (version == 0)
         fprintf(stderr, "netsim merge: %s: not a netsim results database\n", path);
-    else if (version != RECORD_SCHEMA_VERSION && version != 1)
+    else if ((version < RECORD_SCHEMA_OLDEST || version > RECORD_SCHEMA_VERSION))
         fprintf(stderr, "netsim merge: %s: results schema version %lld, this netsim reads versions 1 to %d\n",
                 path, (long long)version, RECORD_SCHEMA_VERSION);
-    if (version != RECORD_SCHEMA_VERSION && version != 1) {
+    if ((version < RECORD_SCHEMA_OLDEST || version > RECORD_SCHEMA_VERSION)) {
         sqlite3_close(db);
         return NULL;
     }

@@ -285,7 +285,7 @@ int rdb_load(struct rdb *d, const char *path, const struct metric_use *u)
     sqlite3_finalize(st);
     if (version < 0)
         return db_fail(d, "cannot read");
-    if (version != RECORD_SCHEMA_VERSION && version != 1) {
+    if ((version < RECORD_SCHEMA_OLDEST || version > RECORD_SCHEMA_VERSION)) {
         if (version == 0)
             fprintf(stderr, "%s: %s: not a netsim results database\n", report_prog, path);
         else

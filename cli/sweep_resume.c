@@ -140,7 +140,7 @@ int sweep_prepare_output(struct sweep_ctx *x, bool resume, int *kept)
      * its runs, as rec_open would refuse it */
     if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
         int v = sqlite3_column_int(st, 0);
-        if (v != 0 && v != 1 && v != RECORD_SCHEMA_VERSION) {
+        if (v != 0 && (v < RECORD_SCHEMA_OLDEST || v > RECORD_SCHEMA_VERSION)) {
             fprintf(stderr, "netsim sweep: %s: results schema version %d, this netsim writes version %d; choose "
                     "another -o\n", x->out, v, RECORD_SCHEMA_VERSION);
             rc = 2;

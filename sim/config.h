@@ -92,6 +92,10 @@ void        cfg_pattern_str(struct cfg_section *s, const char *pattern, const ch
  * text is anything else (the caller says what it expected). */
 int         cfg_split_sizes(const char *text, uint64_t *out, int n);
 
+/* The scenario file the section came from ("" for a store built in
+ * memory): a data file a key names is found beside it. */
+const char *cfg_section_file(const struct cfg_section *s);
+
 /* Errors. cfg_error() formats "file:line: [kind name] key: msg" using the
  * key's line (or the section's when key is absent), and "file:line: [kind
  * name]: msg" when key is NULL. cfg_errors() counts them. */

@@ -383,6 +383,11 @@ int cfg_choice(struct cfg_section *s, const char *key, const char *def, const ch
     return (int)cfg_get(s, key, def, CFG_CHOICE, &lim, doc).i;
 }
 
+const char *cfg_section_file(const struct cfg_section *s)
+{
+    return s->cfg->file ? s->cfg->file : "";
+}
+
 const char *cfg_str(struct cfg_section *s, const char *key, const char *def, const char *doc)
 {
     const char *text = cfg_lookup(s, key, def, CFG_STR, NULL, doc);

@@ -224,6 +224,8 @@ void sim_free(struct sim *s)
     for (int i = 0; i < s->nlinks; i++)
         free(s->links[i]);
     for (int i = 0; i < s->nflows; i++) {
+        if (s->flows[i]->priv && s->flows[i]->ops && s->flows[i]->ops->release)
+            s->flows[i]->ops->release(s->flows[i]);
         free(s->flows[i]->priv);   /* apps keep their sockets in one block */
         free(s->flows[i]);
     }

@@ -60,6 +60,9 @@ struct app_ops {
     void (*finish)(struct sim *s, struct flow *f);
     /* Optional: the flow as iperf3 would show it, at each interval's end. */
     void (*info)(const struct flow *f, struct flow_info *out);
+    /* Optional: free what the state holds besides itself (sim_free then
+     * frees f->priv); called whether or not the run started. */
+    void (*release)(struct flow *f);
 };
 
 struct flow {
@@ -154,6 +157,7 @@ void sim_emit_interval(struct sim *s, int flow, simtime_t t0, simtime_t t1, uint
 void sim_emit_profile(struct sim *s, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls);
 void sim_emit_line(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sim_emit_sock(struct sim *s, int flow, const char *host, const char *text);   /* at the current time */
+void sim_emit_message(struct sim *s, const struct sink_message *m);
 /* ss's state line of a socket for sim_emit_sock, aligned under the ss
  * file's titles: "ESTAB  0      0      10.0.0.1:40000  10.0.0.2:5201".
  * Returns the length written (snprintf's). */

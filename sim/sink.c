@@ -12,7 +12,7 @@ int sink_ops_check(const struct sink_ops *o)
     if (!o || !o->name || !o->name[0])
         return -1;
     return o->run_begin || o->param || o->flow || o->interval || o->series || o->counter || o->profile || o->line ||
-                   o->sock || o->run_end || o->failed
+                   o->sock || o->message || o->run_end || o->failed
                ? 0
                : -1;
 }
@@ -85,6 +85,11 @@ void sim_emit_counter(struct sim *s, const char *name, uint64_t value, bool is_d
 void sim_emit_sock(struct sim *s, int flow, const char *host, const char *text)
 {
     EACH_SINK(s, sock, flow, host, ctx_now(), text);
+}
+
+void sim_emit_message(struct sim *s, const struct sink_message *m)
+{
+    EACH_SINK(s, message, m);
 }
 
 int sim_ss_state_line(char *buf, size_t n, const char *state, uint64_t recv_q, uint64_t send_q, const char *local,

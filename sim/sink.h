@@ -38,6 +38,21 @@ struct sink_run {
     int64_t id;                  /* > 0: the run's number (a sweep's); 0: the sink's next */
 };
 
+/* One message of an application that moves messages (a request and its
+ * response, an incast block, a round, a flow of a fixed number of
+ * bytes): when it began and ended in simulated time, its size, and the
+ * time it would take alone on the empty path (the application works it
+ * out from the route: sink.h's users need not know the topology). */
+struct sink_message {
+    int flow;
+    uint64_t id;                 /* 1, 2, ... in the flow, per kind */
+    const char *kind;            /* "rpc", "block", "round", "bulk" */
+    uint64_t size;               /* the application's bytes (a response's; a round's total) */
+    simtime_t t_start, t_end;
+    simtime_t ideal;             /* base RTT + wire bytes / bottleneck rate; 0: none */
+    uint32_t rtos;               /* retransmission timeouts on its connections while it was open */
+};
+
 /* How a run ended. */
 struct sink_end {
     const char *status;          /* "complete", "interrupted" or "failed" */
@@ -68,6 +83,8 @@ struct sink_ops {
      * line ("ESTAB 0 0 10.0.0.1:40000 10.0.0.2:5201"), a newline and the
      * info line ("\t skmem:(...) cubic ..."), for the flow's ss_interval. */
     void (*sock)(void *ctx, int flow, const char *host, simtime_t t, const char *text); /* optional */
+    /* A message completed (struct sink_message). */
+    void (*message)(void *ctx, const struct sink_message *m);              /* optional */
     int (*run_end)(void *ctx, const struct sink_end *end);                 /* optional: 0 or -1 */
     /* NULL while the sink can keep the run; else why it cannot (its
      * database is full, a row was lost): the run then stops at once, as

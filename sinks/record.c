@@ -315,6 +315,29 @@ int rec_profile(struct rec *r, const char *host, int cpu, const char *symbol, do
     return step(r, ST_PROFILE, "insert profile");
 }
 
+/* fct from the exact simulated times, not the difference of two doubles */
+int rec_message(struct rec *r, const struct sink_message *m)
+{
+    sqlite3_stmt *st = rec_st(r, ST_MESSAGE);
+
+    if (need_run(r, "insert message") != 0)
+        return -1;
+    sqlite3_bind_int64(st, 1, r->run_id);
+    sqlite3_bind_int(st, 2, m->flow);
+    bind_text(st, 3, m->kind);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)m->id);
+    sqlite3_bind_int64(st, 5, (sqlite3_int64)m->size);
+    sqlite3_bind_double(st, 6, time_to_s(m->t_start));
+    sqlite3_bind_double(st, 7, time_to_s(m->t_end));
+    sqlite3_bind_double(st, 8, time_to_s(m->t_end - m->t_start));
+    if (m->ideal > 0)
+        sqlite3_bind_double(st, 9, time_to_s(m->ideal));
+    else
+        sqlite3_bind_null(st, 9);
+    sqlite3_bind_int64(st, 10, m->rtos);
+    return step(r, ST_MESSAGE, "insert message");
+}
+
 /*
  * Writes the final state of the open run and commits. events < 0 and a
  * NaN sim_s store NULL (unknown, as when rec_close ends the run). If COMMIT fails the

@@ -16,8 +16,16 @@
  *                                    dropped, by the cause its name says
  *   profile(run_id, host, cpu, symbol, cpu_ns, calls)   cpu NULL: the host's
  *                                    total; N: that core's rows (perf -C N)
+ *   message(run_id, flow, kind, id, size, t_start, t_end, fct, ideal, rtos)
+ *                                    one row per completed message of an
+ *                                    application that moves messages
+ *                                    (sim/sink.h's struct sink_message):
+ *                                    times in s, fct = t_end - t_start from
+ *                                    the exact simulated times, ideal 0:
+ *                                    none (version 3)
  * Version 1 files are upgraded when a writer opens them and read through
- * views by `report` (record_v1.h).
+ * views by `report` (record_v1.h); version 2 files gain the message table
+ * when a writer opens them, and read as having no messages.
  * The columns after `status`, and profile.calls, extend the first schema: error
  * says why a run failed, scenario_hash lets `merge` refuse to mix versions.
  *
@@ -43,7 +51,9 @@
 #include <stdint.h>
 #include "sim/sink.h"
 
-#define RECORD_SCHEMA_VERSION 2
+#define RECORD_SCHEMA_VERSION 3
+/* The oldest version read (views respell it, record_v1.h) and upgraded. */
+#define RECORD_SCHEMA_OLDEST 1
 
 struct rec;
 
@@ -126,6 +136,7 @@ int rec_series(struct rec *r, const char *name, double t, double value);
 int rec_counter(struct rec *r, const char *name, uint64_t value, bool is_drop);
 /* cpu: the core the row is for, or -1 (NULL in the table): the whole host. */
 int rec_profile(struct rec *r, const char *host, int cpu, const char *symbol, double cpu_ns, uint64_t calls);
+int rec_message(struct rec *r, const struct sink_message *m);
 /* status: "complete", "interrupted" or "failed"; error may be NULL.
  * Any other status returns -1 and leaves the run open. */
 int rec_run_end(struct rec *r, const char *status, double wall_s, uint64_t events, double sim_s, const char *error);

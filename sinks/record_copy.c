@@ -64,6 +64,12 @@ static const char *const copy_child_v1_sql[] = {
 };
 _Static_assert(sizeof copy_child_sql == sizeof copy_child_v1_sql, "one statement per table in both versions");
 
+/* Version 3's table; a source of 1 or 2 has no messages. */
+static const char copy_message_sql[] =
+    "INSERT INTO main.message(run_id, flow, kind, id, size, t_start, t_end, fct, ideal, rtos)"
+    " SELECT ?1, flow, kind, id, size, t_start, t_end, fct, ideal, rtos FROM " SRC
+    ".message WHERE run_id = ?2 ORDER BY rowid";
+
 static const char copy_run_sql[] =
     "INSERT INTO main.run(id, scenario, variant_label, seed, rep, started_at, wall_s,"
     " events, status, error, scenario_hash, sim_s, hostname)"
@@ -185,7 +191,7 @@ static int check_source(struct copy *c)
                       c->src_path, ntables ? " (it has tables but no schema version)" : " (it is empty)");
         return -1;
     }
-    if (version != RECORD_SCHEMA_VERSION && version != 1) {
+    if ((version < RECORD_SCHEMA_OLDEST || version > RECORD_SCHEMA_VERSION)) {
         rec_set_error(c->dst, "copy run %lld from %s: results schema version %lld, this netsim reads versions 1 to %d",
                       (long long)c->src_id, c->src_path, (long long)version, RECORD_SCHEMA_VERSION);
         return -1;
@@ -282,6 +288,8 @@ static int64_t copy_in_txn(struct copy *c, int64_t want_id)
         if (run_stmt(c, "copying rows", c->src_version == 1 ? copy_child_v1_sql[i] : copy_child_sql[i], id,
                      c->src_id, NULL) < 0)
             return -1;
+    if (c->src_version >= 3 && run_stmt(c, "copying rows", copy_message_sql, id, c->src_id, NULL) < 0)
+        return -1;
     return id;
 }
 

@@ -26,6 +26,7 @@ enum rec_stmt {
     ST_SERIES,
     ST_COUNTER,
     ST_PROFILE,
+    ST_MESSAGE,
     ST_COUNTERS,                 /* COUNTER_BATCH rows at once */
     ST_PARAMS,                   /* PARAM_BATCH rows at once */
     ST_COUNT

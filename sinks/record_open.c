@@ -45,6 +45,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PROFILE] =
         "INSERT INTO profile(run_id, host, cpu, symbol, cpu_ns, calls)"
         " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+    [ST_MESSAGE] =
+        "INSERT INTO message(run_id, flow, kind, id, size, t_start, t_end, fct, ideal, rtos)"
+        " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 };
 
 int rec_busy_timeout_ms(void)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * record_schema.c - the results schema (version 2, documented in
+ * record_schema.c - the results schema (version 3, documented in
  * record.h): creating it in a new file, checking an existing one, and
- * upgrading one of version 1 (record_v1.c).
+ * upgrading one of version 1 (record_v1.c, to 2) or 2 (the message table).
  */
 #include "sinks/record.h"
 #include "sinks/record_v1.h"
@@ -14,7 +14,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Version 2 of the schema, as documented in record.h. The run_id columns
+#define MESSAGE_TABLE_SQL                                                   \
+    "CREATE TABLE message("                                                 \
+    " run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"        \
+    " flow INTEGER NOT NULL,"                                               \
+    " kind TEXT NOT NULL,"                                                  \
+    " id INTEGER NOT NULL,"                                                 \
+    " size INTEGER NOT NULL,"                                               \
+    " t_start REAL NOT NULL,"                                               \
+    " t_end REAL NOT NULL,"                                                 \
+    " fct REAL NOT NULL,"                                                   \
+    " ideal REAL,"                                                          \
+    " rtos INTEGER);\n"
+
+/* Version 3 of the schema, as documented in record.h. The run_id columns
  * reference run(id) so that deleting a run (by hand, or in a future
  * `merge --drop`) takes its rows along. */
 static const char schema_sql[] =
@@ -59,7 +72,11 @@ static const char schema_sql[] =
     " cpu INTEGER,"
     " symbol TEXT NOT NULL,"
     " cpu_ns REAL,"
-    " calls INTEGER);\n";
+    " calls INTEGER);\n"
+    MESSAGE_TABLE_SQL;
+
+/* Version 2 to 3: the message table, nothing else changes. */
+static const char upgrade_v2_sql[] = MESSAGE_TABLE_SQL "PRAGMA main.user_version = 3;\n";
 
 /* The indexes serve files that hold many runs. A one-run database (the
  * scratch one, a claim, a sweep worker's file) is only read whole, in
@@ -69,7 +86,8 @@ static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS interval_run ON interval(run_id);\n"
     "CREATE INDEX IF NOT EXISTS series_run_name ON series(run_id, name);\n"
     "CREATE INDEX IF NOT EXISTS counter_run ON counter(run_id);\n"
-    "CREATE INDEX IF NOT EXISTS param_run ON param(run_id);\n";
+    "CREATE INDEX IF NOT EXISTS param_run ON param(run_id);\n"
+    "CREATE INDEX IF NOT EXISTS message_run ON message(run_id);\n";
 
 int rec_add_indexes(struct sqlite3 *db)
 {
@@ -106,26 +124,28 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 static const char *version_sql = "PRAGMA user_version";
 static const char *ntables_sql = "SELECT count(*) FROM sqlite_master";
 
-/* A writer that opens a version-1 file upgrades it, in one transaction
- * (a second writer doing the same waits, then finds version 2). */
-static char *upgrade_v1(sqlite3 *db, const char *path)
+/* A writer that opens a version-1 or -2 file upgrades it, in one
+ * transaction (a second writer doing the same waits, then finds version
+ * 3): version 1 to 2 (record_v1.c), then 2 to 3. */
+static char *upgrade_old(sqlite3 *db, const char *path, int64_t from)
 {
     int64_t version = 0;
     char *err = NULL;
 
     if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-        return rec_open_err(path, "upgrading from schema version 1: %s", sqlite3_errmsg(db));
+        return rec_open_err(path, "upgrading from schema version %lld: %s", (long long)from, sqlite3_errmsg(db));
     if (query_int(db, version_sql, &version) != SQLITE_OK ||
         (version == 1 && rec_v1_upgrade(db) != SQLITE_OK) ||
+        (version >= 1 && version <= 2 && sqlite3_exec(db, upgrade_v2_sql, NULL, NULL, NULL) != SQLITE_OK) ||
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-        err = rec_open_err(path, "upgrading from schema version 1: %s", sqlite3_errmsg(db));
+        err = rec_open_err(path, "upgrading from schema version %lld: %s", (long long)from, sqlite3_errmsg(db));
     if (err && !sqlite3_get_autocommit(db))
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return err;
 }
 
 /*
- * Brings a fresh file to schema version 2 (one of version 1 is upgraded),
+ * Brings a fresh file to schema version 3 (one of version 1 or 2 is upgraded),
  * or checks an existing one.
  * Creation runs under BEGIN IMMEDIATE and re-reads the version under that
  * lock, so two processes opening the same new file cannot both create it.
@@ -164,10 +184,13 @@ char *rec_check_schema(sqlite3 *db, const char *path, bool indexes)
             return err;
         }
     }
-    if (version == 1 && (err = upgrade_v1(db, path)) != NULL)
-        return err;
-    if (version == 1)
+    if (version >= RECORD_SCHEMA_OLDEST && version < RECORD_SCHEMA_VERSION) {
+        if ((err = upgrade_old(db, path, version)) != NULL)
+            return err;
+        if (indexes && rec_add_indexes(db) != 0)
+            return rec_open_err(path, "indexing the message table: %s", sqlite3_errmsg(db));
         version = RECORD_SCHEMA_VERSION;
+    }
     if (version != RECORD_SCHEMA_VERSION)
         return rec_open_err(path, "results schema version %lld, this netsim writes version %d",
                         (long long)version, RECORD_SCHEMA_VERSION);

@@ -45,6 +45,11 @@ static void sink_profile(void *ctx, const char *host, int cpu, const char *symbo
     rec_profile(ctx, host, cpu, symbol, cpu_ns, calls);
 }
 
+static void sink_message(void *ctx, const struct sink_message *m)
+{
+    rec_message(ctx, m);
+}
+
 static int sink_run_end(void *ctx, const struct sink_end *e)
 {
     return rec_run_end(ctx, e->status, e->wall_s, e->events, e->sim_s, e->error);
@@ -63,6 +68,7 @@ const struct sink_ops record_sink_ops = {
     .series = sink_series,
     .counter = sink_counter,
     .profile = sink_profile,
+    .message = sink_message,
     .run_end = sink_run_end,
     .failed = sink_failed,
 };

@@ -178,9 +178,9 @@ static void test_schema_details(void **state)
 
     db = db_open(t->path);
     assert_rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
-                "counter\ninterval\nparam\nprofile\nrun\nseries\n");
+                "counter\ninterval\nmessage\nparam\nprofile\nrun\nseries\n");
     assert_rows(db, "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' ORDER BY name",
-                "counter_run|counter\ninterval_run|interval\nparam_run|param\nseries_run_name|series\n");
+                "counter_run|counter\ninterval_run|interval\nmessage_run|message\nparam_run|param\nseries_run_name|series\n");
     /* Rollback journal, not WAL: one self-contained file. */
     assert_rows(db, "PRAGMA journal_mode", "delete\n");
     assert_rows(db, "SELECT name FROM pragma_index_info('series_run_name') ORDER BY seqno", "run_id\nname\n");
@@ -322,7 +322,7 @@ static void test_version_mismatch_refused(void **state)
     sqlite3_close(db);
 
     assert_null(rec_open(t->path, &err));
-    snprintf(expect, sizeof expect, "%s: results schema version 7, this netsim writes version 2", t->path);
+    snprintf(expect, sizeof expect, "%s: results schema version 7, this netsim writes version 3", t->path);
     assert_non_null(err);
     assert_string_equal(err, expect);
     free(err);

@@ -157,7 +157,7 @@ static void test_import_once(void **state)
     assert_string_equal(rows(t->out, "SELECT id, status FROM run"), "1|complete\n2|failed\n");
     /* A one-run side file has no indexes; the results file keeps its own. */
     assert_string_equal(rows(t->side, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"), "0\n");
-    assert_string_equal(rows(t->out, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"), "4\n");
+    assert_string_equal(rows(t->out, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"), "5\n");
     assert_string_equal(rows(t->out, "SELECT run_id, key FROM param ORDER BY run_id"),
                         "1|sim.duration\n2|sim.duration\n");
 }
@@ -173,11 +173,11 @@ static void test_save_as(void **state)
     rec_close(s);
     assert_string_equal(rows(t->side, "SELECT id, status FROM run"), "1|complete\n");
     assert_string_equal(rows(t->side, "SELECT bytes FROM interval"), "77\n");
-    assert_string_equal(rows(t->side, "PRAGMA user_version"), "2\n");
+    assert_string_equal(rows(t->side, "PRAGMA user_version"), "3\n");
     /* The scratch database goes without the indexes; a file saved from it
      * may be read as results, so it has them. */
     assert_string_equal(rows(t->side, "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"),
-                        "counter_run\ninterval_run\nparam_run\nseries_run_name\n");
+                        "counter_run\ninterval_run\nmessage_run\nparam_run\nseries_run_name\n");
 
     /* A directory that does not exist: an error, and no file. */
     char bad[200];

@@ -28,8 +28,8 @@
 #include "sim/sim.h"
 #include "sim/xalloc.h"
 
-extern const struct app_ops tcp_stream_app, tcp_iperf3_app;
-static const struct app_ops *const apps[] = { &tcp_stream_app, &tcp_iperf3_app, NULL };
+extern const struct app_ops tcp_stream_app, tcp_iperf3_app, tcp_rpc_app, tcp_incast_app;
+static const struct app_ops *const apps[] = { &tcp_stream_app, &tcp_iperf3_app, &tcp_rpc_app, &tcp_incast_app, NULL };
 
 /* "4096 87380 6291456": three sizes, non-decreasing */
 static void read_triple(struct cfg_section *sec, const char *key, const char *def, uint64_t out[3], const char *doc)

@@ -10,7 +10,14 @@
  * is queued (SO_RCVLOWAT 1), copies skb by skb and runs DRS after each
  * (tcp.md §2, §3.8).
  *
- * Keys: length / time (5s / 10s), send_size (16K / 128K: recorded, the
+ * With `bytes` (iperf3 -n, netperf -l -BYTES) the client writes that many
+ * bytes instead and stops: the flow's completion time, from connect() to
+ * the reader having read the last byte, is a row of the message table
+ * (kind "bulk"; tcp-messages.md). The model sends full segments only, so
+ * the last one goes out full: at most MSS - 1 bytes more on the wire than
+ * the application wrote, none more to the reader.
+ *
+ * Keys: length / time (5s / 10s), bytes (0: by time), send_size (16K / 128K: recorded, the
  * source is unlimited), recv_size (87380 / 128K), port (12866 / 5201),
  * cpu (sender core 0), reader_cpu (last core), trace_interval (10ms;
  * 0 = no traces), ss_interval (0 = none: ss -tmi samples of both
@@ -23,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "models/tcp/tcp.h"
+#include "models/tcp/tcp_msg.h"
 #include "sim/config.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
@@ -32,6 +40,9 @@ struct tcp_app {
     struct sim *s;
     struct tcp_sock *cli, *lis, *srv;
     uint64_t send_size, recv_size;
+    uint64_t nbytes, read_total;  /* `bytes` (0: by time), and what the reader has had of them */
+    simtime_t t_done;             /* the reader had all nbytes */
+    uint64_t rtos0;
     simtime_t length, trace_iv, ss_iv;
     simtime_t t0, t_end, t_acked;
     struct core *tx_core, *rx_core;
@@ -45,6 +56,24 @@ struct tcp_app {
     int sym_schedule;
 };
 
+/* The last of `bytes` is read: the flow's completion time, from the
+ * connect() call, against its ideal (the route's base RTT and the bytes'
+ * serialisation at its bottleneck rate). */
+static void bytes_done(struct tcp_app *a, simtime_t now)
+{
+    simtime_t d1, d2;
+    uint64_t r1, r2;
+    a->t_done = now;
+    tcp_path(a->f->from, a->f->to, &d1, &r1);
+    tcp_path(a->f->to, a->f->from, &d2, &r2);
+    struct sink_message m = {
+        .flow = a->f->id, .id = 1, .kind = "bulk", .size = a->nbytes, .t_start = a->f->start, .t_end = now,
+        .ideal = d1 + d2 + tcp_wire_time(a->nbytes, a->cli->mss, tcp_mss_to_mtu(a->cli) - a->cli->mss, r1),
+        .rtos = (uint32_t)(a->cli->st.rtos + a->srv->st.rtos),
+    };
+    sim_emit_message(a->s, &m);
+}
+
 static bool reader_slice(struct cpu_task *t, struct core *c)
 {
     struct tcp_app *a = t->ctx;
@@ -57,8 +86,14 @@ static bool reader_slice(struct cpu_task *t, struct core *c)
         return sock_reader_sleep(&tp->sk, t, c, &a->rx_slept);
     sock_reader_resume(&tp->sk, c, a->sym_schedule, &a->rx_slept);
     uint64_t n = tcp_recvmsg(tp, a->recv_size, c);
-    flow_deliver(a->f, n);
     simtime_t now = core_now(c);
+    if (a->nbytes) {
+        n = n < a->nbytes - a->read_total ? n : a->nbytes - a->read_total;   /* not the padding */
+        a->read_total += n;
+        if (a->read_total == a->nbytes && !a->t_done)
+            bytes_done(a, now);
+    }
+    flow_deliver(a->f, n);
     if (a->t0 && now <= a->t0 + a->length)
         a->read_in_window += n;
     if (tp->rcv_nxt != tp->copied_seq)
@@ -85,6 +120,11 @@ static void on_connect(struct tcp_sock *tp)
     struct tcp_app *a = tp->app;
     simtime_t now = ctx_now();
     a->t0 = now;
+    if (a->nbytes) {                      /* one write of them all: the source is not limited by time */
+        tp->write_seq = tp->snd_nxt + (a->nbytes + tp->mss - 1) / tp->mss * tp->mss;
+        a->written = a->nbytes;
+        return;                           /* the handshake's end sends what the window allows */
+    }
     tp->app_infinite = true;
     evq_push(&a->s->q, &a->ev_stop, now + a->length);
 }
@@ -135,6 +175,11 @@ static void setup_common(struct sim *s, struct flow *f, struct cfg_section *sec,
     APP_STATE(a, s, f);
     a->length = cfg_time(sec, bulk ? "time" : "length", bulk ? "10s" : "5s", PS_PER_MS, 1000000 * PS_PER_S,
                          "how long the client writes (tcp_iperf3: time, -t; tcp_stream: length, -l)");
+    a->nbytes = cfg_size(sec, "bytes", "0", 0, 1ULL << 46,
+                         bulk ? "bytes to send then stop (iperf3 -n); 0: for `time`"
+                              : "bytes to send then stop (netperf -l -BYTES); 0: for `length`");
+    if (a->nbytes && cfg_has(sec, bulk ? "time" : "length"))
+        cfg_error(sec, "bytes", "a flow sends either `bytes` or for `%s`, not both", bulk ? "time" : "length");
     a->send_size = cfg_size(sec, "send_size", bulk ? "128K" : "16K", 1, 1ULL << 30,
                             "bytes per write (-m / -l); recorded only: the source is modelled as unlimited");
     a->recv_size = cfg_size(sec, "recv_size", bulk ? "128K" : "87380", 1, 1ULL << 30,
@@ -231,7 +276,10 @@ static void finish(struct sim *s, struct flow *f)
     a->tx_st = a->cli->st;
     if (a->srv)
         a->rx_st = a->srv->st;
-    if (a->length)
+    if (a->nbytes) {
+        if (a->t_done > a->t0)
+            a->goodput_bps = (uint64_t)((double)a->nbytes * 8 / time_to_s(a->t_done - a->t0));
+    } else if (a->length)
         a->goodput_bps = (uint64_t)((double)a->read_in_window * 8 / time_to_s(a->length));
     a->t_acked = a->cli->all_acked_at;
     if (a->t_acked > a->t0 && a->written)
@@ -258,6 +306,8 @@ static void info(const struct flow *f, struct flow_info *o)
     o->sndbuf = (uint32_t)tp->th->wmem[1];          /* iperf3 reads SO_SNDBUF before connect() */
     o->rcvbuf = a->srv ? a->srv->sk.rcvbuf : a->lis->sk.rcvbuf;
     o->bytes_sent = w > 1 ? w - 1 : 0;                 /* the SYN takes sequence number 0 */
+    if (a->nbytes && o->bytes_sent > a->nbytes)
+        o->bytes_sent = a->nbytes;                     /* the last segment's padding is not the writer's */
     o->retransmits = tp->st.retrans;
     o->snd_cwnd = (uint64_t)tp->snd_cwnd * tp->mss;  /* tcpi_snd_cwnd x tcpi_snd_mss */
     o->snd_wnd = tp->snd_wnd;

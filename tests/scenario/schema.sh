@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Results keyed as users type them (schema version 2), and older files
+# Results keyed as users type them (schema version 2; 3 adds the message table), and older files
 # still read: tests/data/results-v1.db was written by netsim with schema
 # version 1 (a tcp_drs sweep, default, udp_line_rate and an sctp_hb sweep,
 # short runs). `report` reads it as it is, `merge` copies it respelt, a
@@ -12,7 +12,7 @@ check "the kept file is version 1" test "$(q "$old" 'PRAGMA user_version')" = 1
 # --- a new run: the keys --set takes, integer counters, a cpu column
 "$NETSIM" run scenarios/sctp_hb.ini --set lo.sctp.hb=lazy --set sim.duration=0.2s --set sim.interval=0.1s \
     -o "$tmp/new.db" -q > /dev/null 2>&1
-check "new file is version 2" test "$(q "$tmp/new.db" 'PRAGMA user_version')" = 2
+check "new file is version 3" test "$(q "$tmp/new.db" 'PRAGMA user_version')" = 3
 check "param keyed as --set takes it (lo.sctp.hb, sim.duration, 1.app)" test \
     "$(q "$tmp/new.db" "select count(*) from param where key in ('lo.sctp.hb', 'sim.duration', '1.app')")" = 3
 check "no param keyed by its kind" test "$(q "$tmp/new.db" "select count(*) from param where key like 'host %' or key like 'flow %'")" = 0
@@ -51,7 +51,7 @@ check "the merged file reports as the old one" diff <(sed 1d "$tmp/ro.out") <(se
 # --- a writer upgrades it in place
 cp "$old" "$tmp/up.db"
 "$NETSIM" run scenarios/udp_line_rate.ini --set sim.duration=0.1s --set sim.interval=0.1s -o "$tmp/up.db" -q > /dev/null 2>&1
-check "a run into a version-1 file upgrades it" test "$(q "$tmp/up.db" 'PRAGMA user_version')" = 2
+check "a run into a version-1 file upgrades it (to 3)" test "$(q "$tmp/up.db" 'PRAGMA user_version')" = 3
 check "upgraded: 9 runs" test "$(q "$tmp/up.db" 'select count(*) from run')" = 9
 check "upgraded: old params respelt" test "$(q "$tmp/up.db" "select count(*) from param where key like 'host %' or key like 'flow %'")" = 0
 check "upgraded: old counters integers" test "$(q "$tmp/up.db" "select group_concat(distinct typeof(value)) from counter")" = integer

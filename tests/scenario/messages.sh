@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Applications that move messages (docs/models/tcp-messages.md): a flow of
+# `bytes` delivers exactly that many; an RPC on an empty link with no CPU
+# costs and no interrupt holdoff completes in exactly its ideal time (base
+# RTT + both messages' wire time at the line rate), and a padded last
+# segment adds exactly its wire time; incast rounds and their blocks; the
+# message table survives merge, and a version-2 file is still read and is
+# upgraded by a writer.
+. "$(dirname "$0")/common.bash"
+
+pair() {   # pair FILE [flow keys...]: two hosts, 10 Gbit/s, 10 us each way, no costs
+    {
+        printf '[sim]\nduration = 50ms\nseed = 1\n'
+        printf '[host a]\ncpu = ideal\nitr = 0\n[host b]\ncpu = ideal\nitr = 0\n'
+        printf '[link l]\nends = a:eth0 b:eth0\nrate = 10gbit\npropagation = 10us\n'
+        printf '[flow 1]\nfrom = a\nto = b\n'
+        shift
+        printf '%s\n' "$@"
+    } > "$1"
+}
+
+# --- bytes: exactly that many delivered, one bulk row
+pair "$tmp/b.ini" "app = tcp_iperf3" "bytes = 1000001"
+"$NETSIM" run "$tmp/b.ini" -o "$tmp/b.db" -q > "$tmp/b.out" 2>&1
+check "bytes: the reader had exactly 1000001 bytes" test \
+    "$(q "$tmp/b.db" "select sum(bytes) from interval where flow = 1")" = 1000001
+check "bytes: one bulk message of 1000001 bytes, slower than its ideal" test \
+    "$(q "$tmp/b.db" "select count(*) || ' ' || size || ' ' || (fct > ideal) from message where kind = 'bulk'")" = "1 1000001 1"
+pair "$tmp/bt.ini" "app = tcp_iperf3" "bytes = 1M" "time = 1s"
+check "bytes with time: an error at the key" \
+    sh -c "'$NETSIM' run '$tmp/bt.ini' -o '$tmp/bt.db' 2>&1 | grep -q 'bt.ini:[0-9]*: .*bytes: a flow sends either'"
+
+# --- rpc: slowdown exactly 1 on the empty link (the response fills IW10)
+pair "$tmp/r.ini" "app = rpc" "request_size = 1448" "response_size = 14480" "count = 3"
+"$NETSIM" run "$tmp/r.ini" -o "$tmp/r.db" -q > /dev/null 2>&1
+check "rpc: three completed" test "$(q "$tmp/r.db" "select count(*) from message where kind = 'rpc'")" = 3
+# base RTT 2 x (10us + 1us receive latency) = 22 us; request 1 frame of
+# 1538 wire bytes, response 10 of them: 11 x 1538 x 0.8 ns = 13.5344 us
+check "rpc: ideal = 22 us + 11 frames of 1538 bytes at 10 Gbit/s" test \
+    "$(q "$tmp/r.db" "select distinct round(ideal * 1e9, 1) from message")" = 35534.4
+check "rpc: fct = ideal exactly" test "$(q "$tmp/r.db" "select max(abs(fct - ideal)) < 1e-12 from message")" = 1
+pair "$tmp/p.ini" "app = rpc" "request_size = 1448" "response_size = 14000" "count = 1"
+"$NETSIM" run "$tmp/p.ini" -o "$tmp/p.db" -q > /dev/null 2>&1
+# the last segment goes full: 480 bytes more on the wire, 384 ns at 10 Gbit/s
+check "rpc: a padded last segment costs its 480 bytes' wire time" test \
+    "$(q "$tmp/p.db" "select round((fct - ideal) * 1e9, 1) from message")" = 384.0
+pair "$tmp/o.ini" "app = rpc" "load = 30%" "response_size = 10K"
+"$NETSIM" run "$tmp/o.ini" -o "$tmp/o1.db" -q > /dev/null 2>&1
+"$NETSIM" run "$tmp/o.ini" -o "$tmp/o2.db" -q > /dev/null 2>&1
+check "rpc open loop: about 30 % of 10 Gbit/s in 10K responses over 50 ms (1831 expected)" test \
+    "$(q "$tmp/o1.db" "select count(*) between 1650 and 2010 from message")" = 1
+check "rpc open loop: the same seed, the same rows" test \
+    "$(q "$tmp/o1.db" "select group_concat(fct) from message")" = "$(q "$tmp/o2.db" "select group_concat(fct) from message")"
+printf '# size fraction\n100 0\n1000 0.5\n500 1\n' > "$tmp/bad.cdf"
+pair "$tmp/d.ini" "app = rpc" "size_dist = bad.cdf"
+check "size_dist: a decreasing size is an error at its line" \
+    sh -c "'$NETSIM' run '$tmp/d.ini' -o '$tmp/d.db' 2>&1 | grep -q 'bad.cdf:4: expected'"
+cp scenarios/dist/websearch.cdf "$tmp/ws.cdf"
+pair "$tmp/w.ini" "app = rpc" "size_dist = ws.cdf" "count = 200"
+"$NETSIM" run "$tmp/w.ini" --set sim.duration=1s -o "$tmp/w.db" -q > /dev/null 2>&1
+check "size_dist: 200 responses drawn, between 1 byte and 30 MB" test \
+    "$(q "$tmp/w.db" "select count(*) || ' ' || (min(size) >= 1) || ' ' || (max(size) <= 30000000) from message")" = "200 1 1"
+
+# --- incast: rounds of every server's block
+{
+    printf '[sim]\nduration = 100ms\nseed = 1\n[link l0]\nends = c:eth0 r:eth0\nrate = 10gbit\n'
+    for i in 1 2 3; do printf '[link l%d]\nends = s%d:eth0 r:eth%d\nrate = 10gbit\n' $i $i $i; done
+    printf '[flow 1]\napp = incast\nfrom = c\nto = s1\nservers = s1 s2 s3\nblock = 64K\nrounds = 5\n'
+} > "$tmp/i.ini"
+"$NETSIM" run "$tmp/i.ini" -o "$tmp/i.db" -q > /dev/null 2>&1
+check "incast: 5 rounds of 3 x 64K, 15 blocks" test \
+    "$(q "$tmp/i.db" "select group_concat(kind || ':' || n || ':' || s, ' ') from (select kind, count(*) n, sum(size) s from message group by kind order by kind)")" = \
+    "block:15:983040 round:5:983040"
+check "incast: a round ends with its last block" test \
+    "$(q "$tmp/i.db" "select count(*) from message r where kind = 'round' and t_end = (select max(t_end) from message b where kind = 'block' and b.t_start = r.t_start)")" = 5
+check "incast: the counter" test "$(q "$tmp/i.db" "select value from counter where name = 'flow.1.incast.rounds'")" = 5
+
+# --- the table through merge, and a version-2 file
+"$NETSIM" merge "$tmp/m.db" "$tmp/i.db" "$tmp/r.db" > /dev/null 2>&1
+check "merge copies the message rows" test "$(q "$tmp/m.db" "select count(*) from message")" = 23
+cp "$tmp/b.db" "$tmp/v2.db"
+q "$tmp/v2.db" "drop table message; pragma user_version = 2"
+check "report reads a version-2 file" sh -c "'$NETSIM' report '$tmp/v2.db' > /dev/null 2>&1"
+"$NETSIM" run "$tmp/b.ini" -o "$tmp/v2.db" -q > /dev/null 2>&1
+check "a run into a version-2 file upgrades it to 3 and keeps the run's message" test \
+    "$(q "$tmp/v2.db" "pragma user_version") $(q "$tmp/v2.db" "select count(*) from run") $(q "$tmp/v2.db" "select count(*) from message")" = "3 2 1"
