@@ -94,7 +94,7 @@ static inline void flows_ok(const struct fq *f)
 static struct fq_flow detached, throttled;   /* markers for f->next */
 
 /* Every packet fq counts is on a flow, but for those set aside: a walk of
- * every flow ever allocated (a freed one holds none), for INVARIANT_SUM. */
+ * every flow ever allocated (a freed one holds none), for INVARIANT_WALK. */
 static bool flows_qlen_ok(const struct qdisc *q, const struct fq *f)
 {
     uint64_t n = 0;
@@ -278,7 +278,7 @@ static int fq_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
         fl->head = skb;
     fl->tail = skb;
     INVARIANT(fl->qlen <= f->flow_plimit);
-    INVARIANT_SUM(f->flows, flows_qlen_ok(q, f));
+    INVARIANT_WALK(f->flows, flows_qlen_ok(q, f));
     return NET_XMIT_SUCCESS;
 }
 
@@ -443,7 +443,7 @@ static struct skb *fq_dequeue(struct qdisc *q, simtime_t tnow)
          * gives, and a turn ends within one packet of it going below 1 */
         INVARIANT(fl->credit <= (int64_t)(f->quantum > f->initial_quantum ? f->quantum : f->initial_quantum) &&
                   fl->credit > -(int64_t)len);
-        INVARIANT_SUM(f->flows, flows_qlen_ok(q, f));
+        INVARIANT_WALK(f->flows, flows_qlen_ok(q, f));
         return skb;
     }
 }

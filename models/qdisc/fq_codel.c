@@ -289,7 +289,7 @@ static int fq_codel_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
     /* one packet in, at least one out: the limit held before holds after */
     INVARIANT(q->st.qlen <= fq->limit);
     INVARIANT_SUM(fq->flows_cnt, backlog_sum(fq) + qdisc_backlog_aside(q) == q->st.backlog);
-    INVARIANT_SUM(fq->flows_cnt, flows_ok(q, fq));
+    INVARIANT_WALK(fq->flows_cnt, flows_ok(q, fq));
     /* the sender learns that its own flow lost packets */
     return ret == idx ? NET_XMIT_CN : NET_XMIT_SUCCESS;
 }
@@ -352,7 +352,7 @@ static struct skb *fq_codel_dequeue(struct qdisc *q, simtime_t now)
         qdisc_sent(q, skb);
         flow->deficit -= (int32_t)qdisc_pkt_len(skb);
         INVARIANT_SUM(fq->flows_cnt, backlog_sum(fq) + qdisc_backlog_aside(q) == q->st.backlog);
-        INVARIANT_SUM(fq->flows_cnt, flows_ok(q, fq));
+        INVARIANT_WALK(fq->flows_cnt, flows_ok(q, fq));
         /* the kernel's deferred qdisc_tree_reduce_backlog: no parent
          * here, the scratch is reset as it would be */
         if (fq->cstats.drop_count && q->st.qlen) {

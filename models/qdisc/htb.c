@@ -107,7 +107,7 @@ static bool sums_backlog_ok(const struct qdisc *q, const struct htb *h)
 #define HTB_SUMS_OK(q, h)                                                                                          \
     do {                                                                                                           \
         INVARIANT(sums_qlen_ok((q), (h)));                                                                         \
-        INVARIANT_SUM((h)->direct.len, sums_backlog_ok((q), (h)));                                                 \
+        INVARIANT_WALK((h)->direct.len, sums_backlog_ok((q), (h)));                                                \
     } while (0)
 
 /* The levels index deficit[] and ptr[], and dequeue's search from level

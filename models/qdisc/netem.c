@@ -115,7 +115,8 @@ static int nl_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
         return NET_XMIT_DROP;
     }
     q->st.qlen += in1 - in0;
-    q->st.backlog += l->nm.backlog + l->ready_backlog - b0;
+    q->st.backlog += l->nm.backlog + l->ready_backlog;
+    q->st.backlog -= b0;
     leaf_ok(q, l);
     return NET_XMIT_SUCCESS;
 }

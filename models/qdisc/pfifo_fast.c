@@ -55,7 +55,7 @@ static bool bands_backlog_ok(const struct qdisc *q, const struct pfifo_fast *p)
 #define BANDS_OK(q, p)                                                                                             \
     do {                                                                                                           \
         INVARIANT(bands_qlen_ok((q), (p)));                                                                        \
-        INVARIANT_SUM((q)->st.qlen, bands_backlog_ok((q), (p)));                                                   \
+        INVARIANT_WALK((q)->st.qlen, bands_backlog_ok((q), (p)));                                                  \
     } while (0)
 
 static int pf_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
