@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sim/invariant.h"
 #include "sim/xalloc.h"
 #include "cli/report_group.h"
 #include "cli/stats.h"
@@ -113,6 +114,14 @@ static void warn_mixed(const struct rdb *d, const struct combos *cs, int ax)
 
 /* ---- without --compare: one row per combination --------------------------- */
 
+static size_t rows_n(const struct combo_row *rows, size_t n)
+{
+    size_t sum = 0;
+    for (size_t k = 0; k < n; k++)
+        sum += rows[k].n;
+    return sum;
+}
+
 void group_combinations(const struct rdb *d, struct combo_report *out)
 {
     struct combos cs = { 0 };
@@ -153,6 +162,8 @@ void group_combinations(const struct rdb *d, struct combo_report *out)
     out->cs = cs;
     out->rows = rows;
     out->repeated = repeated;
+    /* the report's rows and its "repeats left out" account for every run */
+    INVARIANT(rows_n(rows, cs.n) + repeated == d->nruns);
 }
 
 void combo_report_free(struct combo_report *r)
@@ -301,7 +312,7 @@ int group_compare(const struct rdb *d, const char *arg, struct compare_report *o
         const struct rset *s = &cs.c[k].runs;
         double *xa = xcalloc(s->n, sizeof *xa), *xb = xcalloc(s->n, sizeof *xb);
         char *used = xcalloc(s->n, 1);
-        size_t n = 0, row_unpaired = 0, row_zero = 0;
+        size_t n = 0, row_unpaired = 0, row_zero = 0, repeated0 = repeated;
         struct stats_paired p;
 
         /* For each A run (lowest id first per rep), the first B run of the
@@ -341,6 +352,9 @@ int group_compare(const struct rdb *d, const char *arg, struct compare_report *o
             else
                 row_unpaired++;
         }
+        /* each of the row's runs is in a pair (compared, or left out for
+         * A's zero), unpaired or a repeat: the counts the report prints */
+        INVARIANT(2 * (n + row_zero) + row_unpaired + (repeated - repeated0) == s->n);
         unpaired += row_unpaired;
         zero_a += row_zero;
         if (stats_compare_paired(xa, xb, n, LEVEL, &p) != 0)

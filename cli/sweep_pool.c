@@ -42,6 +42,7 @@
 #include "cli/orphans.h"
 #include "cli/runner.h"
 #include "sim/hugepage.h"
+#include "sim/invariant.h"
 #include "cli/sweep_pool.h"
 #include "load/load.h"
 #include "load/scenario.h"
@@ -299,6 +300,9 @@ static int reap(const struct sweep_ctx *x, struct rec *dst, struct slot *sl, int
         t->complete++;
     else
         t->failed++;
+    /* the summary's "done, failed, interrupted" are the finished runs,
+     * and "not started" is total less finished */
+    INVARIANT(t->finished == t->complete + t->failed + t->interrupted && t->finished <= t->total);
     if ((!x->quiet && !x->tty) || (final && !strcmp(final, "failed"))) {
         progress_clear(x, t);
         fprintf(stderr, "sweep: run %d/%d %s in %.2f s%s%s%s%s\n", run, x->nruns, final ? final : "not started",
@@ -408,9 +412,12 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
                 next++;
             if (next > x->nruns)
                 break;
+            /* running counts the slots holding a child: one is free */
             int i = 0;
-            while (slots[i].pid)
+            while (slots[i].pid) {
                 i++;
+                INVARIANT(i < x->jobs);
+            }
             if (launch(x, &slots[i], next) < 0) {
                 fatal = true;
                 stop_sig = SIGTERM;
@@ -440,6 +447,8 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
     /* The signals stay blocked until exit: a late Ctrl-C must not kill
      * the process before it closes the database. */
     progress_clear(x, &t);
+    /* unstopped, the pool ran every selected run: none "not started" */
+    INVARIANT(stop_sig || t.finished == t.total);
 
     if (!t.total && kept) {
         fprintf(stderr, "sweep: nothing to run: the %d run%s asked for %s complete in %s\n", kept,

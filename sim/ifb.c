@@ -45,6 +45,10 @@ static void ifb_xmit(void *dev, struct skb *skb, simtime_t t, void *core)
     (void)core;
     f->tx_packets++;
     unsigned nic = skb->cb[0], queue = skb->cb[1];
+    /* every packet the tree hands on came in by ingress_redirect (or is
+     * netem's copy of one), which marked the port and RX queue it goes
+     * back to: an unmarked one would be handed to nics[-1] */
+    INVARIANT(nic >= 1 && (int)nic <= h->nnics && queue < h->nics[nic - 1]->p.num_queues);
     skb->cb[0] = skb->cb[1] = 0;
     struct core *c = h->nics[nic - 1]->vec[queue].core;
     skb->queue = (uint8_t)queue;

@@ -18,6 +18,7 @@
 #include "sim/invariant.h"
 #include "sim/netem.h"
 #include "sim/offload.h"
+#include "sim/qdisc.h"
 #include "sim/xalloc.h"
 
 static void netem_watchdog(struct event *ev);
@@ -278,14 +279,16 @@ static void dequeue(struct netem *n, simtime_t t, simtime_t floor)
     while ((skb = next_due(n, t))) {
         simtime_t at = skb->t_due > floor ? skb->t_due : floor;
         uint32_t seq = skb->netem_seq;   /* the device owns the skb once it takes it */
+        uint32_t len = qdisc_pkt_len(skb);
         if (n->xmit(n->dev, skb, at) < 0) {
             n->requeued = skb;
             evq_cancel(n->q, &n->watchdog);   /* netem_wake restarts */
             return;
         }
         floor = at;
-        INVARIANT(n->qlen > 0);
+        INVARIANT(n->qlen > 0 && n->backlog >= len);
         n->qlen--;
+        n->backlog -= len;
         INVARIANT(qlen_ok(n));
         if ((int32_t)(seq - n->max_out) < 0)
             n->out_of_order++;
@@ -400,6 +403,7 @@ static int enqueue_one(struct netem *n, struct skb *skb, simtime_t now, bool is_
         enqueue_one(n, dup, now, true);
     }
     n->qlen++;
+    n->backlog += qdisc_pkt_len(skb);
     skb->netem_seq = n->next_seq++;   /* after its duplicate's: the order they are queued in */
     if (o->reorder > 0 && rng_uniform(n->rng) < o->reorder) {
         n->reordered++;

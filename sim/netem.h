@@ -123,6 +123,7 @@ struct netem {
     struct skb_queue front;      /* reordered packets: out before the tfifo */
     struct skb *requeued;        /* refused by a stopped device: out first */
     uint32_t qlen;               /* held: tfifo + heap + front + requeued */
+    uint64_t backlog;            /* their bytes, qdisc_pkt_len each (a GSO packet netem cut counts its segments') */
     simtime_t last_tts;          /* latest time_to_send held (for the rate) */
     struct event watchdog;
     uint32_t next_seq, max_out;  /* arrival numbers: given, and the highest sent */

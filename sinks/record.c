@@ -14,6 +14,7 @@
  * page cache; the disk is written at COMMIT.
  */
 #include "sinks/record_impl.h"
+#include "sim/invariant.h"
 #include "sim/xalloc.h"
 
 #include <math.h>
@@ -229,6 +230,8 @@ int rec_param(struct rec *r, const char *key, const char *value)
     size_t k, v;
     keep_str(&r->pnames, key, &k);
     keep_str(&r->pnames, value, &v);
+    /* a full batch was flushed (and emptied, failed or not) when it filled */
+    INVARIANT(r->nppend < PARAM_BATCH);
     r->ppend[r->nppend].key = k;
     r->ppend[r->nppend++].value = v;
     return r->nppend == PARAM_BATCH ? flush_params(r) : 0;
@@ -291,6 +294,7 @@ int rec_counter(struct rec *r, const char *name, uint64_t value, bool is_drop)
     if (need_run(r, "insert counter") != 0)
         return -1;
     keep_str(&r->names, name, &off);
+    INVARIANT(r->npend < COUNTER_BATCH);
     r->pend[r->npend].name = off;
     r->pend[r->npend].value = (int64_t)value;
     r->pend[r->npend++].is_drop = is_drop;
@@ -367,6 +371,8 @@ static int run_finish(struct rec *r, const char *status, double wall_s, int64_t 
         sqlite3_bind_double(st, 4, sim_s);
     bind_text(st, 5, error);
     sqlite3_bind_int64(st, 6, r->run_id);
+    /* the run commits with every row it was given: none left pending */
+    INVARIANT(!r->npend && !r->nppend && !r->names.len && !r->pnames.len);
     if (step(r, ST_RUN_END, "end run") != 0 || step(r, ST_COMMIT, "commit run") != 0) {
         rollback(r);
         r->run_id = -1;

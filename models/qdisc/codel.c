@@ -11,6 +11,7 @@
  * microseconds (tc's get_time) stored as (us * 1000) >> 10.
  */
 #include "models/qdisc/codel.h"
+#include "models/qdisc/sums.h"
 
 enum { P_LIMIT, P_TARGET, P_INTERVAL, P_ECN, P_CE_THRESHOLD };
 
@@ -75,6 +76,7 @@ static int codel_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
         skb->t_due = now;        /* codel_set_enqueue_time */
         skbq_push(&c->q, skb);
         qdisc_backlog_in(q, skb);
+        QDISC_LISTS_OK(q, &c->q, 1);
         return NET_XMIT_SUCCESS;
     }
     c->drop_overlimit++;
@@ -114,6 +116,9 @@ static struct skb *codel_qdequeue(struct qdisc *q, simtime_t now)
     }
     if (skb)
         qdisc_sent(q, skb);
+    /* CoDel's drops came off the list and the backlog together (its
+     * should_drop reads that backlog against one mtu) */
+    QDISC_LISTS_OK(q, &c->q, 1);
     snap(c, t);
     return skb;
 }

@@ -212,6 +212,10 @@ static inline struct skb *codel_dequeue(void *ctx, const uint64_t *backlog, cons
         v->drop_next = codel_control_law(now, p->interval, v->rec_inv_sqrt);
     }
 end:
+    /* count only grows while dropping, from the lastcount it entered
+     * with: the re-entry's count - lastcount is a number of drops, not a
+     * wrapped difference; and a state that drops has dropped (count 1 on) */
+    INVARIANT(!v->dropping || (v->count >= v->lastcount && v->lastcount >= 1));
     if (skb && codel_time_after(v->ldelay, p->ce_threshold) && skb_ecn_set_ce(skb))
         st->ce_mark++;
     return skb;

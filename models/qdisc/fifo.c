@@ -4,7 +4,7 @@
  * queue, a limit in packets or bytes; a packet over the limit is dropped
  * (the head one, for pfifo_head_drop).
  */
-#include "sim/qdisc.h"
+#include "models/qdisc/sums.h"
 
 struct fifo {
     struct skb_queue q;
@@ -42,6 +42,7 @@ static void fifo_add(struct qdisc *q, struct fifo *f, struct skb *skb)
 {
     skbq_push(&f->q, skb);
     qdisc_backlog_in(q, skb);
+    QDISC_LISTS_OK(q, &f->q, 1);
 }
 
 static int pfifo_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
@@ -97,8 +98,11 @@ static int head_drop_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
 
 static struct skb *fifo_dequeue(struct qdisc *q, simtime_t now)
 {
+    struct fifo *f = q->priv;
     (void)now;
-    return qdisc_pop(q, &((struct fifo *)q->priv)->q);
+    struct skb *skb = qdisc_pop(q, &f->q);
+    QDISC_LISTS_OK(q, &f->q, 1);
+    return skb;
 }
 
 static void fifo_reset(struct qdisc *q)

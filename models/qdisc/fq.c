@@ -22,7 +22,7 @@
  * longer than it in fq is marked CE.
  */
 #include <stdlib.h>
-#include "sim/qdisc.h"
+#include "models/qdisc/sums.h"
 #include "sim/sock.h"
 #include "sim/xalloc.h"
 
@@ -92,6 +92,26 @@ static inline void flows_ok(const struct fq *f)
 
 
 static struct fq_flow detached, throttled;   /* markers for f->next */
+
+/* Every packet fq counts is on a flow, but for those set aside: a walk of
+ * every flow ever allocated (a freed one holds none), for INVARIANT_WALK. */
+static bool flows_qlen_ok(const struct qdisc *q, const struct fq *f)
+{
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < f->nslabs; s++) {
+        uint32_t k = s + 1 == f->nslabs ? f->used_in_slab : 256;
+        for (uint32_t i = 0; i < k; i++)
+            n += f->slabs[s][i].qlen;
+    }
+    return n + qdisc_qlen_aside(q) == q->st.qlen;
+}
+
+/* The watchdog is armed for time_next_delayed_flow: it is the heap's
+ * earliest time, or none with an empty heap. */
+static inline void delayed_ok(const struct fq *f)
+{
+    INVARIANT(f->time_next_delayed_flow == (f->ndelayed ? f->delayed[0]->time_next_packet : UINT64_MAX));
+}
 
 #define FQ_GC_AGE (3 * PS_PER_S)
 #define FQ_GC_MAX 8
@@ -257,6 +277,8 @@ static int fq_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
     else
         fl->head = skb;
     fl->tail = skb;
+    INVARIANT(fl->qlen <= f->flow_plimit);
+    INVARIANT_WALK(f->flows, flows_qlen_ok(q, f));
     return NET_XMIT_SUCCESS;
 }
 
@@ -286,6 +308,7 @@ static void set_throttled(struct fq *f, struct fq_flow *fl)
     flows_ok(f);
     if (f->time_next_delayed_flow > fl->time_next_packet)
         f->time_next_delayed_flow = fl->time_next_packet;
+    delayed_ok(f);
 }
 
 static struct fq_flow *heap_pop(struct fq *f)
@@ -324,10 +347,14 @@ static void check_throttled(struct fq *f, uint64_t now)
             break;
         }
         heap_pop(f);
+        /* the heap holds the throttled flows only, each due by now when
+         * it leaves, and what stays is due no sooner */
+        INVARIANT(fl->next == &throttled && (!f->ndelayed || !before(f->delayed[0], fl)));
         f->throttled_flows--;
         flows_ok(f);
         list_add_tail(&f->old_flows, fl);
     }
+    delayed_ok(f);
 }
 
 static inline bool pure_ack(const struct skb *skb)
@@ -412,6 +439,11 @@ static struct skb *fq_dequeue(struct qdisc *q, simtime_t tnow)
             }
         }
         qdisc_sent(q, skb);
+        /* a flow's credit: at most what a refill or a new flow's start
+         * gives, and a turn ends within one packet of it going below 1 */
+        INVARIANT(fl->credit <= (int64_t)(f->quantum > f->initial_quantum ? f->quantum : f->initial_quantum) &&
+                  fl->credit > -(int64_t)len);
+        INVARIANT_WALK(f->flows, flows_qlen_ok(q, f));
         return skb;
     }
 }

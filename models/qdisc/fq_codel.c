@@ -27,6 +27,7 @@
  */
 #include <stdlib.h>
 #include "models/qdisc/codel.h"
+#include "models/qdisc/sums.h"
 #include "sim/hash.h"
 #include "sim/xalloc.h"
 
@@ -237,6 +238,25 @@ static uint64_t backlog_sum(const struct fq_codel *fq)
     return sum;
 }
 
+/* memory_usage, which the memory_limit drops go by, is the truesize of
+ * the packets on the flows (each queue keeps its own truesize sum); the
+ * flows' packets are the qdisc's qlen but for those set aside; and a
+ * flow with packets is on new_flows or old_flows, which dequeue walks */
+static bool flows_ok(const struct qdisc *q, const struct fq_codel *fq)
+{
+    uint64_t mem = 0, len = 0, listed = 0;
+    for (uint32_t i = 0; i < fq->flows_cnt; i++) {
+        const struct fq_flow *f = &fq->flows[i];
+        mem += f->q.bytes;
+        len += f->q.len;
+        listed += f->on != ON_NONE;
+        if (f->q.len && f->on == ON_NONE)
+            return false;
+    }
+    return mem == fq->memory_usage && len + qdisc_qlen_aside(q) == q->st.qlen &&
+           listed == fq->new_flows_len + fq->old_flows_len;
+}
+
 static int fq_codel_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
 {
     struct fq_codel *fq = q->priv;
@@ -266,7 +286,10 @@ static int fq_codel_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
     if (memory_limited)
         fq->drop_overmemory += prev_qlen;
     INVARIANT(q->st.qlen <= fq->limit || fq->memory_usage <= fq->memory_limit || !q->st.qlen);
+    /* one packet in, at least one out: the limit held before holds after */
+    INVARIANT(q->st.qlen <= fq->limit);
     INVARIANT_SUM(fq->flows_cnt, backlog_sum(fq) + qdisc_backlog_aside(q) == q->st.backlog);
+    INVARIANT_WALK(fq->flows_cnt, flows_ok(q, fq));
     /* the sender learns that its own flow lost packets */
     return ret == idx ? NET_XMIT_CN : NET_XMIT_SUCCESS;
 }
@@ -315,15 +338,21 @@ static struct skb *fq_codel_dequeue(struct qdisc *q, simtime_t now)
         if (!skb) {
             /* an emptied new flow goes behind the old ones, if any, so
              * that a flow cannot starve them by staying new */
-            if (head == &fq->new_flows && !list_empty(&fq->old_flows))
+            if (head == &fq->new_flows && !list_empty(&fq->old_flows)) {
                 list_move_tail(fq, flow, &fq->old_flows);
-            else
+            } else {
+                /* dequeue serves only the flows on its lists: one that
+                 * left them holding packets would keep them until its
+                 * next enqueue (codel_dequeue answers NULL only empty) */
+                INVARIANT(!flow->q.len && !fq->backlogs[flow - fq->flows]);
                 list_unlink(fq, flow);
+            }
             continue;
         }
         qdisc_sent(q, skb);
         flow->deficit -= (int32_t)qdisc_pkt_len(skb);
         INVARIANT_SUM(fq->flows_cnt, backlog_sum(fq) + qdisc_backlog_aside(q) == q->st.backlog);
+        INVARIANT_WALK(fq->flows_cnt, flows_ok(q, fq));
         /* the kernel's deferred qdisc_tree_reduce_backlog: no parent
          * here, the scratch is reset as it would be */
         if (fq->cstats.drop_count && q->st.qlen) {

@@ -27,8 +27,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "models/qdisc/sums.h"
 #include "sim/psched.h"
-#include "sim/qdisc.h"
 #include "sim/xalloc.h"
 
 #define HTB_LEVELS 8             /* TC_HTB_MAXDEPTH */
@@ -86,6 +86,44 @@ struct htb {
     struct qdisc_filter_spec filters[HTB_MAX_CLASSES];
     uint32_t nfilters;
 };
+
+/* What the qdisc counts is on its direct queue or in its leaves (each
+ * leaf's own count takes in what that leaf set aside), but for what
+ * the qdisc itself set aside. */
+static bool sums_qlen_ok(const struct qdisc *q, const struct htb *h)
+{
+    uint64_t qlen = h->direct.len;
+    for (int k = 0; k < h->n; k++)
+        qlen += h->c[k].leaf ? h->c[k].leaf->st.qlen : 0;
+    return q->st.qlen == qlen + qdisc_qlen_aside(q) && h->direct.len <= h->direct_qlen;
+}
+static bool sums_backlog_ok(const struct qdisc *q, const struct htb *h)
+{
+    uint64_t backlog = skbq_pkt_len_sum(&h->direct);
+    for (int k = 0; k < h->n; k++)
+        backlog += h->c[k].leaf ? h->c[k].leaf->st.backlog : 0;
+    return q->st.backlog == backlog + qdisc_backlog_aside(q);
+}
+#define HTB_SUMS_OK(q, h)                                                                                          \
+    do {                                                                                                           \
+        INVARIANT(sums_qlen_ok((q), (h)));                                                                         \
+        INVARIANT_WALK((h)->direct.len, sums_backlog_ok((q), (h)));                                                \
+    } while (0)
+
+/* The levels index deficit[] and ptr[], and dequeue's search from level
+ * 0 up finds a borrowed class above the leaf that borrows: a leaf is at
+ * 0, an inner class above each of its children and below HTB_LEVELS. */
+static bool levels_ok(const struct htb *h)
+{
+    for (int k = 0; k < h->n; k++) {
+        const struct htb_class *c = &h->c[k];
+        if (c->level < 0 || c->level >= HTB_LEVELS || !c->leaf != (c->level > 0))
+            return false;
+        if (c->parent >= 0 && (c->parent >= k || h->c[c->parent].level <= c->level))
+            return false;
+    }
+    return true;
+}
 
 static int find(const struct htb *h, uint32_t minor)
 {
@@ -224,6 +262,7 @@ static int htb_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
     if (a->nfilters)             /* none: a->filters may be NULL, which memcpy may not be given */
         memcpy(h->filters, a->filters, a->nfilters * sizeof *a->filters);
     h->nfilters = a->nfilters;
+    INVARIANT(levels_ok(h));
     return 0;
 }
 
@@ -260,14 +299,24 @@ static int htb_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
             return qdisc_drop(q, skb);
         skbq_push(&h->direct, skb);
         h->direct_pkts++;
+        qdisc_backlog_in(q, skb);
     } else {
-        int ret = qdisc_enqueue(h->c[k].leaf, skb, now);
+        struct qdisc *leaf = h->c[k].leaf;
+        uint64_t qlen0 = leaf->st.qlen, backlog0 = leaf->st.backlog;
+        int ret = qdisc_enqueue(leaf, skb, now);
         if (ret != NET_XMIT_SUCCESS) {
             q->st.drops++;
             return ret;
         }
+        /* what the leaf took, which is not always the packet: netem at
+         * the leaf loses it (and frees it; 4.15's parent counts nothing,
+         * told by __NET_XMIT_BYPASS) or queues a duplicate beside it */
+        q->st.qlen += leaf->st.qlen;
+        q->st.qlen -= qlen0;
+        q->st.backlog += leaf->st.backlog;
+        q->st.backlog -= backlog0;
     }
-    qdisc_backlog_in(q, skb);
+    HTB_SUMS_OK(q, h);
     return NET_XMIT_SUCCESS;
 }
 
@@ -323,6 +372,10 @@ static void charge(struct htb *h, int k, int level, uint32_t bytes, int64_t now)
             if (t <= -HTB_MBUFFER)
                 t = 1 - HTB_MBUFFER;
             c->tokens = t;
+            /* rate tokens, as htb_accnt_tokens leaves them: at most the
+             * buffer, above -mbuffer (a borrowing class's are not capped
+             * until it next sends on its own, as in the kernel) */
+            INVARIANT(c->tokens <= c->buffer && c->tokens > -HTB_MBUFFER);
         } else {
             c->borrows++;
             c->tokens += diff;   /* t_c moves: keep the tokens it earned */
@@ -404,6 +457,7 @@ static struct skb *htb_dequeue(struct qdisc *q, simtime_t tnow)
 out:
     qdisc_backlog_out(q, skb);
     qdisc_sent(q, skb);
+    HTB_SUMS_OK(q, h);
     return skb;
 }
 

@@ -27,12 +27,13 @@
  * netem's limit counts both.
  */
 #include <string.h>
-#include "sim/qdisc.h"
+#include "models/qdisc/sums.h"
 #include "sim/variant.h"
 
 struct netem_q {
     struct netem nm;
     struct skb_queue ready;      /* a leaf's packets that are due */
+    uint64_t ready_backlog;      /* their bytes (qdisc_pkt_len) */
     struct qdisc_root *child;    /* at the root: the tree under it, or NULL */
     bool at_root;
 };
@@ -83,8 +84,19 @@ static int leaf_xmit(void *dev, struct skb *skb, simtime_t t)
     struct qdisc *q = dev;
     struct netem_q *l = q->priv;
     skbq_push(&l->ready, skb);
+    l->ready_backlog += qdisc_pkt_len(skb);
     qdisc_watchdog_schedule(q, t);
     return 0;
+}
+
+/* A leaf's packets are netem's (waiting for their time) and ready's (due,
+ * for the parent to take), but for one the parent peeked; the parent
+ * counts what the leaf's qlen and backlog gained (htb, tbf), so these
+ * must be every packet netem kept and their bytes. */
+static void leaf_ok(const struct qdisc *q, const struct netem_q *l)
+{
+    INVARIANT(q->st.qlen == (uint64_t)l->nm.qlen + l->ready.len + qdisc_qlen_aside(q) &&
+              q->st.backlog == l->nm.backlog + l->ready_backlog + qdisc_backlog_aside(q));
 }
 
 static int nl_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
@@ -92,22 +104,32 @@ static int nl_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
     struct netem_q *l = q->priv;
     if (l->nm.qlen + l->ready.len >= l->nm.o.limit)
         return qdisc_drop(q, skb);
-    uint32_t len = qdisc_pkt_len(skb), in0 = l->nm.qlen + l->ready.len;
+    uint32_t in0 = l->nm.qlen + l->ready.len;
+    uint64_t b0 = l->nm.backlog + l->ready_backlog;
     int rc = netem_enqueue(&l->nm, skb, now);
-    uint32_t in1 = l->nm.qlen + l->ready.len;   /* 0 more when lost, 2 with a duplicate */
+    /* 0 more when lost, 2 with a duplicate, a GSO packet's segments when
+     * netem cut it to corrupt one (their bytes are the packet's) */
+    uint32_t in1 = l->nm.qlen + l->ready.len;
     if (rc < 0) {
         q->st.drops++;
         return NET_XMIT_DROP;
     }
     q->st.qlen += in1 - in0;
-    q->st.backlog += (uint64_t)(in1 - in0) * len;
+    q->st.backlog += l->nm.backlog + l->ready_backlog;
+    q->st.backlog -= b0;
+    leaf_ok(q, l);
     return NET_XMIT_SUCCESS;
 }
 
 static struct skb *nl_dequeue(struct qdisc *q, simtime_t now)
 {
+    struct netem_q *l = q->priv;
     (void)now;
-    return qdisc_pop(q, &((struct netem_q *)q->priv)->ready);
+    struct skb *skb = qdisc_pop(q, &l->ready);
+    if (skb)
+        l->ready_backlog -= qdisc_pkt_len(skb);
+    leaf_ok(q, l);
+    return skb;
 }
 
 /* ---- either ---- */
@@ -140,6 +162,7 @@ static void nl_reset(struct qdisc *q)
     struct netem_q *l = q->priv;
     netem_free(&l->nm);
     skbq_purge(&l->ready);
+    l->ready_backlog = 0;
     q->st.qlen = q->st.backlog = 0;
 }
 

@@ -11,7 +11,7 @@
  * the TOS (ip_tos2prio), so a TOS of 0 is band 1, as both are in Linux.
  * The ECN bits are not in the TOS lookup.
  */
-#include "sim/qdisc.h"
+#include "models/qdisc/sums.h"
 
 #define BANDS 3
 
@@ -33,6 +33,31 @@ static unsigned band_of(const struct skb *skb)
     return prio2band[tos2prio[(skb->tos & 0x1E) >> 1]];
 }
 
+/* The bands hold every packet counted, but for the one set aside:
+ * dequeue finds them there. The walk of the packets is sampled. */
+static bool bands_qlen_ok(const struct qdisc *q, const struct pfifo_fast *p)
+{
+    uint64_t len = 0;
+    for (int i = 0; i < BANDS; i++)
+        len += p->band[i].len;
+    return q->st.qlen == len + qdisc_qlen_aside(q) && (q->st.qlen || !q->st.backlog);
+}
+static bool bands_backlog_ok(const struct qdisc *q, const struct pfifo_fast *p)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < BANDS; i++) {
+        const struct skb_ring *r = &p->band[i];
+        for (uint32_t k = 0; k < r->len; k++)
+            sum += qdisc_pkt_len(r->e[(r->head + k) & (r->cap - 1)]);
+    }
+    return q->st.backlog == sum + qdisc_backlog_aside(q);
+}
+#define BANDS_OK(q, p)                                                                                             \
+    do {                                                                                                           \
+        INVARIANT(bands_qlen_ok((q), (p)));                                                                        \
+        INVARIANT_WALK((q)->st.qlen, bands_backlog_ok((q), (p)));                                                  \
+    } while (0)
+
 static int pf_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
 {
     struct pfifo_fast *p = q->priv;
@@ -41,6 +66,7 @@ static int pf_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
         return qdisc_drop(q, skb);
     skb_ring_push(&p->band[band_of(skb)], skb);
     qdisc_backlog_in(q, skb);
+    BANDS_OK(q, p);
     return NET_XMIT_SUCCESS;
 }
 
@@ -53,6 +79,7 @@ static struct skb *pf_dequeue(struct qdisc *q, simtime_t now)
             struct skb *skb = skb_ring_pop(&p->band[i]);
             qdisc_backlog_out(q, skb);
             qdisc_sent(q, skb);
+            BANDS_OK(q, p);
             return skb;
         }
     return NULL;

@@ -15,7 +15,7 @@
  */
 #include <math.h>
 #include "models/qdisc/red.h"
-#include "sim/qdisc.h"
+#include "models/qdisc/sums.h"
 
 /* ---- include/net/red.h, lib/reciprocal_div.c ---- */
 
@@ -307,10 +307,22 @@ static int red_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
     return 0;
 }
 
+/* tc_red_xstats reports early and marked beside the counts they sum,
+ * and every drop red makes is one of early or pdrop */
+static void red_counts_ok(const struct qdisc *q, const struct red_sched *r)
+{
+    INVARIANT(r->early == r->prob_drop + r->forced_drop && r->marked == r->prob_mark + r->forced_mark);
+    INVARIANT(q->st.drops == r->early + r->pdrop + r->other);
+}
+
 static int red_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
 {
     struct red_sched *r = q->priv;
     r->vars.qavg = red_calc_qavg(&r->parms, &r->vars, (uint32_t)q->st.backlog, now);
+    /* the average of a backlog that never passes limit stays below
+     * (limit + 1) << Wlog (the EWMA's rounding adds less than one unit):
+     * more is the 64-bit subtraction of red_calc_qavg_no_idle_time wrapped */
+    INVARIANT(r->vars.qavg < ((uint64_t)r->limit + 1) << r->parms.Wlog);
     r->vars.idling = false;
     switch (red_action(&r->parms, &r->vars, r->vars.qavg, prandom_u32, q)) {
     case RED_PROB_MARK:
@@ -338,14 +350,18 @@ static int red_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
     if (q->st.backlog + qdisc_pkt_len(skb) <= r->limit) {
         skbq_push(&r->q, skb);
         qdisc_backlog_in(q, skb);
+        QDISC_LISTS_OK(q, &r->q, 1);
         return NET_XMIT_SUCCESS;
     }
     r->pdrop++;
-    return qdisc_drop(q, skb);
+    qdisc_drop(q, skb);
+    red_counts_ok(q, r);
+    return NET_XMIT_DROP;
 
 congestion_drop:
     r->early++;
     qdisc_drop(q, skb);
+    red_counts_ok(q, r);
     return NET_XMIT_CN;
 }
 
@@ -356,6 +372,7 @@ static struct skb *red_dequeue(struct qdisc *q, simtime_t now)
     if (skb) {
         qdisc_backlog_out(q, skb);
         qdisc_sent(q, skb);
+        QDISC_LISTS_OK(q, &r->q, 1);
     } else if (!r->vars.idling) {
         r->vars.idling = true;
         r->vars.qidlestart = now;

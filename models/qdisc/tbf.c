@@ -16,9 +16,9 @@
  * the buffer, and drops anything longer at once.
  */
 #include <math.h>
+#include "models/qdisc/sums.h"
 #include "sim/offload.h"
 #include "sim/psched.h"
-#include "sim/qdisc.h"
 
 enum { P_RATE, P_BURST, P_LIMIT, P_LATENCY, P_PEAKRATE, P_MTU };
 
@@ -132,6 +132,26 @@ static int tbf_init(struct qdisc *q, const struct qdisc_args *a, char *err, size
     return t->child ? 0 : -1;
 }
 
+/* The child's enqueue, counted as what the child took, which is not
+ * always the packet: netem at the leaf loses it (and frees it; 4.15's
+ * parent counts nothing, told by __NET_XMIT_BYPASS) or queues a
+ * duplicate beside it. */
+static int child_enqueue(struct qdisc *q, struct qdisc *child, struct skb *skb, simtime_t now)
+{
+    uint64_t qlen0 = child->st.qlen, backlog0 = child->st.backlog;
+    int ret = qdisc_enqueue(child, skb, now);
+    if (ret == NET_XMIT_SUCCESS) {
+        q->st.qlen += child->st.qlen;
+        q->st.qlen -= qlen0;
+        q->st.backlog += child->st.backlog;
+        q->st.backlog -= backlog0;
+    }
+    /* tbf's queue is its child's, and the one tbf itself set aside */
+    INVARIANT(q->st.qlen == child->st.qlen + qdisc_qlen_aside(q) &&
+              q->st.backlog == child->st.backlog + qdisc_backlog_aside(q));
+    return ret;
+}
+
 /* tbf_segment: a GSO packet too big for the bucket whose segments fit is
  * cut here, each segment queued on its own */
 static int tbf_segment(struct qdisc *q, struct skb *skb, simtime_t now)
@@ -141,15 +161,12 @@ static int tbf_segment(struct qdisc *q, struct skb *skb, simtime_t now)
     for (struct skb *seg = skb_gso_segment(skb, true), *nx; seg; seg = nx) {
         nx = seg->next;
         seg->next = NULL;
-        uint32_t len = qdisc_pkt_len(seg);
-        int ret = qdisc_enqueue(t->child, seg, now);
+        int ret = child_enqueue(q, t->child, seg, now);
         if (ret != NET_XMIT_SUCCESS) {
             if (ret == NET_XMIT_DROP)
                 q->st.drops++;
             continue;
         }
-        q->st.backlog += len;
-        q->st.qlen++;
         nb++;
     }
     return nb ? NET_XMIT_SUCCESS : NET_XMIT_DROP;
@@ -163,15 +180,12 @@ static int tbf_enqueue(struct qdisc *q, struct skb *skb, simtime_t now)
             return tbf_segment(q, skb, now);
         return qdisc_drop(q, skb);
     }
-    uint32_t len = qdisc_pkt_len(skb);
-    int ret = qdisc_enqueue(t->child, skb, now);
+    int ret = child_enqueue(q, t->child, skb, now);
     if (ret != NET_XMIT_SUCCESS) {
         if (ret == NET_XMIT_DROP)
             q->st.drops++;
         return ret;
     }
-    q->st.backlog += len;
-    q->st.qlen++;
     return NET_XMIT_SUCCESS;
 }
 
@@ -205,6 +219,8 @@ static struct skb *tbf_dequeue(struct qdisc *q, simtime_t now)
         INVARIANT(t->tokens >= 0 && t->tokens <= t->buffer && t->ptokens >= 0 && t->ptokens <= t->mtu);
         qdisc_backlog_out(q, skb);
         qdisc_sent(q, skb);
+        INVARIANT(q->st.qlen == t->child->st.qlen + qdisc_qlen_aside(q) &&
+                  q->st.backlog == t->child->st.backlog + qdisc_backlog_aside(q));
         return skb;
     }
     int64_t wait = -toks > -ptoks ? -toks : -ptoks;
