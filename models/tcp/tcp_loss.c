@@ -29,7 +29,7 @@ void tcp_mark_lost(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
     SCOREBOARD_OK(tp);
 }
 
-/* 6.1's reordering window (tcp_rack_reo_wnd, 4.18's 20b654dfe1be): until
+/* 6.1's reordering window (tcp_rack_reo_wnd, since 4.18): until
  * the path has reordered, none in Recovery or Loss, nor once `reordering`
  * segments are SACKed (RACK takes over the duplicate-ACK threshold that
  * no longer marks anything itself); else min_rtt/4 per step, at most
