@@ -14,8 +14,10 @@
  * data before the change, with the old state's ECE (tcp_send_ack_for: 4.15
  * swaps rcv_nxt around tcp_send_ack). As in 4.15, that ACK clears the
  * delayed-ACK schedule, so the segment that changed the state is ACKed
- * only with a later one (fixed in 4.18 by b0c05d0e99d9 and a0496ef2c23b:
- * not modelled, this is 4.15).
+ * only with a later one; with tcp.dctcp_ack = immediate (kernel 6.1 and
+ * later) as 4.18 fixed it ("tcp: do not cancel delay-AcK on DCTCP special
+ * ACK", "tcp: do not delay ACK in DCTCP upon CE status change") and 6.1
+ * has it: docs/models/kernels.md.
  *
  * Module parameters are its keys, tcp.cc.dctcp.NAME: shift_g, alpha_on_init,
  * clamp_alpha_on_loss (dctcp_shift_g, dctcp_alpha_on_init,
@@ -90,12 +92,40 @@ static uint32_t dctcp_ssthresh(struct tcp_sock *tp)
     return cut > 2 ? cut : 2;
 }
 
+/* 4.18 on (tcp.dctcp_ack = immediate): the ACK for the data before the
+ * change is a special one that leaves the receiver's delayed-ACK state
+ * (its schedule, the quick-ACK count, ato) as it was, since it does not
+ * ACK rcv_nxt; then the segment that changed the state is ACKed at once
+ * (ICSK_ACK_NOW). A held ACK is the delayed-ACK timer being armed. */
+static void ce_state_change_418(struct tcp_sock *tp, struct dctcp *c, uint32_t ce)
+{
+    if (c->ce_state != ce) {
+        if (tp->delack_timer) {
+            bool pending = tp->ack_pending, timer = tp->delack_timer;
+            int quick = tp->quick;
+            simtime_t ato = tp->ato;
+            if (c->ce_state)
+                tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
+            else
+                tp->ecn_flags &= (uint8_t)~TCP_ECN_DEMAND_CWR;
+            tcp_send_ack_for(tp, c->prior_rcv_nxt);
+            tp->ack_pending = pending;
+            tp->delack_timer = timer;
+            tp->quick = quick;
+            tp->ato = ato;
+        }
+        tp->ack_now = true;
+    }
+}
+
 /* A change of CE state: the delayed ACK held for the data before it goes
  * now, with the old state's ECE; then ECE follows the new state. */
 static void ce_state_change(struct tcp_sock *tp, uint32_t ce)
 {
     struct dctcp *c = ca(tp);
-    if (c->ce_state != ce && c->delayed_ack_reserved) {
+    if (tp->th->dctcp_ack_now) {
+        ce_state_change_418(tp, c, ce);
+    } else if (c->ce_state != ce && c->delayed_ack_reserved) {
         if (c->ce_state)
             tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
         else

@@ -108,12 +108,26 @@ void tcp_ecn_rcv_synack(struct tcp_sock *tp, const struct tcp_hdr *th);
 void tcp_ecn_xmit(struct tcp_sock *tp, struct skb *skb, struct tcp_hdr *th, bool fresh);
 void tcp_ecn_check_ce(struct tcp_sock *tp, uint8_t ecn);
 
+/* tcp_kernel.c: the [host] kernel profiles, read and recorded; the
+ * defaults they give the keys that differ between releases */
+struct kernel_profile;
+struct cfg_section;
+const struct kernel_profile *tcp_kernel_profile(struct cfg_section *sec);
+const char *tcp_kernel_drs(const struct kernel_profile *kp);
+const char *tcp_kernel_win_from_space(const struct kernel_profile *kp);
+const char *tcp_kernel_loss_detection(const struct kernel_profile *kp);
+const char *tcp_kernel_dctcp_ack(const struct kernel_profile *kp);
+
 /* tcp_output.c: segments and ACKs out, the timers that send */
 void tcp_send_ack(struct tcp_sock *tp, struct core *c);
 void tcp_send_syn(struct tcp_sock *tp, struct core *c, bool ack);
 void tcp_send_delayed_ack(struct tcp_sock *tp, struct core *c);
 void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c);
 void tcp_schedule_loss_probe(struct tcp_sock *tp, simtime_t now);
+/* tcp_tlp.c: when a loss probe may be armed and after how long, by the
+ * host's tcp.loss_detection (4.15's rule or 6.1's) */
+bool tcp_tlp_state_ok(const struct tcp_sock *tp);
+simtime_t tcp_tlp_timeout(const struct tcp_sock *tp);
 void tcp_rearm_rto(struct tcp_sock *tp, simtime_t now);
 void tcp_ts_unlink(struct tcp_sock *tp, uint64_t idx);
 /* new data could go now: the source has some and the peer's window room */

@@ -14,6 +14,7 @@
  *   which has no sysctl, the choice is named after the kernel's function)
  *   tcp_timestamps (1), tcp_sack (1), tcp_window_scaling (1),
  *   tcp_reordering (3), tcp_fack (1), tcp_recovery (1 = RACK),
+ *   tcp.loss_detection (fack_rack: 4.15's; rack_tlp: 4.18 on), tcp.dctcp_ack,
  *   tcp_early_retrans (3 = TLP), tcp_ecn (2), tcp_ecn_fallback (1)
  *   tcp.cc (cubic, the 4.15 default), tcp.drs (trimodal: 4.15 before
  *   seed 003): the registered variants, `netsim models`
@@ -44,21 +45,6 @@ static void read_triple(struct cfg_section *sec, const char *key, const char *de
 
 int tcp_module_slot = -1;
 
-/* [host] kernel: the release whose choices netsim models, as defaults of
- * the keys that differ (each still set on its own). Only the receive
- * autotuning differs between these in the model; the rest of the engine
- * is 4.15's whatever the profile (docs/models/tcp-6x.md). */
-static const struct kernel_profile {
-    const char *release, *drs, *win_from_space;
-} profiles[] = {
-    { "4.15", "trimodal", "adv_win_scale" },
-    { "4.16", "continuous", "adv_win_scale" },            /* c3916ad9320e */
-    { "6.6", "space_from_win", "scaling_ratio" },         /* 6.6-6.15: dfa2f0483360 */
-    { "6.16", "rcvbuf_grow", "scaling_ratio" },           /* 6.16-6.17 */
-    { "6.18", "rcvbuf_grow_rate", "scaling_ratio" },      /* aa251c84636c */
-};
-static const char *const releases[] = { "4.15", "4.16", "6.6", "6.16", "6.18", NULL };
-
 static void attach(struct sim *s, struct host *h, int slot)
 {
     tcp_module_slot = slot;
@@ -66,19 +52,7 @@ static void attach(struct sim *s, struct host *h, int slot)
     tcp_syms_init();
     struct cfg_section *sec = h->sec;
     struct tcp_host *th = xcalloc(1, sizeof *th);
-    const struct kernel_profile *kp = &profiles[cfg_choice(sec, "kernel", "4.15", releases,
-            "Linux release whose receive autotuning this host runs, on the 4.15 TCP engine: 4.15, 4.16, "
-            "6.6 (6.6-6.15), 6.16 (6.16-6.17), 6.18; it sets tcp.drs and tcp.win_from_space, each still "
-            "settable; loss recovery, pacing, TSQ and the buffer defaults stay 4.15's (docs/models/tcp-6x.md)")];
-    if (kp != profiles) {
-        char what[96];
-        snprintf(what, sizeof what, "receive autotuning of %s on a 4.15 TCP", kp->release);
-        cfg_record(sec, "kernel.modelled", what);
-        cfg_warning(sec, "kernel", "%s is the %s: loss recovery (FACK, no RACK-TLP), pacing, TSQ, the initial "
-                    "buffers and every default stay 4.15's (docs/models/tcp-6x.md)", kp->release, what);
-    } else {
-        cfg_record(sec, "kernel.modelled", "4.15");
-    }
+    const struct kernel_profile *kp = tcp_kernel_profile(sec);
     read_triple(sec, "net.ipv4.tcp_rmem", "4096 87380 6291456", th->rmem,
                 "{|MIN DEFAULT MAX, at most 2G} receive buffer sizes of TCP sockets (Linux 4.15 defaults)");
     read_triple(sec, "net.ipv4.tcp_wmem", "4096 16384 4194304", th->wmem,
@@ -88,7 +62,7 @@ static void attach(struct sim *s, struct host *h, int slot)
     if (!th->adv_win_scale)
         cfg_error(sec, "net.ipv4.tcp_adv_win_scale", "got 0, expected -31..-1 or 1..31");
     static const char *const wfs[] = { "adv_win_scale", "scaling_ratio", NULL };
-    th->scaling_ratio = cfg_choice(sec, "tcp.win_from_space", kp->win_from_space, wfs,
+    th->scaling_ratio = cfg_choice(sec, "tcp.win_from_space", tcp_kernel_win_from_space(kp), wfs,
             "how tcp_win_from_space turns buffer into window: adv_win_scale (net.ipv4.tcp_adv_win_scale, "
             "Linux up to 6.5) or scaling_ratio (Linux 6.6+: payload/truesize of received skbs, 50 % until measured)") == 1;
     if (th->scaling_ratio)
@@ -104,11 +78,27 @@ static void attach(struct sim *s, struct host *h, int slot)
                                   "window scaling option (RFC 7323; Linux default 1)");
     th->reordering = (int)cfg_int(sec, "net.ipv4.tcp_reordering", "3", 1, 300,
                                   "initial reordering degree: duplicate ACKs before fast retransmit (Linux default 3)");
+    static const char *const lds[] = { "fack_rack", "rack_tlp", NULL };
+    th->rack_tlp = cfg_choice(sec, "tcp.loss_detection", tcp_kernel_loss_detection(kp), lds,
+            "which release's loss detection: fack_rack (4.15: RACK beside FACK and the duplicate-ACK threshold, "
+            "TLP in Open or Disorder) or rack_tlp (4.18 on, as 6.1 has it: FACK gone, RACK alone with "
+            "tcp_recovery 1, its reordering window 0 in recovery or past the threshold, TLP in Open or CWR "
+            "after 2 srtt + 2 ms)") == 1;
     th->fack = cfg_bool(sec, "net.ipv4.tcp_fack", "1", "forward acknowledgement loss detection (sysctl default 1)");
+    if (th->rack_tlp)
+        cfg_inert(sec, "net.ipv4.tcp_fack", "tcp.loss_detection",
+                  "FACK is gone since Linux 4.18 (the sysctl stays, without effect); this host's "
+                  "tcp.loss_detection is rack_tlp");
     th->rack = cfg_int(sec, "net.ipv4.tcp_recovery", "1", 0, 1,
-                       "bit 0: RACK loss detection (Linux 4.15 default 1)") & 1;
+                       "bit 0: RACK loss detection (Linux 4.15 default 1; from 4.18 with tcp.loss_detection = "
+                       "rack_tlp RACK alone, 0 the duplicate-ACK rule of RFC 6675)") & 1;
     th->tlp = cfg_int(sec, "net.ipv4.tcp_early_retrans", "3", 0, 4,
                       "3 or 4: tail loss probes (TLP); below 3 none (Linux 4.15 default 3)") >= 3;
+    static const char *const dacks[] = { "delayed", "immediate", NULL };
+    th->dctcp_ack_now = cfg_choice(sec, "tcp.dctcp_ack", tcp_kernel_dctcp_ack(kp), dacks,
+            "a DCTCP receiver's ACK on a change of CE state: delayed (4.15: the held ACK goes, clearing the "
+            "delayed-ACK schedule, and the segment that changed the state waits for a later ACK) or immediate "
+            "(4.18 on: that segment is ACKed at once, the held ACK leaves the schedule alone)") == 1;
     th->init_cwnd = (uint32_t)cfg_int(sec, "tcp.init_cwnd", "10", 1, 1000,
                                       "initial congestion window in segments (Linux's TCP_INIT_CWND 10)");
     th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off",
@@ -133,7 +123,7 @@ static void attach(struct sim *s, struct host *h, int slot)
     th->cc = variant_choose_vals(sec, "tcp.cc", th->cc_vals);
     if (th->ecn == 1 || (th->cc->flags & TCP_CONG_NEEDS_ECN))
         s->ecn_used = true;       /* this host's SYNs ask for ECN: the ECN counters are kept */
-    th->drs = variant_choose_vals_def(sec, "tcp.drs", kp->drs, th->drs_vals);
+    th->drs = variant_choose_vals_def(sec, "tcp.drs", tcp_kernel_drs(kp), th->drs_vals);
     h->mod[slot] = th;
     h->proto[IPPROTO_TCP_] = tcp_rcv;
 }

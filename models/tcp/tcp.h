@@ -60,6 +60,8 @@ struct tcp_host {
     bool timestamps, sack, window_scaling;
     int reordering;               /* net.ipv4.tcp_reordering (dupthresh) */
     bool fack, rack, tlp;         /* tcp_fack, tcp_recovery & 1, tcp_early_retrans >= 3 */
+    bool rack_tlp;                /* tcp.loss_detection = rack_tlp: 4.18+'s RACK alone, 6.1's reo_wnd and TLP */
+    bool dctcp_ack_now;           /* tcp.dctcp_ack = immediate: 4.18+'s DCTCP receiver ACKs */
     bool pacing_fq;               /* sender has fq: pace CUBIC/Reno too */
     uint8_t ecn;                  /* net.ipv4.tcp_ecn: 0 never, 1 ask and accept, 2 accept only */
     bool ecn_fallback;            /* net.ipv4.tcp_ecn_fallback: a retransmitted SYN asks no more */
@@ -395,6 +397,7 @@ struct tcp_sock {
     int quick, pingpong;
     simtime_t ato, lrcvtime;
     bool ack_pending;
+    bool ack_now;                 /* ICSK_ACK_NOW: the next ACK goes at once (tcp.dctcp_ack = immediate) */
     bool delack_timer;            /* ICSK_ACK_TIMER: ev_delack is set for the pending ACK */
     struct tcp_rskb_vec rq;       /* in-order, unread */
     struct tcp_rskb_vec ofo;      /* sorted, disjoint */

@@ -484,7 +484,7 @@ void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c)
         tcp_rearm_rto(tp, now);
     }
     tcp_write_xmit(tp, c);
-    if (forward && tp->ca_state <= TCP_CA_Disorder)
+    if (forward && (tp->ca_state <= TCP_CA_Disorder || tp->th->rack_tlp))
         tcp_schedule_loss_probe(tp, now);
 }
 

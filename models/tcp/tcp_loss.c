@@ -29,6 +29,21 @@ void tcp_mark_lost(struct tcp_sock *tp, uint64_t idx, struct ack_ctx *a)
     SCOREBOARD_OK(tp);
 }
 
+/* 6.1's reordering window (tcp_rack_reo_wnd, since 4.18): until
+ * the path has reordered, none in Recovery or Loss, nor once `reordering`
+ * segments are SACKed (RACK takes over the duplicate-ACK threshold that
+ * no longer marks anything itself); else min_rtt/4 per step, at most
+ * srtt, and no 1 ms floor */
+static simtime_t rack_reo_wnd_61(const struct tcp_sock *tp)
+{
+    if (!tp->reord_seen && (tp->ca_state >= TCP_CA_Recovery || tp->sacked_out >= (uint32_t)tp->reordering))
+        return 0;
+    if (tp->min_rtt == SIMTIME_NEVER)
+        return tp->srtt;                  /* the kernel's ~0U min_rtt: srtt bounds it */
+    simtime_t reo = tp->min_rtt / 4 * tp->rack_reo_steps;
+    return tp->srtt && reo > tp->srtt ? tp->srtt : reo;
+}
+
 /* RACK (tcp_rack_detect_loss): an outstanding segment sent before the
  * newest delivered one is lost once rack_rtt + reo_wnd has passed since
  * it was sent; a lost retransmission is marked lost again. */
@@ -36,8 +51,8 @@ void tcp_rack_detect_loss(struct tcp_sock *tp, simtime_t now, struct ack_ctx *a)
 {
     if (!tp->rack_mstamp)
         return;
-    simtime_t reo = PS_PER_MS;
-    if ((tp->reord_seen || !tp->lost_out) && tp->min_rtt != SIMTIME_NEVER) {
+    simtime_t reo = tp->th->rack_tlp ? rack_reo_wnd_61(tp) : PS_PER_MS;
+    if (!tp->th->rack_tlp && (tp->reord_seen || !tp->lost_out) && tp->min_rtt != SIMTIME_NEVER) {
         simtime_t q = tp->min_rtt / 4 * tp->rack_reo_steps;
         if (q > reo)
             reo = q;
@@ -114,7 +129,11 @@ void tcp_rack_timeout(struct tcp_sock *tp, simtime_t now)
  * once `reordering` SACKed segments lie above it */
 void tcp_mark_head_lost(struct tcp_sock *tp, struct ack_ctx *a)
 {
-    if (tp->th->fack && !tp->fack_disabled) {
+    /* 4.18 on (b38a51fec1c1, with FACK gone): with RACK on, RACK alone
+     * marks losses; tcp_recovery 0 is RFC 6675's rule, without FACK */
+    if (tp->th->rack_tlp && tp->th->rack)
+        return;
+    if (tp->th->fack && !tp->th->rack_tlp && !tp->fack_disabled) {
         fack_mark_lost(tp, a);
         return;
     }

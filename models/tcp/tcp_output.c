@@ -197,6 +197,7 @@ static int tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint
 
 void tcp_send_ack(struct tcp_sock *tp, struct core *c)
 {
+    tp->ack_now = false;
     tcp_ca_event(tp, CA_EVENT_NON_DELAYED_ACK);
     tcp_transmit(tp, c, TH_ACK, tp->snd_nxt, 0, false, 1);
 }
@@ -260,21 +261,16 @@ void tcp_rearm_rto(struct tcp_sock *tp, simtime_t now)
     evq_move(tp->h->q, &tp->ev_rto, now + rto);
 }
 
-/* tcp_schedule_loss_probe: PTO = 2 srtt (+ delayed-ACK allowance with one
- * packet out), never beyond the RTO; only in Open/Disorder. */
+/* tcp_schedule_loss_probe: the PTO of the release (tcp_tlp.c), never
+ * beyond the RTO */
 void tcp_schedule_loss_probe(struct tcp_sock *tp, simtime_t now)
 {
-    if (!tp->th->tlp || tp->ca_state > TCP_CA_Disorder || !tp->packets_out || !tp->srtt || tp->tlp_pending) {
+    if (!tp->th->tlp || !tcp_tlp_state_ok(tp) || !tp->packets_out || (!tp->srtt && !tp->th->rack_tlp) ||
+        tp->tlp_pending) {
         evq_cancel(tp->h->q, &tp->ev_tlp);
         return;
     }
-    simtime_t pto = 2 * tp->srtt;
-    if (tp->packets_out == 1) {
-        simtime_t alt = tp->srtt + tp->srtt / 2 + TCP_RTO_MIN;
-        if (alt > pto)
-            pto = alt;
-    }
-    pto = pto > 10 * PS_PER_MS ? pto : 10 * PS_PER_MS;
+    simtime_t pto = tcp_tlp_timeout(tp);
     simtime_t rto_at = event_pending(&tp->ev_rto) ? tp->ev_rto.time : now + tp->rto;
     if (now + pto > rto_at)
         pto = rto_at - now;
@@ -532,7 +528,7 @@ bool tcp_can_send_new(const struct tcp_sock *tp)
 void tcp_send_loss_probe(struct tcp_sock *tp, struct core *c)
 {
     simtime_t now = core_now(c);
-    if (!tp->packets_out || tp->ca_state > TCP_CA_Disorder)
+    if (!tp->packets_out || !tcp_tlp_state_ok(tp))
         return;
     tp->st.tlps++;
     if (have_new_data(tp) && tp->snd_nxt + tp->mss <= tp->snd_una + tp->snd_wnd) {

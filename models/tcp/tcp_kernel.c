@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tcp_kernel.c - [host] kernel = RELEASE: the release profiles. Each
+ * profile gives, for every behaviour netsim models that changed between
+ * releases, the value of the key that selects it, with the commit that
+ * brought it in; module.c reads the keys with these as their defaults,
+ * so a key set beside `kernel` still wins. docs/models/kernels.md is the
+ * same table for users; a behaviour not in the table is 4.15's in every
+ * profile, and the profile says so (kernel.modelled, and a warning).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "models/tcp/internal.h"
+#include "sim/config.h"
+
+/* which value of a key a profile takes, and why (the commit, as "hash
+ * title", that made the release behave so; NULL: 4.15's own) */
+struct kp_val {
+    const char *val, *commit;
+};
+
+struct kernel_profile {
+    const char *release;
+    const char *span;                 /* the releases it stands for */
+    struct kp_val drs, win_from_space, loss_detection, dctcp_ack;
+};
+
+static const struct kp_val LOSS_415 = { "fack_rack", NULL };
+static const struct kp_val LOSS_61 = { "rack_tlp",
+    "b38a51fec1c1 tcp: disable RFC6675 loss detection (4.18, with FACK removed); "
+    "76be93fc0702 tcp: allow at most one TLP probe per flight (5.8)" };
+static const struct kp_val DCTCP_415 = { "delayed", NULL };
+static const struct kp_val DCTCP_418 = { "immediate",
+    "tcp: do not cancel delay-AcK on DCTCP special ACK; tcp: do not delay ACK in DCTCP upon CE status change (4.18)" };
+static const struct kp_val WFS_ADV = { "adv_win_scale", NULL };
+static const struct kp_val WFS_SR = { "scaling_ratio", "dfa2f0483360 tcp: get rid of sysctl_tcp_adv_win_scale (6.6)" };
+
+static const struct kernel_profile profiles[] = {
+    { "4.15", "4.15", { "trimodal", NULL }, WFS_ADV, LOSS_415, DCTCP_415 },
+    { "4.16", "4.16, 4.17", { "continuous", "c3916ad9320e (4.16)" }, WFS_ADV, LOSS_415, DCTCP_415 },
+    { "6.1", "6.1 to 6.5", { "continuous", "c3916ad9320e (4.16)" }, WFS_ADV, LOSS_61, DCTCP_418 },
+    { "6.6", "6.6 to 6.15", { "space_from_win", "dfa2f0483360 (6.6)" }, WFS_SR, LOSS_61, DCTCP_418 },
+    { "6.16", "6.16, 6.17", { "rcvbuf_grow", "6.16" }, WFS_SR, LOSS_61, DCTCP_418 },
+    { "6.18", "6.18", { "rcvbuf_grow_rate", "aa251c84636c (6.18)" }, WFS_SR, LOSS_61, DCTCP_418 },
+};
+static const char *const releases[] = { "4.15", "4.16", "6.1", "6.6", "6.16", "6.18", NULL };
+
+/* The host's profile, recorded: HOST.kernel.modelled names the release
+ * and what of it the model has. No profile is whole yet (pacing, TSQ and
+ * the buffer defaults stay 4.15's), so every one but 4.15 says which
+ * parts are the release's; the warning says which are not. */
+const struct kernel_profile *tcp_kernel_profile(struct cfg_section *sec)
+{
+    const struct kernel_profile *kp = &profiles[cfg_choice(sec, "kernel", "4.15", releases,
+            "Linux release whose TCP this host runs as far as netsim models the differences: 4.15, 4.16 (4.16-4.17), "
+            "6.1 (6.1-6.5), 6.6 (6.6-6.15), 6.16 (6.16-6.17), 6.18; it sets tcp.drs, tcp.win_from_space, "
+            "tcp.loss_detection and tcp.dctcp_ack, each still settable; pacing, TSQ and the buffer defaults stay "
+            "4.15's (docs/models/kernels.md)")];
+    if (kp == profiles) {
+        cfg_record(sec, "kernel.modelled", "4.15");
+        return kp;
+    }
+    char what[160];
+    if (strcmp(kp->loss_detection.val, LOSS_415.val))
+        snprintf(what, sizeof what, "loss detection, DCTCP's ACKs and receive autotuning of %s on a 4.15 TCP",
+                 kp->release);
+    else
+        snprintf(what, sizeof what, "receive autotuning of %s on a 4.15 TCP", kp->release);
+    cfg_record(sec, "kernel.modelled", what);
+    cfg_warning(sec, "kernel", "%s is the %s: pacing, TSQ, the initial buffers and every sysctl default stay 4.15's "
+                "(docs/models/kernels.md)", kp->release, what);
+    return kp;
+}
+
+const char *tcp_kernel_drs(const struct kernel_profile *kp) { return kp->drs.val; }
+const char *tcp_kernel_win_from_space(const struct kernel_profile *kp) { return kp->win_from_space.val; }
+const char *tcp_kernel_loss_detection(const struct kernel_profile *kp) { return kp->loss_detection.val; }
+const char *tcp_kernel_dctcp_ack(const struct kernel_profile *kp) { return kp->dctcp_ack.val; }

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * test_tcp_kernel.c - [host] kernel profiles (models/tcp/tcp_kernel.c,
+ * docs/models/kernels.md): what each profile sets, that a key beside it
+ * wins, and each release's rule against the other's on a live socket:
+ * TLP in CWR and its timeout (4.15 against 6.1), the duplicate-ACK rule
+ * (FACK's marking, gone in 4.18), DCTCP's ACK on a change of CE state
+ * (4.15's against 4.18's).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include "models/tcp/internal.h"
+#include "models/tcp/tcp.h"
+#include "sim/config.h"
+#include "sim/sim.h"
+#include "tests/world.h"
+#include "tests/tcp_world.h"
+
+static const char path[] =
+    "[sim]\nduration = 200ms\n"
+    "[host a]\ncpu = ideal\n" OFFLOADS_OFF "%s\n[host b]\ncpu = ideal\n" OFFLOADS_OFF "%s\n"
+    "[link l]\nends = a b\nrate = 1gbit\ndelay = 1ms\n"
+    "[flow 1]\napp = tcp_stream\nfrom = a\nto = b\nlength = 200ms\ntrace_interval = 0\n";
+
+static struct sim *run(const char *a, const char *b)
+{
+    char ini[1024];
+    snprintf(ini, sizeof ini, path, a, b);
+    struct sim *s = world_build(ini);
+    sim_run(s, false);
+    return s;
+}
+
+static void test_profiles(void **state)
+{
+    (void)state;
+    struct sim *s = run("kernel = 6.1", "kernel = 6.1\ntcp.loss_detection = fack_rack\ntcp.dctcp_ack = delayed");
+    const struct tcp_host *a = tcp_host_of(host_find(s, "a")), *b = tcp_host_of(host_find(s, "b"));
+    assert_true(a->rack_tlp && a->dctcp_ack_now);
+    assert_false(a->scaling_ratio);                   /* 6.1's autotuning is 4.16's */
+    assert_false(b->rack_tlp || b->dctcp_ack_now);    /* the keys beside it win */
+    world_free(s);
+    s = run("", "kernel = 6.18");
+    a = tcp_host_of(host_find(s, "a"));
+    b = tcp_host_of(host_find(s, "b"));
+    assert_false(a->rack_tlp || a->dctcp_ack_now);    /* 4.15, the default */
+    assert_true(b->rack_tlp && b->dctcp_ack_now && b->scaling_ratio);
+    world_free(s);
+}
+
+/* A sender with ten segments out in CWR (an ECN echo): 6.1 arms the
+ * probe, 2 srtt + 2 ms away; 4.15 arms none, and a tail lost there waits
+ * for the RTO. In Disorder it is the other way round. */
+static void test_tlp_state(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        struct sim *s = run(k ? "kernel = 6.1" : "", "");
+        struct tcp_sock *tp = tcp_established(host_find(s, "a"), false);
+        assert_non_null(tp);
+        simtime_t now = tp->h->q->now;
+        tp->packets_out = 10;
+        tp->srtt = 3 * PS_PER_MS;
+        tp->tlp_pending = false;
+        evq_move(tp->h->q, &tp->ev_rto, now + 300 * PS_PER_MS);
+        tp->ca_state = TCP_CA_CWR;
+        tcp_schedule_loss_probe(tp, now);
+        assert_int_equal(event_pending(&tp->ev_tlp), k == 1);
+        if (k)
+            assert_int_equal(tp->ev_tlp.time, now + 8 * PS_PER_MS);
+        tp->ca_state = TCP_CA_Disorder;
+        tcp_schedule_loss_probe(tp, now);
+        assert_int_equal(event_pending(&tp->ev_tlp), k == 0);
+        if (!k)
+            assert_int_equal(tp->ev_tlp.time, now + 10 * PS_PER_MS);   /* 2 srtt = 6 ms, 10 ms floor */
+        tp->ca_state = TCP_CA_Open;
+        tp->packets_out = 0;
+        evq_cancel(tp->h->q, &tp->ev_tlp);
+        world_free(s);
+    }
+}
+
+/* DCTCP's receiver holding a delayed ACK when a CE segment follows
+ * unmarked ones: 4.15's ACK for the data before it clears the schedule
+ * and nothing ACKs the CE segment; 4.18's leaves the schedule and asks
+ * for an ACK at once. */
+static void test_dctcp_ack(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        const char *b = k ? "tcp.cc = dctcp\nkernel = 6.1" : "tcp.cc = dctcp";
+        struct sim *s = run("tcp.cc = dctcp", b);
+        struct tcp_sock *tp = tcp_established(host_find(s, "b"), true);
+        assert_non_null(tp);
+        assert_string_equal(tp->cc->name, "dctcp");
+        tcp_ca_event(tp, CA_EVENT_ECN_NO_CE);
+        uint64_t acks = tp->st.acks_out;
+        tp->ack_now = false;
+        tp->ack_pending = true;
+        tp->delack_timer = true;
+        tcp_ca_event(tp, CA_EVENT_DELAYED_ACK);
+        tp->rcv_nxt += tp->mss;                       /* the CE segment, in order */
+        tcp_ca_event(tp, CA_EVENT_ECN_IS_CE);
+        assert_int_equal(tp->st.acks_out, acks + 1);  /* the held ACK, for the data before */
+        assert_int_equal(tp->ack_pending, k == 1);
+        assert_int_equal(tp->delack_timer, k == 1);
+        assert_int_equal(tp->ack_now, k == 1);
+        tp->rcv_nxt -= tp->mss;
+        world_free(s);
+    }
+}
+
+int main(void)
+{
+    models_install();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_profiles),
+        cmocka_unit_test(test_tlp_state),
+        cmocka_unit_test(test_dctcp_ack),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
