@@ -65,7 +65,7 @@ else ifeq ($(PGO),use)
 PGO_FLAGS := -fprofile-use -fprofile-partial-training -Wno-missing-profile
 endif
 
-LIB_SRC  := $(filter-out cli/main.c,$(wildcard sim/*.c load/*.c sinks/*.c cli/*.c models/*.c models/*/*.c)) kcompat/glue.c
+LIB_SRC  := $(filter-out cli/main.c,$(wildcard sim/*.c load/*.c sinks/*.c cli/*.c drill/*.c models/*.c models/*/*.c)) kcompat/glue.c
 # Variants kept out of the tree: every .c of each folder in EXTRA_MODELS
 # is built into netsim (docs/adding-a-variant.md).
 EXTRA_MODELS ?=

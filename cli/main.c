@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/commands.h"
+#include "drill/drill.h"
 #include "sim/config.h"
 #include "load/load.h"
 #include "sinks/report.h"
@@ -46,6 +47,7 @@ static const char usage_main[] =
     "  plot DB        report's metric against a swept axis, drawn by gnuplot (PNG, SVG)\n"
     "  merge OUT IN.. combine result databases of one scenario\n"
     "  models         list applications, CPU profiles and model families\n"
+    "  drill SCRIPT   run packetdrill scripts against netsim's TCP (docs/conformance.md)\n"
     "  keys [WHAT]    every scenario key with its default, unit, range and doc\n"
     "  help           this text; `netsim run --help` for the options of run\n"
     "  --version      the version of this build\n"
@@ -298,7 +300,7 @@ int main(int argc, char **argv)
         int (*fn)(int argc, char **argv);
     } cmds[] = {
         { "run", cmd_run }, { "sweep", cmd_sweep }, { "report", cmd_report }, { "plot", cmd_plot },
-        { "merge", cmd_merge }, { "keys", cmd_keys }, { "models", cmd_models },
+        { "merge", cmd_merge }, { "keys", cmd_keys }, { "models", cmd_models }, { "drill", cmd_drill },
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(cmd, cmds[i].name))

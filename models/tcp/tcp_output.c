@@ -114,9 +114,13 @@ static int tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint
     if (flags & TH_SYN) {
         th->mss = (uint16_t)tp->advmss;
         th->win = (uint32_t)(tp->rcv_wnd < 65535 ? tp->rcv_wnd : 65535);
-        th->wscale = tp->th->window_scaling ? tp->rcv_wscale : 0xff;
-        th->ts_ok = tp->th->timestamps;
-        th->sack_ok = tp->th->sack;
+        /* a SYN-ACK carries only the options the SYN offered
+         * (tcp_synack_options: negotiate() has set them), a SYN those
+         * the sysctls enable */
+        bool synack = flags & TH_ACK;
+        th->wscale = (synack ? tp->wscale_ok : tp->th->window_scaling) ? tp->rcv_wscale : 0xff;
+        th->ts_ok = synack ? tp->ts_ok : tp->th->timestamps;
+        th->sack_ok = synack ? tp->sack_ok : tp->th->sack;
         opt = 20;                                   /* mss 4, sackok+ts 12, nop+wscale 4 */
     }
     if (flags & TH_ACK) {

@@ -118,7 +118,7 @@ check "scalable: md_scale 17 is refused with its range" grep -q "tcp.cc.scalable
 # In the tree: a copy of the tree with drs_triple.c dropped into models/tcp/
 tree=$tmp/tree
 mkdir -p "$tree"
-cp -a Makefile sim load sinks cli models kcompat tools "$tree/"
+cp -a Makefile sim load sinks cli drill models kcompat tools "$tree/"
 cp -a "$xb" "$tmp/xb2"                          # its objects are up to date for the copied sources
 cp tests/extra_models/drs_triple.c "$tree/models/tcp/"
 make -s -C "$tree" PGO= BUILD="$tmp/xb2" NETSIM="$tmp/xb2/netsim" "$tmp/xb2/netsim" > "$tmp/make2.out" 2>&1

@@ -32,7 +32,7 @@ crosses "loader -> sink" load/scenario.c sinks/report.h "the loader may include 
 crosses "loader -> command line" load/sweep.c cli/runner.h "the loader may include the engine and load/"
 crosses "sink -> loader" sinks/report.c load/load.h "a sink may include the engine and sinks/"
 crosses "sink -> command line" sinks/record.c cli/stats.h "a sink may include the engine and sinks/"
-crosses "command line -> model" cli/keys_cmd.c models/tcp/tcp.h "the command line may include the engine, load/, sinks/ and cli/"
+crosses "command line -> model" cli/keys_cmd.c models/tcp/tcp.h "the command line may include the engine, load/, sinks/, drill/ and cli/"
 
 # a folder inside the engine (or another wall) is refused, naming the file
 rm -rf "$tmp/t" && mkdir -p "$tmp/t" && cp -r sim load sinks cli models "$tmp/t/"

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * run.h - one script run against a world of its own (drill/run.c).
+ */
+#ifndef NETSIM_DRILL_RUN_H
+#define NETSIM_DRILL_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "drill/script.h"
+
+struct drill_opts {
+    int64_t tolerance_us;         /* packetdrill's --tolerance_usecs */
+    bool verbose;
+};
+
+/* Runs s: DRILL_PASS, DRILL_FAIL or DRILL_UNSUPPORTED (drill.h), with
+ * "path:line: why" in msg for the last two. */
+int drill_run(const struct drill_script *s, const struct drill_opts *o, char *msg, int len);
+
+#endif

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# netsim drill (docs/conformance.md): the project's own packetdrill
+# scripts in tests/drill/ pass; a script whose expectation is wrong fails
+# with packetdrill's "expected ... got ..." and exit status 1; one that
+# uses what netsim cannot run says "unsupported: WHAT" and exits 77,
+# never 0; a script that does not parse fails with its file and line.
+. "$(dirname "$0")/common.bash"
+
+for f in tests/drill/*.pkt; do
+    out=$("$NETSIM" drill "$f" 2>&1); rc=$?
+    check "$f passes${out:+: $out}" test "$rc" = 0 -a "$out" = "pass  $f"
+done
+
+# the handshake of passive-open.pkt with a window the SYN-ACK does not carry
+sed 's/^   +0 > S\. 0:0(0) ack 1 </   +0 > S. 0:0(0) ack 1 win 1000 </' tests/drill/passive-open.pkt > "$tmp/wrong.pkt"
+out=$("$NETSIM" drill "$tmp/wrong.pkt" 2>&1); rc=$?
+check "a wrong expectation fails with status 1 (got $rc)" test "$rc" = 1
+check "it says which field, expected and got: $out" grep -qzE \
+    "^FAIL  $tmp/wrong.pkt:11: bad outbound packet \(win 1000 vs 28960\)
+  expected: > S\. 0:0\(0\) ack 1 win 1000 <mss 1460,nop,nop,sackOK,nop,wscale 7>
+  got:      > 8080>40000 S\. 0:0\(0\) ack 1 win 28960 <mss 1460,sackOK,wscale 7> at 0\.000001" <<< "$out"
+
+# a data segment expected 10 ms late is a timing error beyond 4 ms
+sed 's/^   +0 > P\. 1:1001(1000) ack 1$/ +.01 > P. 1:1001(1000) ack 1/' tests/drill/passive-open.pkt > "$tmp/late.pkt"
+out=$("$NETSIM" drill "$tmp/late.pkt" 2>&1); rc=$?
+check "an early packet fails: $out" test "$rc" = 1
+check "as a timing error with the tolerance" grep -qF \
+    "timing error: expected outbound packet at 0.020001 sec but happened at 0.010002 sec; tolerance 0.004000 sec" <<< "$out"
+out=$("$NETSIM" drill --tolerance_usecs=20000 "$tmp/late.pkt" 2>&1); rc=$?
+check "within --tolerance_usecs=20000 it passes: $out" test "$rc" = 0
+
+# close() of a connection: netsim's TCP has no FIN yet
+{ cat tests/drill/passive-open.pkt; echo "   +0 close(4) = 0"; echo "   +0 > F. 1001:1001(0) ack 1"; } > "$tmp/close.pkt"
+out=$("$NETSIM" drill "$tmp/close.pkt" 2>&1); rc=$?
+check "an unsupported call exits 77 (got $rc)" test "$rc" = 77
+check "and says what: $out" test "$out" = \
+    "unsupported  $tmp/close.pkt:18: unsupported: close() of a connection (netsim's TCP sends no FIN)"
+printf '0 %%{ assert tcpi_ca_state == 0 }%%\n' > "$tmp/code.pkt"
+out=$("$NETSIM" drill "$tmp/code.pkt" 2>&1); rc=$?
+check "a %{ }% block is unsupported, not a pass: $out" test "$rc" = 77
+printf '`sysctl -q net.ipv4.tcp_no_metrics_save=1`\n0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n' > "$tmp/sysctl.pkt"
+out=$("$NETSIM" drill "$tmp/sysctl.pkt" 2>&1); rc=$?
+check "a sysctl without a netsim key is unsupported: $out" test "$rc" = 77 -a \
+    "$out" = "unsupported  $tmp/sysctl.pkt:1: unsupported: sysctl net.ipv4.tcp_no_metrics_save (no netsim key)"
+# a mapped sysctl reaches the host: without SACK the SYN-ACK offers none
+printf '`sysctl -q net.ipv4.tcp_sack=0`\n' > "$tmp/nosack.pkt"
+sed 's/<mss 1460,nop,nop,sackOK,nop,wscale 7>/<mss 1460,nop,wscale 7>/' tests/drill/passive-open.pkt >> "$tmp/nosack.pkt"
+out=$("$NETSIM" drill "$tmp/nosack.pkt" 2>&1); rc=$?
+check "net.ipv4.tcp_sack=0 maps to the host's key: $out" test "$rc" = 0
+
+printf '0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 < S 0:0 win 1\n' > "$tmp/bad.pkt"
+out=$("$NETSIM" drill "$tmp/bad.pkt" 2>&1); rc=$?
+check "a parse error fails with its line: $out" test "$rc" = 1 -a \
+    "$out" = "FAIL  $tmp/bad.pkt:2: expected '(', got 'win'"
