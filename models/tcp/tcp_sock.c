@@ -152,6 +152,7 @@ void tcp_sock_free(struct tcp_sock *tp)
     assert(tp->rmem_alloc == tcp_queued_truesize(tp));
     tcp_cleanup_congestion_control(tp);
     tcp_seg_free_all(tp);
+    tcp_short_free(tp);
     tcp_rskb_vec_free(&tp->rq);
     tcp_rskb_vec_free(&tp->ofo);
     if (tp->drs_log)
