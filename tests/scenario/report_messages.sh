@@ -80,3 +80,27 @@ q "$tmp/i.db" "delete from message; delete from run where id > 1;
 check "rounds: p50 2 ms, p99 200 ms, 2 rounds with an RTO" test \
     "$("$NETSIM" report "$tmp/i.db" --json | js "' '.join('%s=%g' % (x['metric'], x['combinations'][0]['mean']) for x in d)")" = \
     "round_p50=2000 round_p99=200000 rto_rounds=2"
+
+# tools/plot: the CDF of completion times and slowdown against size, from
+# the 1000 messages above (PLOT_DEBUG keeps the data files)
+if command -v gnuplot > /dev/null; then
+    PLOT_DEBUG=1 NETSIM="$NETSIM" tools/plot "$tmp/n.db" --kind fct -o "$tmp/fct.png" > "$tmp/fct.out" 2> "$tmp/fct.err"
+    d=$(sed -n 's/^--- gnuplot script (\(.*\) kept)$/\1/p' "$tmp/fct.err")
+    check "plot fct: a staircase of 1000 steps from 1 to 1000 us" test \
+        "$(wc -l < "$d/fct.0") $(head -1 "$d/fct.0") $(tail -1 "$d/fct.0")" = "2000 1.0 0 1000.0 1"
+    rm -rf "$d"
+    PLOT_DEBUG=1 NETSIM="$NETSIM" tools/plot "$tmp/n.db" --kind slowdown -o "$tmp/sd.png" > "$tmp/sd.out" 2> "$tmp/sd.err"
+    d=$(sed -n 's/^--- gnuplot script (\(.*\) kept)$/\1/p' "$tmp/sd.err")
+    # the bin [10^5.75, 10^6): i = 563 .. 999, 437 messages; median size
+    # rank 219, p50 rank 219, p99 rank ceil(432.63) = 433
+    check "plot slowdown: a quarter decade's median size, p50 and p99" grep -qx "781000 781.0 995.0 437" "$d/sd.0"
+    check "plot slowdown: 13 bins from 1 KB to 1 MB" test "$(wc -l < "$d/sd.0")" = 13
+    check "plot slowdown: the png" test -s "$tmp/sd.png"
+    rm -rf "$d"
+    cp "$tmp/c.db" "$tmp/e.db"
+    q "$tmp/e.db" "delete from message"
+    check "plot fct: a database without messages is an error" \
+        sh -c "tools/plot '$tmp/e.db' --kind fct -o '$tmp/x.png' 2>&1 | grep -q 'no message rows in DB'"
+else
+    skip "gnuplot is not installed" "tools/plot --kind fct and slowdown"
+fi
