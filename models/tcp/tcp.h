@@ -71,6 +71,12 @@ struct tcp_host {
     uint32_t min_tso_segs;        /* net.ipv4.tcp_min_tso_segs */
     uint32_t tso_win_divisor;     /* net.ipv4.tcp_tso_win_divisor */
     uint32_t init_cwnd;
+    /* the host's routes' metrics, as `ip route ... rto_min T quickack 1
+     * initrwnd N` sets them (RTAX_RTO_MIN, locked as iproute2 locks it;
+     * RTAX_QUICKACK; RTAX_INITRWND, 0: unset) */
+    simtime_t rto_min;
+    bool route_quickack;
+    uint32_t initrwnd;
     const struct tcp_cc_ops *cc;
     const struct tcp_drs_ops *drs;
     int64_t cc_vals[VARIANT_MAX_KEYS];    /* the cc's own keys, cc->keys[i] (tcp_cc_key) */

@@ -442,7 +442,7 @@ static void ack_snd_check(struct tcp_sock *tp, struct core *c)
     if (!tp->ack_pending)
         return;
     if ((tp->rcv_nxt - tp->rcv_wup > tp->rcv_mss && tcp_new_window(tp) >= tp->rcv_wnd) ||
-        (tp->quick && !tp->pingpong) || rskb_vec_len(&tp->ofo)) {
+        tp->th->route_quickack || (tp->quick && !tp->pingpong) || rskb_vec_len(&tp->ofo)) {
         tcp_send_ack(tp, c);
     } else {
         tcp_send_delayed_ack(tp, c);

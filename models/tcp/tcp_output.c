@@ -272,7 +272,7 @@ void tcp_schedule_loss_probe(struct tcp_sock *tp, simtime_t now)
     }
     simtime_t pto = 2 * tp->srtt;
     if (tp->packets_out == 1) {
-        simtime_t alt = tp->srtt + tp->srtt / 2 + TCP_RTO_MIN;
+        simtime_t alt = tp->srtt + tp->srtt / 2 + TCP_DELACK_MAX;   /* 4.15: not the route's rto_min */
         if (alt > pto)
             pto = alt;
     }
