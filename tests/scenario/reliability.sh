@@ -64,7 +64,7 @@ cp "$tmp/j1.db" "$tmp/v99.db"
 q "$tmp/v99.db" 'pragma user_version = 99'
 run sweep "$tmp/two.ini" -o "$tmp/v99.db" --resume -q
 check "schema version 99 refused as such, with --resume too" \
-    test $? -eq 2 -a "$(grep -c "results schema version 99, this netsim writes version 2" "$tmp/err")" -eq 1
+    test $? -eq 2 -a "$(grep -c "results schema version 99, this netsim writes version 3" "$tmp/err")" -eq 1
 run sweep "$tmp/two.ini" -o "$tmp/j1.db" --resume -q
 check "--resume of this sweep's complete database: nothing to do, exit 0" test $? -eq 0
 # the scenario edited: the database holds complete runs of its earlier version
