@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_cmd.c - `netsim report DB [--compare AXIS=A,B] [--metric M]
- * [--by flow|host] [--json]`: the statistics of a results database, per
+ * [--by flow|host|size] [--json]`: the statistics of a results database, per
  * sweep combination (and flow or host) over its repeats, or variant B
  * against variant A on paired seeds. The metrics are report_metric.c's. This file is
  * the command line; reading the database is report_db.c's, grouping and
@@ -62,8 +62,15 @@ static const char usage_report[] =
     "                          e.g. --compare tcp.drs=trimodal,continuous\n"
     "      --metric NAME       what to measure (default goodput):\n"
     "%s"
-    "      --by flow|host      a row per flow (with its label) or per host of\n"
-    "                          each combination, instead of per run\n"
+    "      --by flow|host|size a row per flow (with its label), per host or per\n"
+    "                          message size bucket (0,100KB], (100KB,10MB],\n"
+    "                          (10MB,inf) of each combination, instead of per run\n"
+    "\n"
+    "A database whose runs have no goodput but messages (app = rpc, incast)\n"
+    "gets, without --metric, the tables of fct_p50/p99/p999 and\n"
+    "slowdown_p50/p99/p999 by size, and of round_p50, round_p99 and\n"
+    "rto_rounds (--json: an array of their documents). A percentile is per\n"
+    "run (nearest rank); the statistics are over the runs, as for goodput.\n"
     "      --json              print one JSON document instead of tables\n"
     "  -h, --help              this text\n"
     "\n"
@@ -101,6 +108,58 @@ static int report_compare(const struct rdb *d, const char *arg, int json)
     return rc;
 }
 
+/* Rows of the message table of each category: messages (not rounds),
+ * incast rounds. Zero where the file has no such table (schema 2). */
+static void message_rows(sqlite3 *db, int64_t *msgs, int64_t *rounds)
+{
+    sqlite3_stmt *st;
+    *msgs = *rounds = 0;
+    if (sqlite3_prepare_v2(db, "SELECT total(kind != 'round'), total(kind = 'round') FROM message", -1, &st,
+                           NULL) != SQLITE_OK)
+        return;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        *msgs = sqlite3_column_int64(st, 0);
+        *rounds = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+}
+
+/* A database of message runs only (rpc, incast) has no goodput: what
+ * report shows then, each a table of its own (one JSON array of the
+ * documents): the completion time and slowdown percentiles by size
+ * bucket, and the incast rounds'. */
+static int report_messages(const char *path, int64_t msgs, int64_t rounds, const char *compare, int json)
+{
+    static const struct { const char *metric, *by; int rounds; } list[] = {
+        { "fct_p50", "size", 0 },      { "fct_p99", "size", 0 },      { "fct_p999", "size", 0 },
+        { "slowdown_p50", "size", 0 }, { "slowdown_p99", "size", 0 }, { "slowdown_p999", "size", 0 },
+        { "round_p50", NULL, 1 },      { "round_p99", NULL, 1 },      { "rto_rounds", NULL, 1 },
+    };
+    int rc = 0, n = 0;
+    if (json)
+        fputs("[\n", stdout);
+    for (size_t i = 0; i < sizeof list / sizeof list[0] && !rc; i++) {
+        if (!(list[i].rounds ? rounds : msgs))
+            continue;
+        struct metric_use use;
+        struct rdb d;
+        if (metric_parse(list[i].metric, list[i].by, &use) != 0)
+            return 2;
+        if (rdb_load(&d, path, &use) != 0) {
+            rdb_free(&d);
+            return 1;
+        }
+        if (d.nruns) {
+            fputs(n++ ? (json ? ",\n" : "\n") : "", stdout);
+            rc = compare ? report_compare(&d, compare, json) : report_combinations(&d, json);
+        }
+        rdb_free(&d);
+    }
+    if (json)
+        fputs("]\n", stdout);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -109,6 +168,7 @@ int cmd_report(int argc, char **argv)
         { "by", required_argument, 0, 'b' },      { 0, 0, 0, 0 },
     };
     const char *compare = NULL, *metric = "goodput", *by = NULL;
+    int metric_given = 0;
     struct metric_use use;
     struct rdb d;
     int c, json = 0, rc;
@@ -118,7 +178,7 @@ int cmd_report(int argc, char **argv)
         switch (c) {
         case 'c': compare = optarg; break;
         case 'J': json = 1; break;
-        case 'm': metric = optarg; break;
+        case 'm': metric = optarg; metric_given = 1; break;
         case 'b': by = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -134,6 +194,14 @@ int cmd_report(int argc, char **argv)
     if (rdb_load(&d, argv[optind], &use) != 0) {
         rdb_free(&d);
         return 1;
+    }
+    if (d.nruns == 0 && d.complete && !metric_given && !by) {
+        int64_t msgs, rounds;
+        message_rows(d.db, &msgs, &rounds);
+        if (msgs || rounds) {
+            rdb_free(&d);
+            return report_messages(argv[optind], msgs, rounds, compare, json);
+        }
     }
     if (d.nruns == 0) {
         if (d.complete)

@@ -2,7 +2,8 @@
 /*
  * report_metric.c - what `netsim report --metric M --by B` measures: one
  * SQL query per metric and grouping that yields (run, entity, value) rows,
- * entity being NULL (the run), a flow id or a host name. The rest of
+ * entity being NULL (the run), a flow id, a host name or a message size
+ * bucket (the message metrics: their percentiles per run). The rest of
  * report treats each row as a run of its own whose combination includes
  * the entity, so repeats, --compare's pairs and the tables work per flow
  * and per host unchanged.
@@ -36,6 +37,38 @@
 
 #define RETRANS_NAME "(c.name GLOB 'flow.*.snd.retrans' OR c.name GLOB 'flow.*.sctp.client.retransmits')"
 #define SRTT_NAME "s.name GLOB 'flow.*.snd.srtt_ms'"
+
+/* Messages (the message table, docs/models/tcp-messages.md): the
+ * completion times of each run's messages (rpc responses, a flow of
+ * `bytes`, incast blocks; not incast rounds, which are metrics of their
+ * own), a percentile per run, as the pFabric and Homa papers plot them;
+ * replications then give the mean of a run's percentile and its interval
+ * like any metric. Nearest-rank percentile: the value of rank
+ * ceil(n x p) in the run's (or bucket's) sorted rows, in integers.
+ * Buckets by message size as pFabric's figures (Alizadeh et al. 2013):
+ * up to 100 KB, to 10 MB, above (KB and MB decimal). */
+#define MSG_MESSAGES "m.kind IN ('rpc', 'bulk', 'block')"
+#define MSG_ROUNDS "m.kind = 'round'"
+#define MSG_BUCKET                                                                                        \
+    "CASE WHEN m.size <= 100000 THEN '(0,100KB]' WHEN m.size <= 10000000 THEN '(100KB,10MB]'"             \
+    " ELSE '(10MB,inf)' END"
+#define MSG_PCT(x, part, where, num, den)                                                                  \
+    "WITH v AS (SELECT m.run_id AS run_id, " part " AS e, " x " AS x, row_number() OVER (PARTITION BY"     \
+    " m.run_id, " part " ORDER BY " x ") AS r, count(*) OVER (PARTITION BY m.run_id, " part ") AS n"        \
+    " FROM message m WHERE " where ") SELECT run_id, e, x FROM v WHERE r = (n * " #num " + " #den " - 1)" \
+    " / " #den
+#define MSG_FCT "m.fct * 1e6"
+#define MSG_SLOWDOWN "m.fct / m.ideal"
+#define MSG_METRIC(name, x, where, num, den, unit, doc, quantity)                                        \
+    { name, unit, METRIC_PLAIN, DIR_LOWER_BETTER, doc,                                                    \
+      { MSG_PCT(x, "NULL", where, num, den), MSG_PCT(x, "m.flow", where, num, den), NULL,                 \
+        MSG_PCT(x, MSG_BUCKET, where, num, den) },                                                        \
+      quantity }
+#define ROUND_METRIC(name, num, den, doc, quantity)                                                      \
+    { name, "us", METRIC_PLAIN, DIR_LOWER_BETTER, doc,                                                    \
+      { MSG_PCT(MSG_FCT, "NULL", MSG_ROUNDS, num, den), MSG_PCT(MSG_FCT, "m.flow", MSG_ROUNDS, num, den),  \
+        NULL, NULL },                                                                                     \
+      quantity }
 
 static const struct metric metrics[] = {
     { "goodput", "bits/sec", METRIC_RATE, DIR_HIGHER_BETTER, "bytes of the flows x 8 / interval span",
@@ -76,6 +109,26 @@ static const struct metric metrics[] = {
                   " total(g * g)) FROM g JOIN fl ON fl.run_id = g.run_id AND fl.flow = g.flow GROUP BY 1, 2"
                   " HAVING total(g * g) > 0" },
       "Jain's fairness index" },
+    MSG_METRIC("fct_p50", MSG_FCT, MSG_MESSAGES, 50, 100, "us", "median message completion time",
+               "median completion time"),
+    MSG_METRIC("fct_p99", MSG_FCT, MSG_MESSAGES, 99, 100, "us", "99th percentile of message completion time",
+               "99th percentile completion time"),
+    MSG_METRIC("fct_p999", MSG_FCT, MSG_MESSAGES, 999, 1000, "us", "99.9th percentile of message completion time",
+               "99.9th percentile completion time"),
+    MSG_METRIC("slowdown_p50", MSG_SLOWDOWN, MSG_MESSAGES " AND m.ideal > 0", 50, 100, "",
+               "median of fct / ideal", "median slowdown"),
+    MSG_METRIC("slowdown_p99", MSG_SLOWDOWN, MSG_MESSAGES " AND m.ideal > 0", 99, 100, "",
+               "99th percentile of fct / ideal", "99th percentile slowdown"),
+    MSG_METRIC("slowdown_p999", MSG_SLOWDOWN, MSG_MESSAGES " AND m.ideal > 0", 999, 1000, "",
+               "99.9th percentile of fct / ideal", "99.9th percentile slowdown"),
+    ROUND_METRIC("round_p50", 50, 100, "median incast round completion time", "median round completion time"),
+    ROUND_METRIC("round_p99", 99, 100, "99th percentile of incast round completion time",
+                 "99th percentile round completion time"),
+    { "rto_rounds", "rounds", METRIC_COUNT, DIR_LOWER_BETTER, "incast rounds during which a connection timed out",
+      { "SELECT m.run_id, NULL, total(m.rtos > 0) FROM message m WHERE " MSG_ROUNDS " GROUP BY m.run_id",
+        "SELECT m.run_id, m.flow, total(m.rtos > 0) FROM message m WHERE " MSG_ROUNDS " GROUP BY 1, 2", NULL,
+        NULL },
+      "rounds with an RTO" },
     /* ?1: the NAME of counter:NAME, a GLOB pattern */
     { "counter", "count", METRIC_COUNT, DIR_NEITHER, "sum of the counters NAME matches (GLOB)",
       { FLOWS_CTE "SELECT c.run_id, NULL, total(c.value) FROM counter c WHERE c.name GLOB ?1 GROUP BY c.run_id",
@@ -89,7 +142,7 @@ static const struct metric metrics[] = {
 
 const char *report_prog = "netsim report";
 
-static const char *const by_names[] = { "run", "flow", "host" };
+static const char *const by_names[REPORT_NBY] = { "run", "flow", "host", "size" };
 
 static void list_metrics(FILE *f)
 {
@@ -103,10 +156,10 @@ int metric_parse(const char *metric, const char *by, struct metric_use *u)
     u->by = BY_RUN;
     if (by) {
         size_t b;
-        for (b = 0; b < 3 && strcmp(by, by_names[b]); b++)
+        for (b = 0; b < REPORT_NBY && strcmp(by, by_names[b]); b++)
             ;
-        if (b == 3) {
-            fprintf(stderr, "%s: --by %s: expected run, flow or host\n", report_prog, by);
+        if (b == REPORT_NBY) {
+            fprintf(stderr, "%s: --by %s: expected run, flow, host or size\n", report_prog, by);
             return 2;
         }
         u->by = (enum report_by)b;

@@ -2,7 +2,8 @@
 /*
  * report_metric.h - what a row of `netsim report` measures: the metrics,
  * each one definition (its unit, its verdict's direction and its SQL per
- * run, flow or host), read by report and plot alike (report_metric.c).
+ * run, flow, host or message size bucket), read by report and plot alike
+ * (report_metric.c).
  */
 #ifndef NETSIM_CLI_REPORT_METRIC_H
 #define NETSIM_CLI_REPORT_METRIC_H
@@ -12,7 +13,8 @@
 
 /* ---- report_metric.c: what a row measures --------------------------------- */
 
-enum report_by { BY_RUN, BY_FLOW, BY_HOST };
+enum report_by { BY_RUN, BY_FLOW, BY_HOST, BY_SIZE };
+#define REPORT_NBY 4
 enum metric_kind { METRIC_RATE, METRIC_COUNT, METRIC_PLAIN };
 /* Which way is better: --compare's verdict and plot's axis say it. A
  * metric with no better side (a counter of events that are neither good
@@ -25,7 +27,7 @@ struct metric {
     enum metric_kind kind;
     enum metric_dir dir;        /* counter: decided per use from the counters matched */
     const char *doc;
-    const char *sql[3];         /* per report_by: rows (run_id, entity, value); NULL: not by that */
+    const char *sql[REPORT_NBY]; /* per report_by: rows (run_id, entity, value); NULL: not by that */
     const char *quantity;       /* what a plot's axis and title call it: "goodput", "Jain's fairness index" */
 };
 

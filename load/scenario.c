@@ -179,12 +179,12 @@ static void pcap_key_read(struct host *h)
     if (!h->pcap_key)
         return;
     if (!strcmp(v, "all")) {
-        h->pcap_ports = 0xff;
+        h->pcap_ports = UINT64_MAX;
         return;
     }
     if (!strcmp(v, "none"))
         return;
-    char buf[256], names[160] = "";
+    char buf[256], names[640] = "";
     snprintf(buf, sizeof buf, "%s", v);
     for (int k = 0; k < h->nnics; k++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", h->nics[k]->name);
@@ -198,7 +198,7 @@ static void pcap_key_read(struct host *h)
                       "or a list of its ports", v, h->name, tok, names);
             return;
         }
-        h->pcap_ports |= (uint8_t)(1u << k);
+        h->pcap_ports |= 1ull << k;
     }
     if (!n)
         cfg_error(h->sec, "pcap", "got '%s', expected all, none or a list of the host's ports (%s)", v, names);

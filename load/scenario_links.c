@@ -206,7 +206,8 @@ static struct nic *nic_new(struct host *h, const char *port, struct cfg_section 
             return NULL;
         }
     if (h->nnics == HOST_MAX_NICS) {
-        cfg_error(sec, "ends", "host %s has more than %d ports", h->name, HOST_MAX_NICS);
+        cfg_error(sec, "ends", "host %s has more than %d ports (HOST_MAX_NICS, sim/host.h; a bigger switch is "
+                  "several hosts joined by links)", h->name, HOST_MAX_NICS);
         return NULL;
     }
     /* its queues are 64-byte aligned (nic.h); malloc promises 16. The

@@ -96,6 +96,8 @@ void gro_receive(struct gro_list *g, struct skb *skb, uint32_t page_part, uint64
         enum gro_verdict v = p->tos != skb->tos ? GRO_FLUSH_HELD : ops->gro_receive(h->skb, skb);
         if ((v == GRO_MERGE || v == GRO_MERGE_FLUSH) && !merge(g, h, skb, page_part))
             v = GRO_FLUSH_HELD;
+        else if ((v == GRO_MERGE || v == GRO_MERGE_FLUSH) && ops->gro_merged)
+            ops->gro_merged(h->skb, skb);
         switch (v) {
         case GRO_MERGE:
             g->merged++;

@@ -35,6 +35,9 @@ struct net_offload {
      * has compared)? */
     bool (*gro_same_flow)(const struct skb *held, const struct skb *skb);
     enum gro_verdict (*gro_receive)(const struct skb *held, const struct skb *skb);
+    /* Optional: the segment was merged into the held packet (payload and
+     * length already added), for header state the last segment carries. */
+    void (*gro_merged)(struct skb *held, const struct skb *skb);
 };
 
 void offload_register(uint8_t proto, const struct net_offload *ops);

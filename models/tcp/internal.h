@@ -43,6 +43,18 @@ struct ack_ctx {
     int64_t prior_highest;               /* highest_sack before this ACK */
 };
 
+/* tcp_short.c: writes that end inside a slot. A write of `bytes`
+ * (whole slots, the last short); the payload of slots idx .. idx+n-1 on
+ * the wire; the run cut so that a short slot ends it (an skb ends with
+ * its partial segment); Nagle's cut of a run at the queue's tail; the
+ * Minshall update after sending new data. */
+void tcp_write_bytes(struct tcp_sock *tp, uint64_t bytes);
+uint32_t tcp_slots_payload(struct tcp_sock *tp, uint64_t idx, uint32_t n);
+uint32_t tcp_slots_cut(struct tcp_sock *tp, uint64_t idx, uint32_t n);
+uint32_t tcp_nagle_cut(struct tcp_sock *tp, uint64_t idx, uint32_t n);
+void tcp_short_sent(struct tcp_sock *tp, uint64_t idx, uint32_t n, uint32_t payload);
+void tcp_short_free(struct tcp_sock *tp);
+
 /* tcp_ack.c: an ACK in, the scoreboard and RTT */
 void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c);
 void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m);

@@ -101,6 +101,21 @@ static void attach(struct sim *s, struct host *h, int slot)
             "(4.18 on: that segment is ACKed at once, the held ACK leaves the schedule alone)") == 1;
     th->init_cwnd = (uint32_t)cfg_int(sec, "tcp.init_cwnd", "10", 1, 1000,
                                       "initial congestion window in segments (Linux's TCP_INIT_CWND 10)");
+    /* route metrics: every route of the host has them (one `ip route`
+     * per destination would set them per route; the model has one set
+     * per host). tcp_rto_min(): the RTO's floor in jiffies (HZ 1000) */
+    th->rto_min = cfg_time(sec, "route.rto_min", "200ms", PS_PER_MS, TCP_RTO_MAX,
+                           "the RTO's lower bound, whole milliseconds (ip route ... rto_min; tcp_rto_min(), "
+                           "Linux's TCP_RTO_MIN 200ms without it)");
+    if (th->rto_min % PS_PER_MS)
+        cfg_error(sec, "route.rto_min", "expected whole milliseconds (RTAX_RTO_MIN counts them)");
+    th->route_quickack = cfg_bool(sec, "route.quickack", "0",
+                                  "ACK every data segment at once, never delayed (ip route ... quickack 1; "
+                                  "tcp_in_quickack_mode)");
+    th->initrwnd = (uint32_t)cfg_int(sec, "route.initrwnd", "0", 0, 65535,
+                                     "initial receive window offered in the SYN or SYN-ACK, in segments (ip route ... "
+                                     "initrwnd N; tcp_select_initial_window's init_rcv_wnd); 0: the default, 20 "
+                                     "segments of 1460 bytes (tcp_default_init_rwnd)");
     th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off",
                              "the sender's qdisc is fq: CUBIC and Reno are paced as sch_fq paces them (BBR always is)");
     th->limit_output_bytes = (uint32_t)cfg_size(sec, "net.ipv4.tcp_limit_output_bytes", "262144", 0, 0x7fffffff,

@@ -6,9 +6,12 @@
  * chosen by name, as the kernel's tcp_congestion_ops.
  *
  * Conventions: sequence numbers are 64-bit byte offsets that never wrap
- * (the SYN is 0, data starts at 1); the sender sends full MSS segments
- * only, so segment i covers [1 + i*mss, 1 + (i+1)*mss) and the SACK
- * scoreboard is indexed by segment number (blocks of 64, tcp_seg_at). The receiver keeps no
+ * (the SYN is 0, data starts at 1); the stream is cut in MSS slots,
+ * segment i covers [1 + i*mss, 1 + (i+1)*mss) and the SACK scoreboard is
+ * indexed by segment number (blocks of 64, tcp_seg_at). A write that ends
+ * short of a slot's end leaves that slot short: it carries only the
+ * written bytes on the wire, the rest of the slot is sequence space that
+ * no byte fills (tcp_short.c; tcp_hdr.pad). The receiver keeps no
  * packets, only skb records (sequence range and truesize), which is all
  * the window and memory arithmetic needs.
  */
@@ -70,6 +73,12 @@ struct tcp_host {
     uint32_t min_tso_segs;        /* net.ipv4.tcp_min_tso_segs */
     uint32_t tso_win_divisor;     /* net.ipv4.tcp_tso_win_divisor */
     uint32_t init_cwnd;
+    /* the host's routes' metrics, as `ip route ... rto_min T quickack 1
+     * initrwnd N` sets them (RTAX_RTO_MIN, locked as iproute2 locks it;
+     * RTAX_QUICKACK; RTAX_INITRWND, 0: unset) */
+    simtime_t rto_min;
+    bool route_quickack;
+    uint32_t initrwnd;
     const struct tcp_cc_ops *cc;
     const struct tcp_drs_ops *drs;
     int64_t cc_vals[VARIANT_MAX_KEYS];    /* the cc's own keys, cc->keys[i] (tcp_cc_key) */
@@ -246,6 +255,9 @@ struct tcp_hdr {
     uint16_t mss;                 /* SYN option */
     uint8_t flags, nsack, wscale; /* wscale 0xff: option absent */
     uint8_t ts_ok, sack_ok;
+    /* a data skb whose last slot is short: the slot's bytes not on the
+     * wire (tcp_short.c), so the receiver's end is seq + payload + pad */
+    uint16_t pad;
 };
 _Static_assert(sizeof(struct tcp_hdr) <= 64, "tcp_hdr must fit skb->l4");
 
@@ -299,6 +311,12 @@ struct tcp_sock {
     uint64_t snd_una, snd_nxt;    /* bytes */
     uint64_t write_seq;           /* bytes the app has written */
     bool app_infinite;            /* unlimited source until it stops */
+    /* short slots, the last of a write that ends short (tcp_short.c): a
+     * ring in slot order, from una_idx's on */
+    struct tcp_short { uint64_t idx; uint32_t len; } *shorts;
+    uint32_t shorts_head, shorts_n, shorts_cap;
+    uint64_t snd_sml;             /* end of the last short segment sent (Minshall's Nagle) */
+    bool nodelay;                 /* TCP_NODELAY: a short segment goes at once */
     simtime_t all_acked_at;       /* when snd_una reached write_seq after the app stopped */
     uint64_t snd_wnd;
     uint64_t una_idx, nxt_idx;    /* segment indices */

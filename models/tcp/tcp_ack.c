@@ -209,8 +209,8 @@ static void rtt_estimator(struct tcp_sock *tp, simtime_t m)
         tp->srtt = m;
         tp->mdev = m / 2;
     }
-    simtime_t var = 4 * tp->mdev;
-    tp->rto = tp->srtt + (var > TCP_RTO_MIN ? var : TCP_RTO_MIN);
+    simtime_t var = 4 * tp->mdev, rto_min = tp->th->rto_min;   /* tcp_rto_min(): the route's */
+    tp->rto = tp->srtt + (var > rto_min ? var : rto_min);
     if (tp->rto > TCP_RTO_MAX)
         tp->rto = TCP_RTO_MAX;
 }

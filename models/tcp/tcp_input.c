@@ -442,7 +442,7 @@ static void ack_snd_check(struct tcp_sock *tp, struct core *c)
     if (!tp->ack_pending)
         return;
     if ((tp->rcv_nxt - tp->rcv_wup > tp->rcv_mss && tcp_new_window(tp) >= tp->rcv_wnd) ||
-        (tp->quick && !tp->pingpong) || rskb_vec_len(&tp->ofo) || tp->ack_now) {
+        tp->th->route_quickack || (tp->quick && !tp->pingpong) || rskb_vec_len(&tp->ofo) || tp->ack_now) {
         tcp_send_ack(tp, c);
     } else {
         tcp_send_delayed_ack(tp, c);
@@ -466,7 +466,7 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
 {
     host_charge(tp->h, c, tcp_sym.data_queue);
     simtime_t now = core_now(c);
-    uint64_t seq = th->seq, end = th->seq + skb->payload;
+    uint64_t seq = th->seq, end = th->seq + skb->payload + th->pad;   /* a short slot ends at its end */
     uint32_t len = skb->payload, truesize = skb->truesize;
     if (th->flags & TH_CWR)
         tp->ecn_flags &= (uint8_t)~TCP_ECN_DEMAND_CWR;   /* tcp_ecn_accept_cwr */

@@ -77,6 +77,7 @@ static void on_accept(struct tcp_sock *l, struct tcp_sock *child)
 {
     struct tcp_mconn *c = l->app;
     c->srv = child;
+    child->nodelay = c->nodelay;   /* an accepted socket inherits the listener's options */
     child->flow = c->f;
     child->app = c;
     core_wake(c->srv_core, &c->srv_reader, ctx_now());
@@ -106,7 +107,14 @@ struct tcp_mconn *tcp_mconn_new(struct sim *s, struct flow *f, struct cfg_sectio
         cfg_error(sec, "app", "TCP is not attached to %s and %s", client->name, server->name);
         return NULL;
     }
+    /* RPC libraries turn Nagle off (gRPC, Thrift and memcached clients set
+     * TCP_NODELAY): a short last segment goes at once */
+    bool nodelay = cfg_bool(sec, "nodelay", "1",
+                            "{1|0 or 1} TCP_NODELAY on both ends; 0: Nagle's rule (with Minshall's) holds a short "
+                            "last segment while an earlier short one is unacknowledged") != 0;
     struct tcp_mconn *c = xcalloc(1, sizeof *c);
+    c->nodelay = nodelay;
+    cli->nodelay = nodelay;
     c->s = s;
     c->f = f;
     c->client = client;
@@ -138,10 +146,7 @@ void tcp_mconn_start(struct tcp_mconn *c, simtime_t at)
 void tcp_mconn_write(struct tcp_mconn *c, bool to_server, uint64_t size, uint64_t tag, struct core *core)
 {
     struct tcp_sock *tp = to_server ? c->cli : c->srv;
-    uint64_t segs = (size + tp->mss - 1) / tp->mss;
-    if (tp->write_seq < tp->snd_nxt)
-        tp->write_seq = tp->snd_nxt;  /* the stream's end so far: nothing unsent is left */
-    tp->write_seq += segs * tp->mss;
+    tcp_write_bytes(tp, size);   /* whole slots, the last one short (tcp_short.c) */
     q_push(to_server ? &c->up : &c->down, tp->write_seq, tag, size);
     tcp_write_xmit(tp, core);
 }

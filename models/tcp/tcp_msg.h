@@ -9,10 +9,9 @@
  * message ends as an application would from its length header; the model
  * passes the sender's boundaries along instead of encoding them.
  *
- * The TCP model sends full-MSS segments only (tcp.h), so each message
- * takes whole segments of the byte stream: its last segment goes out
- * full, padded (docs/models/tcp-messages.md says what that changes: at
- * most MSS - 1 bytes on the wire per message).
+ * Each message takes whole MSS slots of the byte stream (tcp.h); its
+ * last segment carries only the bytes left (tcp_short.c), and the next
+ * message starts in a new segment.
  */
 #ifndef NETSIM_MODELS_TCP_MSG_H
 #define NETSIM_MODELS_TCP_MSG_H
@@ -49,6 +48,7 @@ struct tcp_mconn {
     void *app;
     int index;                   /* the app's number for it */
     int sym_schedule;
+    bool nodelay;                /* TCP_NODELAY on both ends (key nodelay) */
 };
 
 /* Sockets and tasks of one connection from client to server:port. The

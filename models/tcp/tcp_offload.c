@@ -24,8 +24,10 @@ static void tcp_gso_fixup(struct skb *seg, uint32_t i, uint32_t n, uint32_t mss)
     th->seq += (uint64_t)i * mss;
     if (i)
         th->flags &= (uint8_t)~TH_CWR;
-    if (i + 1 < n)
+    if (i + 1 < n) {
         th->flags &= (uint8_t)~TH_FIN;
+        th->pad = 0;             /* only the last segment can be short */
+    }
 }
 
 /* out_check_final with no packet held: a data segment without a flag
@@ -52,13 +54,21 @@ static enum gro_verdict tcp_gro_receive(const struct skb *held, const struct skb
     bool flush = (t->flags & TH_CWR) || ((t->flags ^ p->flags) & (uint8_t)~(TH_CWR | TH_FIN)) ||
                  t->win != p->win || t->ack != p->ack || t->tsval != p->tsval || t->tsecr != p->tsecr ||
                  t->nsack != p->nsack || memcmp(t->sack, p->sack, sizeof t->sack[0] * t->nsack) ||
-                 len - 1 >= mss || p->seq + held->payload != t->seq;
+                 len - 1 >= mss || p->seq + held->payload + p->pad != t->seq;
     if (flush)
         return tcp_gro_can_hold(skb) ? GRO_FLUSH_HELD : GRO_FLUSH_BOTH;
     return len < mss || (t->flags & TH_FIN) ? GRO_MERGE_FLUSH : GRO_MERGE;
 }
 
+/* The packet's sequence range ends where its last segment's does: a
+ * short slot's segment brings its pad (tcp_short.c). */
+static void tcp_gro_merged(struct skb *held, const struct skb *skb)
+{
+    ((struct tcp_hdr *)(void *)held->l4)->pad = hdr(skb)->pad;
+}
+
 static const struct net_offload tcp_offload = {
+    .gro_merged = tcp_gro_merged,
     .gso_fixup = tcp_gso_fixup,
     .gro_can_hold = tcp_gro_can_hold,
     .gro_same_flow = tcp_gro_same_flow,

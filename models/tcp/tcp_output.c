@@ -177,6 +177,8 @@ static int tcp_transmit(struct tcp_sock *tp, struct core *c, uint8_t flags, uint
     skb->sport = tp->sk.port;
     skb->dport = tp->dport;
     skb->payload = len;
+    if (len && (uint64_t)segs * tp->mss > len)
+        th->pad = (uint16_t)(segs * tp->mss - len);   /* the last slot is short (tcp_short.c) */
     skb->flow = tp->flow ? (uint32_t)tp->flow->id : 0;
     skb->ip_len = ip_hdr_len(skb->family) + TCP_HDR_LEN + opt + len;
     if (len) {
@@ -382,7 +384,8 @@ static bool tcp_xmit_segs(struct tcp_sock *tp, uint64_t idx, uint32_t n, bool re
 {
     simtime_t now = core_now(c);
     bool arm = !event_pending(&tp->ev_rto);
-    if (tcp_transmit(tp, c, TH_ACK, 1 + idx * tp->mss, n * tp->mss, !retx, n) < 0) {
+    uint32_t payload = tcp_slots_payload(tp, idx, n);
+    if (tcp_transmit(tp, c, TH_ACK, 1 + idx * tp->mss, payload, !retx, n) < 0) {
         if (tp->state == TCP_ESTABLISHED)
             tcp_enter_cwr(tp);
         return false;
@@ -431,12 +434,14 @@ static bool tcp_xmit_segs(struct tcp_sock *tp, uint64_t idx, uint32_t n, bool re
     if (tp->ca_state >= TCP_CA_CWR)
         tp->prr_out += n;
     tp->st.data_segs_out += n;
+    if (!retx)
+        tcp_short_sent(tp, idx, n, payload);
     if (arm)
         tcp_rearm_rto(tp, now);
     if (tcp_paces(tp) && tp->pacing_rate && tp->pacing_rate != TCP_MAX_PACING_RATE) {
         /* tcp_internal_pacing: the skb's TCP header and payload; a rate
          * of 0 or ~0U (sk_max_pacing_rate) does not pace */
-        simtime_t len = time_serialise(TCP_HDR_LEN + TCPOLEN_TS_ALIGNED + n * tp->mss, tp->pacing_rate * 8);
+        simtime_t len = time_serialise(TCP_HDR_LEN + TCPOLEN_TS_ALIGNED + payload, tp->pacing_rate * 8);
         tp->next_tx = (tp->next_tx > now ? tp->next_tx : now) + len;
         if (tp->next_tx < now + len)
             tp->next_tx = now + len;
@@ -491,7 +496,10 @@ void tcp_write_xmit(struct tcp_sock *tp, struct core *c)
             if (defer)
                 break;
         }
-        uint32_t payload = n * tp->mss;
+        n = tcp_slots_cut(tp, idx, n);
+        if (!retx && !(n = tcp_nagle_cut(tp, idx, n)))
+            break;
+        uint32_t payload = tcp_slots_payload(tp, idx, n);
         if (tcp_small_queue_check(tp, tcp_data_truesize(tp, payload + ip_hdr_len(tp->sk.family) + TCP_HDR_LEN, payload),
                                   retx))
             break;

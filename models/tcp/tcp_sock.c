@@ -152,6 +152,7 @@ void tcp_sock_free(struct tcp_sock *tp)
     assert(tp->rmem_alloc == tcp_queued_truesize(tp));
     tcp_cleanup_congestion_control(tp);
     tcp_seg_free_all(tp);
+    tcp_short_free(tp);
     tcp_rskb_vec_free(&tp->rq);
     tcp_rskb_vec_free(&tp->ofo);
     if (tp->drs_log)
@@ -247,6 +248,8 @@ static void initial_window(struct tcp_sock *tp)
     uint64_t init_rwnd = 2 * TCP_INIT_CWND;
     if (tp->advmss > 1460)
         init_rwnd = (1460 * init_rwnd) / tp->advmss > 2 ? (1460 * init_rwnd) / tp->advmss : 2;
+    if (tp->th->initrwnd)
+        init_rwnd = tp->th->initrwnd;   /* dst_metric(dst, RTAX_INITRWND) replaces the default */
     uint64_t rmax = tp->th->rmem[2] > tp->h->rmem_max ? tp->th->rmem[2] : tp->h->rmem_max;
     tcp_select_initial_window((uint64_t)tcp_full_space(tp), mss, rmax, tp->th->window_scaling, (uint32_t)init_rwnd,
                               &tp->rcv_wnd, &clamp, &tp->rcv_wscale);

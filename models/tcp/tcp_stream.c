@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
 #include "models/tcp/tcp_msg.h"
 #include "sim/config.h"
@@ -88,7 +89,7 @@ static bool reader_slice(struct cpu_task *t, struct core *c)
     uint64_t n = tcp_recvmsg(tp, a->recv_size, c);
     simtime_t now = core_now(c);
     if (a->nbytes) {
-        n = n < a->nbytes - a->read_total ? n : a->nbytes - a->read_total;   /* not the padding */
+        n = n < a->nbytes - a->read_total ? n : a->nbytes - a->read_total;   /* not the short slot's rest */
         a->read_total += n;
         if (a->read_total == a->nbytes && !a->t_done)
             bytes_done(a, now);
@@ -121,7 +122,7 @@ static void on_connect(struct tcp_sock *tp)
     simtime_t now = ctx_now();
     a->t0 = now;
     if (a->nbytes) {                      /* one write of them all: the source is not limited by time */
-        tp->write_seq = tp->snd_nxt + (a->nbytes + tp->mss - 1) / tp->mss * tp->mss;
+        tcp_write_bytes(tp, a->nbytes);   /* its last segment short, if it ends inside one */
         a->written = a->nbytes;
         return;                           /* the handshake's end sends what the window allows */
     }
@@ -307,7 +308,7 @@ static void info(const struct flow *f, struct flow_info *o)
     o->rcvbuf = a->srv ? a->srv->sk.rcvbuf : a->lis->sk.rcvbuf;
     o->bytes_sent = w > 1 ? w - 1 : 0;                 /* the SYN takes sequence number 0 */
     if (a->nbytes && o->bytes_sent > a->nbytes)
-        o->bytes_sent = a->nbytes;                     /* the last segment's padding is not the writer's */
+        o->bytes_sent = a->nbytes;                     /* the short last slot's rest is no byte */
     o->retransmits = tp->st.retrans;
     o->snd_cwnd = (uint64_t)tp->snd_cwnd * tp->mss;  /* tcpi_snd_cwnd x tcpi_snd_mss */
     o->snd_wnd = tp->snd_wnd;

@@ -34,7 +34,7 @@ simtime_t tcp_tlp_timeout(const struct tcp_sock *tp)
     }
     simtime_t pto = 2 * tp->srtt;
     if (tp->packets_out == 1) {
-        simtime_t alt = tp->srtt + tp->srtt / 2 + TCP_RTO_MIN;
+        simtime_t alt = tp->srtt + tp->srtt / 2 + TCP_DELACK_MAX;   /* 4.15's, not the route's rto_min */
         if (alt > pto)
             pto = alt;
     }

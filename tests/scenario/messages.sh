@@ -2,8 +2,8 @@
 # Applications that move messages (docs/models/tcp-messages.md): a flow of
 # `bytes` delivers exactly that many; an RPC on an empty link with no CPU
 # costs and no interrupt holdoff completes in exactly its ideal time (base
-# RTT + both messages' wire time at the line rate), and a padded last
-# segment adds exactly its wire time; incast rounds and their blocks; the
+# RTT + both messages' wire time at the line rate), its last segment
+# short; Nagle holds a short segment behind an unacknowledged one; incast rounds and their blocks; the
 # message table survives merge, and a version-2 file is still read and is
 # upgraded by a writer.
 . "$(dirname "$0")/common.bash"
@@ -41,9 +41,38 @@ check "rpc: ideal = 22 us + 11 frames of 1538 bytes at 10 Gbit/s" test \
 check "rpc: fct = ideal exactly" test "$(q "$tmp/r.db" "select max(abs(fct - ideal)) < 1e-12 from message")" = 1
 pair "$tmp/p.ini" "app = rpc" "request_size = 1448" "response_size = 14000" "count = 1"
 "$NETSIM" run "$tmp/p.ini" -o "$tmp/p.db" -q > /dev/null 2>&1
-# the last segment goes full: 480 bytes more on the wire, 384 ns at 10 Gbit/s
-check "rpc: a padded last segment costs its 480 bytes' wire time" test \
-    "$(q "$tmp/p.db" "select round((fct - ideal) * 1e9, 1) from message")" = 384.0
+# the last segment carries only its 968 bytes (tcp_short.c): no padding
+check "rpc: a short last segment, fct = ideal exactly (14000 bytes)" test \
+    "$(q "$tmp/p.db" "select round((fct - ideal) * 1e9, 1) from message")" = 0.0
+# 1449 bytes: a segment of 1448 and one of 1 as the client receives them
+# (the server's capture has the one GSO packet; a 67-byte frame, 91 on the
+# wire): 22 us + (1538 + 1538 + 91) x 0.8 ns = 24.5336 us; full segments
+# only would put 1447 bytes more on the wire (1157.6 ns)
+pair "$tmp/s.ini" "app = rpc" "request_size = 1448" "response_size = 1449" "count = 1"
+"$NETSIM" run "$tmp/s.ini" -o "$tmp/s.db" -q --pcap "$tmp/spc" > /dev/null 2>&1
+check "rpc: 1449 bytes complete in 24533.6 ns, their ideal" test \
+    "$(q "$tmp/s.db" "select round(fct * 1e9, 1) || ' ' || round(ideal * 1e9, 1) from message")" = "24533.6 24533.6"
+if command -v tshark > /dev/null; then
+    check "rpc: 1449 bytes go as a segment of 1448 and one of 1" test \
+        "$(tshark -n -r "$tmp/spc/a-eth0.pcap" -Y "ip.src == 10.0.0.2 && tcp.len > 0" -T fields -e tcp.len 2> /dev/null |
+            tr '\n' ' ')" = "1448 1 "
+else
+    skip "tshark is not installed" "rpc: 1449 bytes go as a segment of 1448 and one of 1"
+fi
+# Nagle with Minshall's rule (nodelay = 0): with two 100-byte requests
+# written at once, the second waits for the ACK of the first (the server's
+# quick ACK, 22224 ns after the first left: 11 us each way, 152 + 72 ns of
+# frames), then takes the first one's 22376 ns; with TCP_NODELAY it goes
+# at once, behind the first
+for nd in 0 1; do
+    pair "$tmp/n$nd.ini" "app = rpc" "request_size = 100" "response_size = 100" "count = 2" \
+        "outstanding = 2" "nodelay = $nd"
+    "$NETSIM" run "$tmp/n$nd.ini" -o "$tmp/n$nd.db" -q > /dev/null 2>&1
+done
+check "nagle: the second request waits for the first's ACK (44600 ns)" test \
+    "$(q "$tmp/n0.db" "select group_concat(round(fct * 1e9, 1), ' ') from message")" = "22376.0 44600.0"
+check "nodelay: the second request goes at once (22600 ns)" test \
+    "$(q "$tmp/n1.db" "select group_concat(round(fct * 1e9, 1), ' ') from message")" = "22376.0 22600.0"
 pair "$tmp/o.ini" "app = rpc" "load = 30%" "response_size = 10K"
 "$NETSIM" run "$tmp/o.ini" -o "$tmp/o1.db" -q > /dev/null 2>&1
 "$NETSIM" run "$tmp/o.ini" -o "$tmp/o2.db" -q > /dev/null 2>&1

@@ -83,7 +83,7 @@ check "a drop counter: lower is better" grep -q '(lower is better)' "$tmp/d4.out
 
 # --- usage errors: exit 2 with the reason
 "$NETSIM" report "$tmp/d.db" --by link > /dev/null 2> "$tmp/e1"
-check "--by link: refused" sh -c "test $? -eq 2 && grep -q 'expected run, flow or host' '$tmp/e1'"
+check "--by link: refused" sh -c "test $? -eq 2 && grep -q 'expected run, flow, host or size' '$tmp/e1'"
 "$NETSIM" report "$tmp/d.db" --metric jain --by flow > /dev/null 2> "$tmp/e2"
 check "jain per flow: refused" sh -c "test $? -eq 2 && grep -q 'not with --by flow' '$tmp/e2'"
 "$NETSIM" report "$tmp/d.db" --metric counter: > /dev/null 2> "$tmp/e3"
