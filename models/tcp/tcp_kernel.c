@@ -25,15 +25,17 @@ struct kernel_profile {
     struct kp_val drs, win_from_space, loss_detection, dctcp_ack;
 };
 
-static const struct kp_val LOSS_415 = { "fack_rack", NULL };
-static const struct kp_val LOSS_61 = { "rack_tlp",
-    "b38a51fec1c1 tcp: disable RFC6675 loss detection (4.18, with FACK removed); "
-    "76be93fc0702 tcp: allow at most one TLP probe per flight (5.8)" };
-static const struct kp_val DCTCP_415 = { "delayed", NULL };
-static const struct kp_val DCTCP_418 = { "immediate",
-    "tcp: do not cancel delay-AcK on DCTCP special ACK; tcp: do not delay ACK in DCTCP upon CE status change (4.18)" };
-static const struct kp_val WFS_ADV = { "adv_win_scale", NULL };
-static const struct kp_val WFS_SR = { "scaling_ratio", "dfa2f0483360 tcp: get rid of sysctl_tcp_adv_win_scale (6.6)" };
+/* (macros, not const objects: C11 takes no object as an initializer) */
+#define LOSS_415 { "fack_rack", NULL }
+#define LOSS_61                                                                                       \
+    { "rack_tlp", "b38a51fec1c1 tcp: disable RFC6675 loss detection (4.18, with FACK removed); "     \
+                  "76be93fc0702 tcp: allow at most one TLP probe per flight (5.8)" }
+#define DCTCP_415 { "delayed", NULL }
+#define DCTCP_418                                                                                     \
+    { "immediate", "tcp: do not cancel delay-AcK on DCTCP special ACK; tcp: do not delay ACK in DCTCP " \
+                   "upon CE status change (4.18)" }
+#define WFS_ADV { "adv_win_scale", NULL }
+#define WFS_SR { "scaling_ratio", "dfa2f0483360 tcp: get rid of sysctl_tcp_adv_win_scale (6.6)" }
 
 static const struct kernel_profile profiles[] = {
     { "4.15", "4.15", { "trimodal", NULL }, WFS_ADV, LOSS_415, DCTCP_415 },
@@ -61,7 +63,7 @@ const struct kernel_profile *tcp_kernel_profile(struct cfg_section *sec)
         return kp;
     }
     char what[160];
-    if (strcmp(kp->loss_detection.val, LOSS_415.val))
+    if (strcmp(kp->loss_detection.val, profiles[0].loss_detection.val))
         snprintf(what, sizeof what, "loss detection, DCTCP's ACKs and receive autotuning of %s on a 4.15 TCP",
                  kp->release);
     else
