@@ -65,10 +65,13 @@ bool accept_word(struct parser *p, const char *w)
 
 /* ---- expressions: a socket call's arguments and result ---- */
 
-static struct drill_expr *new_expr(enum drill_expr_kind k)
+static struct drill_expr *new_expr(struct parser *p, enum drill_expr_kind k)
 {
     struct drill_expr *e = xcalloc(1, sizeof *e);
     e->kind = k;
+    if (!(p->nmade & (p->nmade + 1)))   /* 0, 1, 3, 7, ...: double the room */
+        p->made = xrealloc(p->made, sizeof *p->made * (size_t)(2 * p->nmade + 2));
+    p->made[p->nmade++] = e;
     return e;
 }
 
@@ -109,14 +112,14 @@ static struct drill_expr *parse_primary(struct parser *p)
     switch (t->kind) {
     case TK_ELLIPSIS:
         p->i++;
-        return new_expr(DE_ELLIPSIS);
+        return new_expr(p, DE_ELLIPSIS);
     case TK_INT:
         p->i++;
-        e = new_expr(DE_INT);
+        e = new_expr(p, DE_INT);
         e->num = t->i;
         return e;
     case TK_STRING:
-        e = new_expr(DE_STRING);
+        e = new_expr(p, DE_STRING);
         e->str = xstrdup(t->text);
         p->i++;
         while (peek(p)->kind == TK_STRING) {          /* "a" "b": one string */
@@ -134,16 +137,16 @@ static struct drill_expr *parse_primary(struct parser *p)
         p->i++;
         if (is_punct(peek(p), '(')) {                  /* htons(8080), msg_iov(1) */
             p->i++;
-            e = new_expr(DE_CALL);
+            e = new_expr(p, DE_CALL);
             e->str = xstrdup(t->text);
             parse_list_into(p, e, ')');
         } else {
-            e = new_expr(DE_WORD);
+            e = new_expr(p, DE_WORD);
             e->str = xstrdup(t->text);
         }
         if (is_punct(peek(p), '=')) {                  /* sa_family=AF_INET, msg_iov(1)=[...] */
             p->i++;
-            struct drill_expr *a = new_expr(DE_ASSIGN);
+            struct drill_expr *a = new_expr(p, DE_ASSIGN);
             a->str = xstrdup(t->text);
             add_kid(a, e);
             add_kid(a, parse_expr(p));
@@ -153,7 +156,7 @@ static struct drill_expr *parse_primary(struct parser *p)
     case TK_PUNCT:
         if (t->c == '[' || t->c == '{') {
             p->i++;
-            e = new_expr(t->c == '[' ? DE_LIST : DE_STRUCT);
+            e = new_expr(p, t->c == '[' ? DE_LIST : DE_STRUCT);
             parse_list_into(p, e, t->c == '[' ? ']' : '}');
             return e;
         }
@@ -169,7 +172,7 @@ static struct drill_expr *parse_expr(struct parser *p)
     struct drill_expr *e = parse_primary(p);
     while (is_punct(peek(p), '|')) {
         p->i++;
-        struct drill_expr *o = new_expr(DE_OR);
+        struct drill_expr *o = new_expr(p, DE_OR);
         add_kid(o, e);
         add_kid(o, parse_primary(p));
         e = o;
@@ -235,10 +238,13 @@ static void parse_call(struct parser *p, struct drill_call *c)
     c->name = xstrdup(peek(p)->text);
     p->i++;
     expect_punct(p, '(');
-    struct drill_expr args = { 0 };
-    parse_list_into(p, &args, ')');
-    c->args = args.kids;
-    c->nargs = args.nkids;
+    int held = p->nmade;
+    struct drill_expr *args = new_expr(p, DE_LIST);   /* the parser's until the list is whole */
+    parse_list_into(p, args, ')');
+    c->args = args->kids;
+    c->nargs = args->nkids;
+    free(args);
+    p->made[held] = NULL;
     expect_punct(p, '=');
     int ret_line = peek(p)->line;
     c->ret = parse_expr(p);
@@ -252,17 +258,16 @@ static void parse_call(struct parser *p, struct drill_call *c)
         int line = peek(p)->line;
         p->i++;
         size_t len = 0;
-        char *note = xstrdup("");
+        c->note = xstrdup("");   /* the call's from the start: an error below frees it with the script */
         while (!is_punct(peek(p), ')')) {
             if (peek(p)->kind == TK_EOF || peek(p)->line != line)
                 parse_expected(p, "')' closing the note");
             const char *w = peek(p)->text ? peek(p)->text : "";
-            note = xrealloc(note, len + strlen(w) + 2);
-            len += (size_t)sprintf(note + len, "%s%s", len ? " " : "", w);
+            c->note = xrealloc(c->note, len + strlen(w) + 2);
+            len += (size_t)sprintf(c->note + len, "%s%s", len ? " " : "", w);
             p->i++;
         }
         p->i++;
-        c->note = note;
     }
 }
 
@@ -342,6 +347,8 @@ static void parse_script(struct parser *p, struct drill_script *s)
         parse_fail(p, peek(p)->line, "a script needs at least one event");
 }
 
+static void script_free(struct drill_script *s, bool exprs);
+
 struct drill_script *drill_parse(const char *path, const char *text, char *err, int errlen)
 {
     struct parser p = { .path = path, .err = err, .errlen = errlen };
@@ -349,11 +356,22 @@ struct drill_script *drill_parse(const char *path, const char *text, char *err, 
     struct drill_script *s = xcalloc(1, sizeof *s);
     s->path = xstrdup(path);
     if (setjmp(p.fail)) {
+        /* every expression, hung on the script or not, once; then the
+         * script without its expressions */
+        for (int i = 0; i < p.nmade; i++) {
+            if (!p.made[i])
+                continue;
+            free(p.made[i]->kids);
+            free(p.made[i]->str);
+            free(p.made[i]);
+        }
+        free(p.made);
         lex_free(p.t, p.n);
-        drill_script_free(s);
+        script_free(s, false);
         return NULL;
     }
     parse_script(&p, s);
+    free(p.made);
     lex_free(p.t, p.n);
     return s;
 }
@@ -390,16 +408,19 @@ void drill_expr_free(struct drill_expr *e)
     free(e);
 }
 
-void drill_script_free(struct drill_script *s)
+/* exprs: free the calls' expressions too (false: a failed parse freed
+ * every expression it made itself) */
+static void script_free(struct drill_script *s, bool exprs)
 {
     if (!s)
         return;
     for (int i = 0; i < s->nev; i++) {
         struct drill_event *ev = &s->ev[i];
-        for (int k = 0; k < ev->call.nargs; k++)
+        for (int k = 0; exprs && k < ev->call.nargs; k++)
             drill_expr_free(ev->call.args[k]);
         free(ev->call.args);
-        drill_expr_free(ev->call.ret);
+        if (exprs)
+            drill_expr_free(ev->call.ret);
         free(ev->call.name);
         free(ev->call.err);
         free(ev->call.note);
@@ -419,6 +440,11 @@ void drill_script_free(struct drill_script *s)
     free(s->cleanup_cmd);
     free(s->path);
     free(s);
+}
+
+void drill_script_free(struct drill_script *s)
+{
+    script_free(s, true);
 }
 
 static void fmt_into(const struct drill_expr *e, char *buf, int len, int *at)

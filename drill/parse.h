@@ -18,6 +18,10 @@ struct parser {
     char *err;
     int errlen;
     jmp_buf fail;                 /* the first error ends the parse */
+    /* every expression made, so that a parse that fails half-way frees
+     * those not yet hung on the script as well as those that are */
+    struct drill_expr **made;
+    int nmade;
 };
 
 static inline const struct tok *peek(const struct parser *p) { return &p->t[p->i]; }
