@@ -76,8 +76,9 @@ static void arrive_fire(struct event *ev)
         return;
     uint64_t tag = new_request(a, now);
     tcp_mconn_write_at(a->c, a->req_size, tag, now);
-    simtime_t gap = (simtime_t)(rng_exponential(&a->rng, (double)a->mean_gap));
-    evq_push(&a->s->q, &a->ev_arrive, now + (gap > 0 ? gap : 1));
+    double g = rng_exponential(&a->rng, (double)a->mean_gap);
+    simtime_t gap = g >= (double)SIMTIME_NEVER ? SIMTIME_NEVER : (simtime_t)g;
+    evq_push(&a->s->q, &a->ev_arrive, time_add(now, gap > 0 ? gap : 1));
 }
 
 static void connected(struct tcp_mconn *c)
@@ -166,7 +167,10 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     a->base_rtt = d_up + d_down;
     if (a->load > 0) {
         double mean = a->have_dist ? a->dist.mean : (double)a->resp_size;
-        a->mean_gap = (simtime_t)(mean * 8 / ((double)a->rate_down * a->load) * (double)PS_PER_S);
+        /* the mean response's time on the link at the load's share of
+         * its rate: the serialiser's checked arithmetic, saturating */
+        uint64_t rate = (uint64_t)((double)a->rate_down * a->load);
+        a->mean_gap = time_serialise((uint64_t)(mean + 0.5), rate ? rate : 1);
         if (a->mean_gap < 1)
             a->mean_gap = 1;
     }
