@@ -36,8 +36,12 @@ int cmd_drill(int argc, char **argv)
         const char *a = argv[first];
         if (!strcmp(a, "--parse"))
             parse_only = true;
-        else if (!strncmp(a, "--tolerance_usecs=", 18))
-            o.tolerance_us = strtoll(a + 18, NULL, 10);
+        else if (!strncmp(a, "--tolerance_usecs=", 18)) {
+            if (!drill_tolerance_parse(a + 18, &o.tolerance_us)) {
+                fprintf(stderr, "netsim drill: %s: expected a whole number of microseconds, 0 to 10^12\n", a);
+                return DRILL_USAGE;
+            }
+        }
         else if (!strcmp(a, "-v"))
             o.verbose = true;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

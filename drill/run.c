@@ -16,6 +16,7 @@
  * from packetdrill's tun device); an outbound one is seen as it reaches
  * the remote port, the link's serialisation later (< 1 us). What netsim cannot run ends the script "unsupported".
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -403,8 +404,11 @@ static int run_events(struct rt *r, int first)
     for (int i = first; i < r->s->nev; i++) {
         const struct drill_event *ev = &r->s->ev[i];
         bool rel = ev->tkind == DT_REL || ev->tkind == DT_REL_RANGE;
-        simtime_t t = (rel ? last : 0) + ev->t_us * PS_PER_US;
-        simtime_t t_end = ev->tkind == DT_ABS_RANGE || ev->tkind == DT_REL_RANGE ? (rel ? last : 0) + ev->t_end_us * PS_PER_US : t;
+        /* a time is at most 10^6 s (the parser's bound), so each product
+         * fits; a run of relative times adds up, saturating */
+        simtime_t t = time_add(rel ? last : 0, ev->t_us * PS_PER_US);
+        simtime_t t_end = ev->tkind == DT_ABS_RANGE || ev->tkind == DT_REL_RANGE
+                              ? time_add(rel ? last : 0, ev->t_end_us * PS_PER_US) : t;
         if (ev->kind == DV_PACKET && !ev->pkt.inbound) {
             if (ev->pkt.proto != DP_TCP)
                 return say(r, DRILL_UNSUPPORTED, ev->line, "an outbound %s", ev->pkt.proto == DP_UDP ? "UDP datagram" : "ICMP message");
@@ -448,6 +452,17 @@ static int run_events(struct rt *r, int first)
     return DRILL_PASS;
 }
 
+bool drill_tolerance_parse(const char *v, int64_t *us)
+{
+    char *end;
+    errno = 0;
+    long long n = strtoll(v, &end, 10);
+    if (end == v || *end || errno || n < 0 || n > 1000000000000LL)
+        return false;
+    *us = n;
+    return true;
+}
+
 int drill_run(const struct drill_script *s, const struct drill_opts *o, char *msg, int len)
 {
     struct rt *r = xcalloc(1, sizeof *r);
@@ -460,9 +475,11 @@ int drill_run(const struct drill_script *s, const struct drill_opts *o, char *ms
     int rc = DRILL_PASS;
     for (int i = 0; i < s->nopts && rc == DRILL_PASS; i++) {
         const struct drill_option *op = &s->opts[i];
-        if (!strcmp(op->name, "tolerance_usecs") && op->value)
-            r->tol_us = strtoll(op->value, NULL, 10);
-        else if (!(!strcmp(op->name, "ip_version") && op->value && !strcmp(op->value, "ipv4")))
+        if (!strcmp(op->name, "tolerance_usecs") && op->value) {
+            if (!drill_tolerance_parse(op->value, &r->tol_us))
+                rc = say(r, DRILL_FAIL, 1, "--tolerance_usecs=%s: expected a whole number of microseconds, 0 to 10^12",
+                         op->value);
+        } else if (!(!strcmp(op->name, "ip_version") && op->value && !strcmp(op->value, "ipv4")))
             rc = say(r, DRILL_UNSUPPORTED, 1, "option --%s%s%s", op->name, op->value ? "=" : "",
                      op->value ? op->value : "");
     }

@@ -17,5 +17,8 @@ struct drill_opts {
 /* Runs s: DRILL_PASS, DRILL_FAIL or DRILL_UNSUPPORTED (drill.h), with
  * "path:line: why" in msg for the last two. */
 int drill_run(const struct drill_script *s, const struct drill_opts *o, char *msg, int len);
+/* --tolerance_usecs's value: a whole number of microseconds up to 10^12
+ * (as the scripts' times, at most 10^6 s); false for anything else */
+bool drill_tolerance_parse(const char *v, int64_t *us);
 
 #endif

@@ -52,3 +52,10 @@ printf '0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 < S 0:0 win 1\n' > "$tmp
 out=$("$NETSIM" drill "$tmp/bad.pkt" 2>&1); rc=$?
 check "a parse error fails with its line: $out" test "$rc" = 1 -a \
     "$out" = "FAIL  $tmp/bad.pkt:2: expected '(', got 'win'"
+
+# a tolerance is a whole number of microseconds, on the command line and in a script
+out=$("$NETSIM" drill --tolerance_usecs=1e99 tests/drill/passive-open.pkt 2>&1); rc=$?
+check "--tolerance_usecs=1e99 refused ($rc): $out" test "$rc" = 2 -a -n "$(echo "$out" | grep 'expected a whole number of microseconds')"
+{ echo '--tolerance_usecs=-5'; cat tests/drill/passive-open.pkt; } > "$tmp/tol.pkt"
+out=$("$NETSIM" drill "$tmp/tol.pkt" 2>&1); rc=$?
+check "a script's --tolerance_usecs=-5 fails the script ($rc): $out" test "$rc" = 1 -a -n "$(echo "$out" | grep 'expected a whole number')"
