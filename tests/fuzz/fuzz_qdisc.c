@@ -15,7 +15,7 @@
  * The script, four bytes a step: 0-1: a packet of 64 to 65535 bytes of
  * flow b[2] with TOS b[3] (every fourth one a GSO packet); 2: time goes by
  * b[1] * 2^(b[2] % 24) ns and the events run; 3: TX queue b[1] stops or
- * restarts.
+ * restarts (qdisc_root_restart, as the NIC's TX clean).
  *
  * Besides crashes and leaks (every packet back to the pool once the tree
  * is freed) it checks the engine's bookkeeping after each step: the tree's
@@ -180,8 +180,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         default:
             stopped[b[1] % queues] = !stopped[b[1] % queues];
+            /* the device's restart, as the NIC's TX clean calls it (a
+             * root netem sends what it kept; it is never dequeued) */
             if (!stopped[b[1] % queues])
-                qdisc_run(r, a.ops->mq ? (int)(b[1] % queues) : -1, now, NULL);
+                qdisc_root_restart(r, b[1] % queues, now, NULL, true);
         }
         FUZZ_CHECK(r->qlen < (1ull << 40) && r->backlog < (1ull << 62));
         if (!r->top->ops->mq)
