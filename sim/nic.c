@@ -15,6 +15,7 @@
 #include "sim/nic.h"
 #include "sim/offload.h"
 #include "sim/pcap.h"
+#include "sim/pfifo_fast.h"
 #include "sim/sock.h"
 #include "sim/xalloc.h"
 
@@ -425,20 +426,66 @@ void nic_attach_qdisc(struct nic *n, struct qdisc_root *r)
         n->vec[i].dflt_q = r && r->dflt ? qdisc_root_txq(r, i) : NULL;
 }
 
+/* The default tree, in line (sim/pfifo_fast.h): what qdisc_root_xmit
+ * and qdisc_run do for it, without the tree's indirect calls, since every
+ * packet of a port nobody configured passes here. Sent packets are
+ * charged the driver's xmit unless dev_queue_xmit already was. */
+static void dflt_sent(struct nic_vec *v, struct skb *skb, struct core *c, bool charge)
+{
+    if (charge)
+        host_charge(v->nic->host, c, v->nic->sym_xmit);
+    tx_ring_put(v, skb, core_now(c), c);
+}
+
+/* qdisc_run on the queue's pfifo_fast: the requeued packet first, then
+ * the bands, while the TX queue runs (TCQ_F_ONETXQUEUE) */
+static void dflt_run(struct nic_vec *v, struct qdisc *q, struct core *c, bool charge)
+{
+    if (q->requeued) {
+        if (txq_stopped(v))
+            return;
+        struct skb *skb = q->requeued;
+        q->requeued = NULL;
+        qdisc_backlog_out(q, skb);
+        dflt_sent(v, skb, c, charge);
+    }
+    while (!txq_stopped(v)) {
+        struct skb *skb = pfifo_fast_dequeue(q);
+        if (!skb)
+            return;
+        dflt_sent(v, skb, c, charge);
+    }
+}
+
+/* __dev_xmit_skb on the default pfifo_fast: an empty one is bypassed
+ * (TCQ_F_CAN_BYPASS), and on a stopped queue its packet is requeued, as
+ * sch_direct_xmit does; otherwise enqueue and run */
+static int dflt_xmit(struct nic_vec *v, struct qdisc *q, struct skb *skb, struct core *c)
+{
+    if (!q->st.qlen) {
+        qdisc_sent(q, skb);
+        if (!txq_stopped(v)) {
+            tx_ring_put(v, skb, core_now(c), c);
+            return 0;
+        }
+        q->requeued = skb;
+        q->st.requeues++;
+        qdisc_backlog_in(q, skb);
+        return 0;
+    }
+    int ret = pfifo_fast_enqueue(q, skb);
+    if (!txq_stopped(v))         /* (a standing queue's usual case: stopped) */
+        dflt_run(v, q, c, false);
+    return ret == NET_XMIT_DROP ? -1 : 0;
+}
+
 int nic_xmit(struct nic *n, struct skb *skb, struct core *c)
 {
     host_charge(n->host, c, n->sym_xmit);
     skb->queue = (uint8_t)tx_queue(n, skb, c);
     struct nic_vec *v = &n->vec[skb->queue];
-    struct qdisc *q = v->dflt_q;
-    if (q && !q->st.qlen && !txq_stopped(v)) {
-        /* the default tree's TCQ_F_CAN_BYPASS, without the engine's
-         * indirections: what qdisc_root_xmit does for an empty
-         * pfifo_fast (whose sojourn nobody samples) and a running queue */
-        qdisc_sent(q, skb);
-        tx_ring_put(v, skb, core_now(c), c);
-        return 0;
-    }
+    if (v->dflt_q)
+        return dflt_xmit(v, v->dflt_q, skb, c);
     n->in_xmit = true;
     int ret = qdisc_root_xmit(n->qd, skb, core_now(c), c);
     n->in_xmit = false;
@@ -480,7 +527,11 @@ static void tx_clean(struct nic_vec *v, struct core *c)
         tx_ring_frame(v, skbq_pop(&v->gso_rest), core_now(c));
     /* qdisc_run: the packets that waited go to the ring from here (an
      * empty default queue has none) */
-    if (!txq_stopped(v) && (!v->dflt_q || v->dflt_q->st.qlen))
+    if (v->dflt_q) {
+        if (v->dflt_q->st.qlen && !txq_stopped(v))
+            dflt_run(v, v->dflt_q, c, true);
+    }
+    else if (!txq_stopped(v))
         qdisc_root_restart(n->qd, (unsigned)v->idx, core_now(c), c, was_stopped);
 }
 

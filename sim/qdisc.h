@@ -282,6 +282,12 @@ struct qdisc_root {
     struct sim *sim;
 };
 
+/* the packets q counts that are on none of its lists (the packets of qdisc_backlog_aside) */
+static inline uint64_t qdisc_qlen_aside(const struct qdisc *q)
+{
+    return (q->peeked ? 1u : 0u) + (q->requeued ? 1u : 0u);
+}
+
 /* Bytes q's backlog counts that are on none of its own lists: the packet
  * dequeued for a stopped TX queue (dev_requeue_skb) and the one a parent
  * peeked (qdisc_peek); for the invariants that add up a discipline's lists. */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "load/qdisc_parse.h"
 #include "sim/dql.h"
+#include "sim/pfifo_fast.h"
 #include "sim/psched.h"
 #include "sim/qdisc.h"
 #include "sim/sim.h"
@@ -127,6 +128,17 @@ static void test_pfifo_fast(void **state)
     skb_free(normal);
     skb_free(fast);
     qdisc_destroy(q);
+
+    /* every TOS: the band is sch_generic.c's prio2band of route.c's
+     * ip_tos2prio (the engine keeps the two as one table) */
+    static const uint8_t prio2band[16] = { 1, 2, 2, 2, 1, 2, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1 };
+    static const uint8_t tos2prio[16] = { 0, 0, 0, 0, 2, 2, 2, 2, 6, 6, 6, 6, 4, 4, 4, 4 };
+    for (unsigned tos = 0; tos < 256; tos++) {
+        struct skb *s = pkt(100, 1);
+        s->tos = (uint8_t)tos;
+        assert_int_equal(pfifo_fast_band(s), prio2band[tos2prio[(tos & 0x1E) >> 1]]);
+        skb_free(s);
+    }
 }
 
 static void test_tbf(void **state)

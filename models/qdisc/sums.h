@@ -14,12 +14,6 @@
 #include "sim/invariant.h"
 #include "sim/qdisc.h"
 
-/* the packets q counts that are on none of its lists (qdisc_backlog_aside's count) */
-static inline uint64_t qdisc_qlen_aside(const struct qdisc *q)
-{
-    return (q->peeked ? 1u : 0u) + (q->requeued ? 1u : 0u);
-}
-
 /* the backlog a list holds, walked: for INVARIANT_WALK only */
 static inline uint64_t skbq_pkt_len_sum(const struct skb_queue *l)
 {
@@ -47,25 +41,6 @@ static inline bool qdisc_lists_backlog_ok(const struct qdisc *q, const struct sk
         sum += skbq_pkt_len_sum(&lists[i]);
     return q->st.backlog == sum + qdisc_backlog_aside(q);
 }
-/* INVARIANT_WALK(n, cond): cond walks n entries (packets, flows), each
- * likely a cache miss: checked at one change in max(64, n) for the site,
- * so that the walks cost about one entry a change however long the
- * queue. INVARIANT_SUM's one in 64 made a standing queue of 10 000
- * packets (qdisc_aqm.sh's pfifo limit 10000) take 70 % longer under the
- * invariants. Like it, which changes are checked depends only on the
- * count of calls and n. */
-#ifdef NETSIM_INVARIANTS
-#define INVARIANT_WALK(n, cond)                                                                                    \
-    do {                                                                                                           \
-        static uint64_t invariant_walk_calls_;                                                                     \
-        if (++invariant_walk_calls_ >= 64 && invariant_walk_calls_ >= (uint64_t)(n)) {                             \
-            invariant_walk_calls_ = 0;                                                                             \
-            INVARIANT(cond);                                                                                       \
-        }                                                                                                          \
-    } while (0)
-#else
-#define INVARIANT_WALK(n, cond) ((void)sizeof((n) + ((cond) ? 1 : 0)))
-#endif
 #define QDISC_LISTS_OK(q, lists, n)                                                                                \
     do {                                                                                                           \
         INVARIANT(qdisc_lists_qlen_ok((q), (lists), (n)));                                                         \

@@ -49,11 +49,30 @@ struct ack_ctx {
  * its partial segment); Nagle's cut of a run at the queue's tail; the
  * Minshall update after sending new data. */
 void tcp_write_bytes(struct tcp_sock *tp, uint64_t bytes);
-uint32_t tcp_slots_payload(struct tcp_sock *tp, uint64_t idx, uint32_t n);
-uint32_t tcp_slots_cut(struct tcp_sock *tp, uint64_t idx, uint32_t n);
-uint32_t tcp_nagle_cut(struct tcp_sock *tp, uint64_t idx, uint32_t n);
-void tcp_short_sent(struct tcp_sock *tp, uint64_t idx, uint32_t n, uint32_t payload);
+uint32_t tcp_slots_payload_short(struct tcp_sock *tp, uint64_t idx, uint32_t n);
+uint32_t tcp_slots_cut_short(struct tcp_sock *tp, uint64_t idx, uint32_t n);
+uint32_t tcp_nagle_cut_short(struct tcp_sock *tp, uint64_t idx, uint32_t n);
 void tcp_short_free(struct tcp_sock *tp);
+/* A flow that never wrote a short slot (every bulk flow) pays a test of
+ * shorts_n per run sent, in line, and no call. */
+static inline uint32_t tcp_slots_payload(struct tcp_sock *tp, uint64_t idx, uint32_t n)
+{
+    return tp->shorts_n ? tcp_slots_payload_short(tp, idx, n) : n * tp->mss;
+}
+static inline uint32_t tcp_slots_cut(struct tcp_sock *tp, uint64_t idx, uint32_t n)
+{
+    return tp->shorts_n ? tcp_slots_cut_short(tp, idx, n) : n;
+}
+static inline uint32_t tcp_nagle_cut(struct tcp_sock *tp, uint64_t idx, uint32_t n)
+{
+    return tp->shorts_n && !tp->nodelay ? tcp_nagle_cut_short(tp, idx, n) : n;
+}
+static inline void tcp_short_sent(struct tcp_sock *tp, uint64_t idx, uint32_t n, uint32_t payload)
+{
+    /* tcp_minshall_update: skb->len < pcount x mss */
+    if (payload < (uint64_t)n * tp->mss)
+        tp->snd_sml = 1 + (idx + n) * tp->mss;
+}
 
 /* tcp_ack.c: an ACK in, the scoreboard and RTT */
 void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c);

@@ -89,21 +89,17 @@ static uint32_t short_len(const struct tcp_sock *tp, uint64_t idx)
     return i < tp->shorts_n && at(tp, i)->idx == idx ? at(tp, i)->len : 0;
 }
 
-uint32_t tcp_slots_payload(struct tcp_sock *tp, uint64_t idx, uint32_t n)
+uint32_t tcp_slots_payload_short(struct tcp_sock *tp, uint64_t idx, uint32_t n)
 {
     uint64_t bytes = (uint64_t)n * tp->mss;
-    if (!tp->shorts_n)
-        return (uint32_t)bytes;
     drop_acked(tp);
     for (uint32_t i = first_from(tp, idx); i < tp->shorts_n && at(tp, i)->idx < idx + n; i++)
         bytes -= tp->mss - at(tp, i)->len;
     return (uint32_t)bytes;
 }
 
-uint32_t tcp_slots_cut(struct tcp_sock *tp, uint64_t idx, uint32_t n)
+uint32_t tcp_slots_cut_short(struct tcp_sock *tp, uint64_t idx, uint32_t n)
 {
-    if (!tp->shorts_n)
-        return n;
     drop_acked(tp);
     uint32_t i = first_from(tp, idx);
     if (i < tp->shorts_n && at(tp, i)->idx < idx + n)
@@ -111,24 +107,17 @@ uint32_t tcp_slots_cut(struct tcp_sock *tp, uint64_t idx, uint32_t n)
     return n;
 }
 
-uint32_t tcp_nagle_cut(struct tcp_sock *tp, uint64_t idx, uint32_t n)
+uint32_t tcp_nagle_cut_short(struct tcp_sock *tp, uint64_t idx, uint32_t n)
 {
     uint64_t last = idx + n - 1;
-    if (tp->nodelay || !tp->shorts_n || 1 + (last + 1) * tp->mss != tp->write_seq)
-        return n;                /* TCP_NODELAY, or not the write queue's tail */
+    if (1 + (last + 1) * tp->mss != tp->write_seq)
+        return n;                /* not the write queue's tail */
     if (!short_len(tp, last))
         return n;                /* partial = 0 */
     /* tcp_nagle_check: !nonagle && packets_out && tcp_minshall_check */
     if (!tp->packets_out || !(tp->snd_sml > tp->snd_una && tp->snd_sml <= tp->snd_nxt))
         return n;
     return n - 1;                /* tcp_mss_split_point: the full part goes, the short waits */
-}
-
-void tcp_short_sent(struct tcp_sock *tp, uint64_t idx, uint32_t n, uint32_t payload)
-{
-    /* tcp_minshall_update: skb->len < pcount x mss */
-    if (payload < (uint64_t)n * tp->mss)
-        tp->snd_sml = 1 + (idx + n) * tp->mss;
 }
 
 void tcp_short_free(struct tcp_sock *tp)
