@@ -175,16 +175,16 @@ static void pcap_key_read(struct host *h)
                             "{every port while no host has the key, else none|all, none or a list of the "
                             "host's ports: eth0, eth1} ports `netsim run --pcap DIR` captures");
     h->pcap_key = *v != '\0';
-    h->pcap_ports = 0;           /* without the key: only if no host has it (pcap.c) */
+    memset(h->pcap_ports, 0, sizeof h->pcap_ports);   /* without the key: only if no host has it (pcap.c) */
     if (!h->pcap_key)
         return;
     if (!strcmp(v, "all")) {
-        h->pcap_ports = UINT64_MAX;
+        memset(h->pcap_ports, 0xff, sizeof h->pcap_ports);
         return;
     }
     if (!strcmp(v, "none"))
         return;
-    char buf[256], names[640] = "";
+    char buf[1024], names[HOST_MAX_NICS * 12] = "";
     snprintf(buf, sizeof buf, "%s", v);
     for (int k = 0; k < h->nnics; k++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", h->nics[k]->name);
@@ -198,7 +198,7 @@ static void pcap_key_read(struct host *h)
                       "or a list of its ports", v, h->name, tok, names);
             return;
         }
-        h->pcap_ports |= 1ull << k;
+        h->pcap_ports[k / 64] |= 1ull << (k % 64);
     }
     if (!n)
         cfg_error(h->sec, "pcap", "got '%s', expected all, none or a list of the host's ports (%s)", v, names);

@@ -21,7 +21,7 @@ struct qdisc_args;
 
 /* ports per host: a route table entry and skb->oif are a port number + 1
  * in a byte (255 at most); the pcap key's port mask is 64 bits */
-#define HOST_MAX_NICS 64
+#define HOST_MAX_NICS 128
 #define HOST_MAX_CORES 64
 #define HOST_MAX_MODULES 8
 
@@ -93,7 +93,7 @@ struct host {
      * Ip6InNoECTPkts ...); registered only where something uses ECN */
     uint64_t ip_ecn_in[2][4];
     /* the pcap key (sim/pcap.h): bit k captures nics[k]; pcap_key: the host has the key */
-    uint64_t pcap_ports;
+    uint64_t pcap_ports[HOST_MAX_NICS / 64];
     bool pcap_key;
     /* [family == NET_IPV6]: ip_rcv / ipv6_rcv, ip_output / ip6_output,
      * ip_forward / ip6_forward, each charged under its own name */

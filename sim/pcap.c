@@ -222,7 +222,7 @@ static bool chosen(const struct sim *s, const struct host *h, int k)
 {
     for (int i = 0; i < s->nhosts; i++)
         if (s->hosts[i]->pcap_key)
-            return h->pcap_ports >> k & 1;
+            return h->pcap_ports[k / 64] >> (k % 64) & 1;
     return true;
 }
 
