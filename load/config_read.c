@@ -50,6 +50,12 @@ struct cfg_loader {
     int line;                  /* line the reader returned last */
     struct cfg_section *cur;   /* where keys go */
     int skip;                  /* cur is NULL because its header was bad: drop keys quietly */
+    /* a template's header ([host s{1..16}]): its sections, tpl[i] for the
+     * value tpl_lo + i (NULL where that one was a duplicate); its keys go
+     * to each, "{}" in a value replaced by the section's number */
+    struct cfg_section **tpl;
+    int ntpl;
+    long tpl_lo;
 };
 
 /* Section kinds, keys and names: one word of letters, digits and `extra`. */
@@ -63,6 +69,44 @@ static int cfg_is_word(const char *s, size_t n, const char *extra)
     return 1;
 }
 
+/* "[kind PREFIX{LO..HI}SUFFIX]": a section for each number, named with
+ * it, each getting the keys that follow (cfg_handler). */
+static void cfg_load_template(struct cfg_loader *ld, const char *kind, size_t nkind, const char *w, size_t n)
+{
+    struct cfg *c = ld->c;
+    size_t pre;
+    long lo, hi;
+    const char *suffix, *why;
+    if (cfg_range(w, n, &pre, &lo, &hi, &suffix, &why) < 0) {
+        cfg_report(c, ld->line, "bad template name '%.*s%s': %s", CFG_Q(n, w), why);
+        return;
+    }
+    size_t nsuf = (size_t)(w + n - suffix);
+    if ((pre && !cfg_is_word(w, pre, "_-")) || (nsuf && !cfg_is_word(suffix, nsuf, "_-"))) {
+        cfg_report(c, ld->line, "bad template name '%.*s%s': letters, digits, '_' or '-' around {LO..HI}",
+                   CFG_Q(n, w));
+        return;
+    }
+    int count = (int)(hi - lo + 1);
+    ld->tpl = xrealloc(ld->tpl, (size_t)count * sizeof *ld->tpl);
+    for (int i = 0; i < count; i++) {
+        char name[160];
+        int len = snprintf(name, sizeof name, "%.*s%ld%.*s", (int)pre, w, lo + i, (int)nsuf, suffix);
+        struct cfg_section *dup = cfg_findn(c, kind, nkind, name, (size_t)len);
+        ld->tpl[i] = NULL;
+        if (dup)
+            cfg_report(c, ld->line, "duplicate section [%s%s%s] (first at line %d)", dup->kind, cfg_sep(dup),
+                       dup->name, dup->line);
+        else if (!strcmp(name, "sim"))
+            cfg_report(c, ld->line, "a section cannot be named 'sim': --set sim.KEY and the recorded sim.KEY "
+                       "name the [sim] section");
+        else
+            ld->tpl[i] = cfg_section_add(c, kind, nkind, name, (size_t)len, ld->line);
+    }
+    ld->ntpl = count;
+    ld->tpl_lo = lo;
+}
+
 /* Parses "[kind]" or "[kind name]" in b..e (b points at '['). */
 static void cfg_load_header(struct cfg_loader *ld, const char *b, const char *e)
 {
@@ -74,6 +118,7 @@ static void cfg_load_header(struct cfg_loader *ld, const char *b, const char *e)
 
     ld->cur = NULL;
     ld->skip = 1;
+    ld->ntpl = 0;
     if (!close) {
         cfg_report(c, ld->line, "section header '%.*s%s' has no ']'", CFG_Q(len, b));
         return;
@@ -107,6 +152,10 @@ static void cfg_load_header(struct cfg_loader *ld, const char *b, const char *e)
     /* '.' separates a section's name from the key in --set and in the
      * recorded parameters (l.fwd.delay), and "sim" names the [sim] section
      * there: a name may be neither */
+    if (nw == 2 && memchr(w[1], '{', (size_t)(we[1] - w[1]))) {
+        cfg_load_template(ld, w[0], (size_t)(we[0] - w[0]), w[1], (size_t)(we[1] - w[1]));
+        return;
+    }
     if (nw == 2 && !cfg_is_word(w[1], (size_t)(we[1] - w[1]), "_-")) {
         cfg_report(c, ld->line, "bad section name '%.*s%s': use letters, digits, '_' or '-' ('.' separates the "
                    "name from the key in --set and in the recorded parameters)", CFG_Q(we[1] - w[1], w[1]));
@@ -244,6 +293,43 @@ static char *cfg_reader(char *str, int num, void *stream)
     return str;
 }
 
+/* A template's key: to each of its sections, "{}" in the value replaced
+ * by the section's number. */
+static void cfg_template_key(struct cfg_loader *ld, const char *key, const char *value)
+{
+    if (!cfg_is_word(key, strlen(key), "_-.@")) {
+        cfg_report(ld->c, ld->line, "bad key '%s': use letters, digits, '_', '-', '.' or '@'", key);
+        return;
+    }
+    size_t vn = strlen(value), marks = 0;
+    for (const char *p = value; (p = strstr(p, "{}")); p += 2)
+        marks++;
+    char *v = xmalloc(vn + marks * 10 + 1);
+    for (int i = 0; i < ld->ntpl; i++) {
+        struct cfg_section *s = ld->tpl[i];
+        if (!s)
+            continue;
+        struct cfg_key *k = cfg_key_find(s, key);
+        if (k) {
+            cfg_report(ld->c, ld->line, "[%s%s%s] duplicate key '%s' (first at line %d)", s->kind, cfg_sep(s),
+                       s->name, key, k->line);
+            break;
+        }
+        char *o = v;
+        for (const char *p = value; *p;) {
+            if (p[0] == '{' && p[1] == '}') {
+                o += sprintf(o, "%ld", ld->tpl_lo + i);
+                p += 2;
+            } else {
+                *o++ = *p++;
+            }
+        }
+        *o = '\0';
+        cfg_key_add(s, key, v, ld->line);
+    }
+    free(v);
+}
+
 /* inih's handler: one "key = value" on line ld->line. Always returns 1:
  * we record our own errors and want inih to go on. */
 static int cfg_handler(void *user, const char *section, const char *key, const char *value)
@@ -253,6 +339,10 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
     struct cfg_key *k;
 
     (void)section;   /* we track sections ourselves, see the top of the file */
+    if (ld->ntpl) {
+        cfg_template_key(ld, key, value);
+        return 1;
+    }
     if (!s) {
         if (!ld->skip)
             cfg_report(ld->c, ld->line, "key '%s' outside any section", key);
@@ -285,6 +375,7 @@ static struct cfg *cfg_parse(struct cfg *c, const char *text, size_t len)
     uint64_t h = fnv1a64(text, len);             /* of the bytes parsed */
     snprintf(c->source_hash, sizeof c->source_hash, "%016llx", (unsigned long long)h);
     int rc = ini_parse_stream(cfg_reader, &ld, cfg_handler, &ld);
+    free(ld.tpl);
 
     /* The reader hands inih only lines it accepts, so this is a safety net. */
     if (rc > 0 && c->nerrors == before)

@@ -32,6 +32,7 @@ struct sweep_axis {
     int nvalues;
     size_t capvalues;
     int lock;                   /* root axis it moves with, or -1 */
+    int folded;                 /* in lockstep with the same values as its root: in no label, no axis.NAME */
     char *param_key;            /* "axis.NAME" */
 };
 
@@ -76,6 +77,19 @@ static const char *sec_sep(const char *sname)
     return *sname ? " " : "";
 }
 
+/* The braces inside an axis are a value's own (a template's range,
+ * s{1..16}): each closed, none closing the axis early. */
+static int braces_balanced(const char *b, const char *e)
+{
+    int depth = 0;
+    for (; b < e; b++)
+        if (*b == '{')
+            depth++;
+        else if (*b == '}' && --depth < 0)
+            return 0;
+    return depth == 0;
+}
+
 /*
  * Parses the value v of a->sec/a->key into a. Returns 0, or -1 with the
  * error recorded in the cfg. "${ name = a, b ! other }": the lockstep part
@@ -88,7 +102,7 @@ static int axis_parse(struct sweep_axis *a, const char *v)
     const char *in, *end, *bang, *eq, *comma;
 
     if (strncmp(v, "${", 2) || len < 3 || v[len - 1] != '}' || strstr(v + 2, "${") ||
-        strchr(v + 2, '}') != v + len - 1) {
+        !braces_balanced(v + 2, v + len - 1)) {
         cfg_error(a->sec, a->key, "'%s': a sweep axis must be the whole value, as in ${a, b}", v);
         return -1;
     }
@@ -400,8 +414,15 @@ struct sweep *sweep_expand(struct cfg *c)
         goto fail;
     if (assign_names(sw, v_of) || resolve_locks(sw, v_of) || refuse_repeats(sw, v_of))
         goto fail;
-    for (int i = 0; i < sw->naxes; i++)
-        sw->axes[i].param_key = fmt_alloc("axis.", sw->axes[i].name, "");
+    for (int i = 0; i < sw->naxes; i++) {
+        struct sweep_axis *a = &sw->axes[i];
+        a->param_key = fmt_alloc("axis.", a->name, "");
+        /* a template's copies of one axis ([host s{1..64}] tcp.cc = ${... ! cc})
+         * say nothing their root does not: one column, not 64 */
+        a->folded = a->lock >= 0;
+        for (int k = 0; a->folded && k < a->nvalues; k++)
+            a->folded = !strcmp(a->values[k], sw->axes[a->lock].values[k]);
+    }
 
     int64_t rep = 1;
     const char *why;
@@ -485,29 +506,33 @@ const char *sweep_label(const struct sweep *sw, int run)
     }
     m->label[0] = 0;
     for (int i = 0, off = 0; i < sw->naxes; i++)
-        off += snprintf(m->label + off, len - (size_t)off, "%s%s=%s", i ? "," : "", sw->axes[i].name,
-                        axis_value(sw, i));
+        if (!sw->axes[i].folded)
+            off += snprintf(m->label + off, len - (size_t)off, "%s%s=%s", off ? "," : "", sw->axes[i].name,
+                            axis_value(sw, i));
     return m->label;
 }
 
 const char *const *sweep_params(const struct sweep *sw, int run)
 {
     comb_indices(sw, sweep_combination(sw, run));
-    for (int i = 0; i < sw->naxes; i++) {
-        sw->params[2 * i] = sw->axes[i].param_key;
-        sw->params[2 * i + 1] = axis_value(sw, i);
-    }
-    sw->params[2 * sw->naxes] = NULL;
+    int n = 0;
+    for (int i = 0; i < sw->naxes; i++)
+        if (!sw->axes[i].folded) {
+            sw->params[2 * n] = sw->axes[i].param_key;
+            sw->params[2 * n + 1] = axis_value(sw, i);
+            n++;
+        }
+    sw->params[2 * n] = NULL;
     return sw->params;
 }
 
 void sweep_apply(struct cfg *c, const struct sweep *sw, int run)
 {
-    const char *const *p = sweep_params(sw, run);   /* pointers into the axes: stable */
+    comb_indices(sw, sweep_combination(sw, run));
     for (int i = 0; i < sw->naxes; i++) {
         const struct sweep_axis *a = &sw->axes[i];
         struct cfg_section *s = cfg_section_ensure(c, a->kind, a->sname);
         if (s)
-            cfg_set_axis_value(s, a->key, p[2 * i + 1]);
+            cfg_set_axis_value(s, a->key, axis_value(sw, i));   /* a pointer into the axis: stable */
     }
 }

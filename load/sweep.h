@@ -64,7 +64,8 @@ int sweep_combination(const struct sweep *sw, int run);   /* 0-based */
 int sweep_rep(const struct sweep *sw, int run);           /* 0-based */
 uint64_t sweep_seed(const struct sweep *sw, int run);
 const char *sweep_label(const struct sweep *sw, int run); /* "" without axes */
-/* "axis.NAME", value, ..., NULL: ready for run_opts.extra_params. */
+/* "axis.NAME", value, ..., NULL: ready for run_opts.extra_params (an
+ * axis folded into its lockstep root, with the same values, is left out). */
 const char *const *sweep_params(const struct sweep *sw, int run);
 
 /* Sets every axis key of c (a fresh load of the same scenario with the

@@ -27,6 +27,7 @@
 #ifndef NETSIM_CONFIG_H
 #define NETSIM_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "sim/time.h"
 
@@ -133,5 +134,13 @@ void cfg_claim(struct cfg_section *s);
  * unknown, its hosts do not exist): its keys are not reported unknown,
  * because the one real mistake has been reported already. */
 void cfg_unchecked(struct cfg_section *s);
+
+/* A range in a word, as a scenario's templates write it: "s{1..16}" is
+ * s1 ... s16 (bash's brace expansion of one numeric range). Returns 1 and
+ * the prefix's length, the bounds and the suffix when w (n bytes) is one
+ * such word (lo <= hi, at most CFG_RANGE_MAX values), 0 when it has no
+ * "{" at all, -1 when its braces are not a range (why: a sentence). */
+#define CFG_RANGE_MAX 4096
+int cfg_range(const char *w, size_t n, size_t *pre, long *lo, long *hi, const char **suffix, const char **why);
 
 #endif

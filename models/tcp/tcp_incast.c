@@ -104,29 +104,54 @@ static void on_msg(struct tcp_mconn *c, bool at_server, uint64_t tag, uint64_t s
     evq_push(&a->s->q, &a->ev_round, now + a->gap);
 }
 
+/* -1 when the list is past the limit: the rest is not read */
+static int add_server(struct incast_app *a, struct sim *s, struct cfg_section *sec, const char *w, int *cap)
+{
+    struct host *h = host_find(s, w);
+    if (!h) {
+        cfg_error(sec, "servers", "no host '%s' (hosts are the ends of [link] sections)", w);
+        return 0;
+    }
+    if (h == a->f->from) {
+        cfg_error(sec, "servers", "'%s' is the client (from) itself", w);
+        return 0;
+    }
+    if (a->n == INCAST_MAX_SERVERS) {
+        cfg_error(sec, "servers", "more than %d servers", INCAST_MAX_SERVERS);
+        return -1;
+    }
+    if (a->n == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        a->servers = xrealloc(a->servers, (size_t)*cap * sizeof *a->servers);
+    }
+    a->servers[a->n++] = h;
+    return 0;
+}
+
+/* names, or ranges of them (s{1..16}: s1 ... s16) */
 static int parse_servers(struct incast_app *a, struct sim *s, struct cfg_section *sec, const char *list)
 {
     char *copy = xstrdup(list), *save = NULL;
     int cap = 0;
     for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
-        struct host *h = host_find(s, w);
-        if (!h) {
-            cfg_error(sec, "servers", "no host '%s' (hosts are the ends of [link] sections)", w);
+        size_t pre;
+        long lo, hi;
+        const char *suffix, *why;
+        int r = cfg_range(w, strlen(w), &pre, &lo, &hi, &suffix, &why);
+        if (r < 0) {
+            cfg_error(sec, "servers", "got '%s': %s", w, why);
             continue;
         }
-        if (h == a->f->from) {
-            cfg_error(sec, "servers", "'%s' is the client (from) itself", w);
-            continue;
-        }
-        if (a->n == INCAST_MAX_SERVERS) {
-            cfg_error(sec, "servers", "more than %d servers", INCAST_MAX_SERVERS);
+        if (r == 0 && add_server(a, s, sec, w, &cap) < 0)
             break;
+        int full = 0;
+        for (long i = lo; r == 1 && i <= hi && !full; i++) {
+            char name[160];
+            snprintf(name, sizeof name, "%.*s%ld%s", (int)pre, w, i, suffix);
+            full = add_server(a, s, sec, name, &cap) < 0;
         }
-        if (a->n == cap) {
-            cap = cap ? cap * 2 : 16;
-            a->servers = xrealloc(a->servers, (size_t)cap * sizeof *a->servers);
-        }
-        a->servers[a->n++] = h;
+        if (full)
+            break;
     }
     free(copy);
     return a->n;
@@ -137,8 +162,8 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     struct incast_app *a;
     APP_STATE(a, s, f);
     const char *list = cfg_str(sec, "servers", "",
-                               "{the to host} hosts that answer, names separated by spaces or commas (each its own "
-                               "connection from the client)");
+                               "{the to host} hosts that answer, names separated by spaces or commas, or ranges of them "
+                               "(s{1..16}: s1 ... s16); each its own connection from the client");
     a->block = cfg_size(sec, "block", "64K", 1, 1ULL << 34, "bytes each server answers per round");
     a->req_size = cfg_size(sec, "request_size", "100", 1, 1ULL << 30, "bytes of each request");
     a->rounds_max = (uint64_t)cfg_int(sec, "rounds", "0", 0, INT64_MAX, "rounds to run; 0: until stop");
