@@ -4,10 +4,10 @@
  * (net/ipv4/tcp_cubic.c, tcp_bbr.c, lib/win_minmax.c), on a bare tcp_sock
  * driven through the ops with a hand-set clock. The expectations are
  * integers worked out by hand from those formulas for the chosen inputs
- * (the cube root: the real root within the kernel's error).
+ * (the cube root: the kernel's cubic_root, step by step).
  *
  * CUBIC: cube_factor = 2^40 / (bic_scale 41 x 10) = 2681735677 (integer),
- * K = cbrt(cube_factor x (W_max - cwnd)) in 1/1024 s, target = origin +-
+ * K = cubic_root(cube_factor x (W_max - cwnd)) in 1/1024 s, target = origin +-
  * (410 x |t - K|^3) >> 40, cnt = cwnd / (target - cwnd) ACKs per +1.
  * BBR: bw in packets/us << 24, gains << 8; pacing rate
  * P(bw, g) = ((bw x 1448 x g) >> 8) x 10^6 >> 24 bytes/s (no 1 % margin in
@@ -60,14 +60,46 @@ static void set_key(struct tcp_sock *tp, const char *name, int64_t v)
     host.cc_vals[i] = v;
 }
 
-/* The kernel's cubic_root (a table lookup and one Newton step) documents
- * an average error of 0.195 %; its largest for the K of 1..200000 packets
- * below W_max is 0.152 %. So K must be within 0.2 % + 1 of the real root.
- * cc_cubic.c takes libm's cbrt, the floor of the real root, which is
- * cubic_root's value for 2 % of those K only (three below). */
+/* tcp_cubic.c's cubic_root, bit for bit: up to 6 bits, the table's entry
+ * v rounded, (v + 35) >> 6; n bits, the entry of the top bits, a >> 3b
+ * with b = (n x 84 >> 8) - 1, gives x0 = ((v + 10) << b) >> 6, then one
+ * Newton step, (2 x0 + a / (x0 (x0 - 1))) x 341 >> 10. K is that root of
+ * cube_factor x (W_max - cwnd), ~0.2 % at most off the real root, either
+ * side (libm's cbrt, the port's before, gave 1389, 9300, 13893 below). */
 static void test_cubic_root(void **state)
 {
     (void)state;
+    /* the table alone: v[1] 54, v[8] 123, v[27] 190, v[42] 221 (up to 4,
+     * the table's own rounding of the real 3.48), v[63] 254 */
+    assert_int_equal(tcp_cubic_root(0), 0);
+    assert_int_equal(tcp_cubic_root(1), 1);
+    assert_int_equal(tcp_cubic_root(8), 2);
+    assert_int_equal(tcp_cubic_root(27), 3);
+    assert_int_equal(tcp_cubic_root(42), 4);
+    assert_int_equal(tcp_cubic_root(63), 4);
+    /* 64, 7 bits: b 1, top 8 (v 123), x0 = 266 >> 6 = 4; 8 + 64 / 12 = 13,
+     * 13 x 341 >> 10 = 4 */
+    assert_int_equal(tcp_cubic_root(64), 4);
+    /* 1 packet below: a = 2681735677, 32 bits, b 9, top 19 (v 168):
+     * x0 = (178 << 9) >> 6 = 1424; 2848 + a / (1424 x 1423) = 2848 + 1323
+     * = 4171, x 341 >> 10 = 1388 (the real root 1389.33) */
+    assert_int_equal(tcp_cubic_k(1), 1388);
+    /* 300 and 400: 40 bits, b 12, tops 11 and 15 (v 138, 156): x0 9472
+     * and 10624, 27912 and 30752 -> 9294 (9300.63) and 10240 (10236.67:
+     * 10 s to regain W_max, cbrt(400 / 0.4)) */
+    assert_int_equal(tcp_cubic_k(300), 9294);
+    assert_int_equal(tcp_cubic_k(400), 10240);
+    /* 1000: 42 bits, top 39 (v 215): x0 14400, 41733 -> 13897 (13893.30);
+     * 10^6: 52 bits, b 16, top 9: 417041 -> 138877 (138932.97) */
+    assert_int_equal(tcp_cubic_k(1000), 13897);
+    assert_int_equal(tcp_cubic_k(1000000), 138877);
+    /* the largest, 2^32 - 1 below: a = 11517967026549683715, 64 bits,
+     * b 20, top 9: x0 2277376, 4554752 + 2220785 = 6775537 -> 2256306 */
+    assert_int_equal(tcp_cubic_k(UINT32_MAX), 2256306);
+    /* bic_scale 1: cube_factor 109951162777, and the kernel's u64 product
+     * with 2^32 - 1 wraps, to 11068046331697587815: K 2227418 */
+    assert_int_equal(tcp_cubic_k_scale(UINT32_MAX, 1), 2227418);
+    /* and within 0.2 % + 1 of the real root up to 10^6 packets below */
     const double cube_factor = 2681735677.0;
     int checked = 0;
     for (uint32_t below = 1; below <= 1000000; below += below / 8 + 1, checked++) {
@@ -77,13 +109,6 @@ static void test_cubic_root(void **state)
             fail_msg("K(%u) = %u, the cube root is %.2f", below, k, ref);
     }
     assert_true(checked > 100);
-    /* real roots: 1389.33 (1 packet below), 9300.63 (300), 13893.30 (1000);
-     * cubic_root gives 1388, 9294, 13897 */
-    assert_in_range(tcp_cubic_k(1), 1387, 1391);
-    assert_in_range(tcp_cubic_k(300), 9281, 9319);
-    assert_in_range(tcp_cubic_k(1000), 13865, 13922);
-    /* K seconds is when the curve is back at W_max: cbrt(below / 0.4) */
-    assert_in_range(tcp_cubic_k(400), (uint32_t)(10 * 1024 * 0.998), (uint32_t)(10 * 1024 * 1.002) + 1);
 }
 
 /* The window curve around origin 1000 with K = 9300: 410 x offs^3 >> 40
@@ -133,9 +158,8 @@ static void cubic_loss(struct tcp_sock *tp, int64_t ms, uint32_t cwnd, uint32_t 
     assert_int_equal(tp->snd_ssthresh, want_ssthresh);
 }
 
-/* The same curve through the ops, at points where any K within the
- * cube root's 0.2 % gives the same target (t = ms x 1024 / 1000, and
- * K(300) in 9281..9319): cnt = cwnd / (target - cwnd) */
+/* The same curve through the ops (t = ms x 1024 / 1000, K(300) = 9294):
+ * cnt = cwnd / (target - cwnd) */
 static void test_cubic_epochs(void **state)
 {
     (void)state;
@@ -149,26 +173,29 @@ static void test_cubic_epochs(void **state)
     cubic_loss(tp, T0, 1000, 700);
     /* t 0: target 701, cnt 700 / 1 */
     assert_int_equal(acks_to_grow(tp, T0, 700), 700);
-    /* 6112 ms: t 6258, K - t = 3042 (3023..3061: 10.3 to 10.7 -> 10),
+    /* 6112 ms: t 6258, K - t = 3036 (410 x 3036^3 / 2^40 = 10.4 -> 10),
      * target 990; cnt 985 / 5 */
     assert_int_equal(acks_to_grow(tp, T0 + 6112, 985), 197);
     /* 9083 ms: t 9300, on the plateau: target 1000, cnt 990 / 10 */
     assert_int_equal(acks_to_grow(tp, T0 + 9083, 990), 99);
-    /* 12025 ms: t 12313, t - K = 3013 (2994..3032 -> 10), target 1010 */
+    /* 12025 ms: t 12313, t - K = 3019 (10.3 -> 10), target 1010 */
     assert_int_equal(acks_to_grow(tp, T0 + 12025, 1000), 100);
     /* far above: cnt = cwnd / (target - cwnd) < 2 is raised to 2 */
     assert_int_equal(acks_to_grow(tp, T0 + 20000, 1001), 2);
 
     /* second loss below W_max (900 < 1000): fast convergence, W_max =
-     * 900 x 1741 / 2048 = 765, ssthresh 630; K(135) = 7127 (7127.16) */
+     * 900 x 1741 / 2048 = 765, ssthresh 630; K(135) = 7129 (7127.16) */
     const int64_t T1 = T0 + 25000;
     cubic_loss(tp, T1, 900, 630);
     tp->snd_cwnd = 630;
     tp->cc->cong_avoid(tp, 1);                 /* starts the epoch */
     /* 6960 ms: t 7127, the plateau at 765: cnt 760 / 5 */
     assert_int_equal(acks_to_grow(tp, T1 + 6960, 760), 152);
+    /* 8319 ms: t 8518, 1389 past K, still the plateau (410 x 1389^3 <
+     * 2^40): 152 again; libm's K, 7127, put it at 766, cnt 760 / 6 = 126 */
+    assert_int_equal(acks_to_grow(tp, T1 + 8319, 760), 152);
 
-    /* third loss above W_max (800 >= 765): W_max 800, ssthresh 560; K(240) = 8634 */
+    /* third loss above W_max (800 >= 765): W_max 800, ssthresh 560; K(240) = 8633 */
     const int64_t T2 = T1 + 25000;
     cubic_loss(tp, T2, 800, 560);
     tp->snd_cwnd = 560;
@@ -193,8 +220,8 @@ static void test_cubic_keys(void **state)
     cubic_loss(tp, T0, 1000, 799);
 
     /* fast_convergence 0: a loss below W_max (900 < 1000) keeps W_max =
-     * 900, not 765; ssthresh 630; K(270) = 8979 (8979.6). At 6960 ms, t
-     * 7127, K - t = 1852: target 900 - (410 x 1852^3 >> 40) = 898, cnt
+     * 900, not 765; ssthresh 630; K(270) = 8976 (8979.66). At 6960 ms, t
+     * 7127, K - t = 1849: target 900 - (410 x 1849^3 >> 40) = 898, cnt
      * 760 / 138 = 5 (with fast convergence the plateau at 765 gave 152) */
     tp = bare_sock("cubic", 1);
     set_key(tp, "fast_convergence", 0);
@@ -215,9 +242,10 @@ static void test_cubic_keys(void **state)
     assert_int_equal(tp->snd_ssthresh, 50);
     ctx_clock = NULL;
 
-    /* bic_scale 82 doubles C: K(1000) = cbrt(2^40 / 820 x 1000) = 11027
-     * (11027.1) instead of 13893 */
-    assert_in_range(tcp_cubic_k_scale(1000, 82), 11005, 11049);
+    /* bic_scale 82 doubles C: cube_factor 2^40 / 820 = 1340867838, and
+     * K(1000) = 11027 (11027.12) instead of 13897: 41 bits, b 12, top 19
+     * (v 168), x0 11392, 22784 + 10332 = 33116 -> 11027 */
+    assert_int_equal(tcp_cubic_k_scale(1000, 82), 11027);
     assert_int_equal(tcp_cubic_k_scale(1000, 41), tcp_cubic_k(1000));
 }
 

@@ -8,6 +8,9 @@
 
 #include <stdint.h>
 
+/* tcp_cubic.c's cubic_root: the kernel's integer cube root (a table and
+ * one Newton step, within ~0.2 % of the real root), bit for bit */
+uint32_t tcp_cubic_root(uint64_t a);
 /* K in 1/1024 s for a window `below` packets under W_max, and the target
  * window t/1024 s into the epoch (delay_min/8 included) for origin point
  * W_max; with tcp_cubic's bic_scale (C = bic_scale / 1024 x 10, 41 by

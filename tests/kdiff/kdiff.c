@@ -8,14 +8,11 @@
  * changed a function since 4.15, the check names the change and calls the
  * tree's function with the inputs that reduce it to 4.15's arithmetic (a
  * margin of 0, no min_rtt), so that it still checks every other step, and
- * says what the tree itself gives. One deliberate difference is bounded,
- * not equal: CUBIC's K, where the model takes libm's cube root and the
- * kernel its table and one Newton step (within its documented 0.2 %).
+ * says what the tree itself gives.
  *
  *   kdiff [ROUNDS]     exits 1 on the first difference, with the input
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,31 +132,62 @@ static void check_codel(long rounds)
     printf("  codel Newton, law     %8ld inputs    identical\n", n);
 }
 
-/* tcp_cubic.c: the scaling the module computes at load, K, and
- * bictcp_update within an epoch (the same K on both sides) */
+/* K for a window b packets below W_max at the registered bic_scale, both
+ * sides; the kernel's side multiplies in u64 as bictcp_update does */
+static bool k_differs(uint64_t b, int scale)
+{
+    uint32_t kk = kd_cubic_root(wrap_mul_u64(kd_cubic_factor(), b));
+    uint32_t nk = tcp_cubic_k_scale((uint32_t)b, (uint32_t)scale);
+    if (kk == nk)
+        return false;
+    fprintf(stderr, "kdiff: DIFFERS: K for %" PRIu64 " below W_max (bic_scale %d): kernel %u, netsim %u\n", b, scale,
+            kk, nk);
+    failures++;
+    return true;
+}
+
+/* tcp_cubic.c: cubic_root on every input below 2^22 and on inputs of
+ * every length to 64 bits; K, cubic_root of the module's cube_factor
+ * times the window's distance below W_max, for every distance to 10^6
+ * (then sparser) and for distances near 2^32, where the u64 product wraps
+ * at a small bic_scale; and bictcp_update, within an epoch and at its
+ * start, where each side computes K in its own code. Exact: the model's
+ * cubic_root is the kernel's integer algorithm, not the real root. */
 static void check_cubic(long rounds)
 {
-    const int scales[] = { 41, 1, 100, 1023 };
-    long exact = 0, all = 0;
-    double worst = 0;
+    long roots = 0;
+    for (uint64_t a = 0; a < (1u << 22); a++, roots++)
+        if (kd_cubic_root(a) != tcp_cubic_root(a))
+            DIFFER("cubic_root(%" PRIu64 "): kernel %u, netsim %u", a, kd_cubic_root(a), tcp_cubic_root(a));
+    for (long i = 0; i < rounds * 100; i++, roots++) {
+        uint64_t a = rnd() >> (i % 64);
+        if (kd_cubic_root(a) != tcp_cubic_root(a))
+            DIFFER("cubic_root(%" PRIu64 "): kernel %u, netsim %u", a, kd_cubic_root(a), tcp_cubic_root(a));
+    }
+    printf("  cubic_root            %8ld inputs    identical\n", roots);
+
+    const int scales[] = { 41, 1, 100, 1023, 25, 26 };
+    long all = 0;
     for (size_t s = 0; s < sizeof scales / sizeof scales[0]; s++) {
         kd_cubic_register(717, scales[s], 1);
-        for (uint32_t b = 1; b <= 1000000; b += s ? b / 64 + 1 : 1, all++) {
-            uint32_t kk = kd_cubic_root(kd_cubic_factor() * b);
-            uint32_t nk = tcp_cubic_k_scale(b, (uint32_t)scales[s]);
-            double err = fabs((double)nk - kk) - 1;
-            if (err > 0.002 * kk)
-                DIFFER("K for %u below W_max (bic_scale %d): kernel %u, netsim %u, past 0.2 %% + 1", b, scales[s], kk,
-                       nk);
-            exact += nk == kk;
-            if (err / kk > worst)
-                worst = err / kk;
-        }
+        /* every distance to 10^6 at the default scale, 1 in 64 at the
+         * others, then 1 in 16 to 2^32 */
+        for (uint64_t b = 1; b <= UINT32_MAX; b += b < 1000000 ? (s ? b / 64 + 1 : 1) : b / 16 + 1, all++)
+            if (k_differs(b, scales[s]))
+                return;
+        /* the last 64 to 2^32, and 64 either side of the distance past
+         * which the kernel's u64 product wraps (bic_scale under 26) */
+        for (uint64_t b = UINT32_MAX - 63; b <= UINT32_MAX; b++, all++)
+            if (k_differs(b, scales[s]))
+                return;
+        uint64_t wraps = UINT64_MAX / kd_cubic_factor();
+        for (uint64_t b = wraps - 64; b < wraps + 64 && b <= UINT32_MAX; b++, all++)
+            if (k_differs(b, scales[s]))
+                return;
     }
-    printf("  cubic K               %8ld windows   %.1f %% identical, the rest within 1 + %.3f %% "
-           "(libm's cube root against cubic_root)\n", all, 100.0 * exact / all, 100 * worst);
+    printf("  cubic K               %8ld windows   identical (cubic_root against cubic_root)\n", all);
 
-    long steps = 0;
+    long steps = 0, epochs = 0;
     for (long r = 0; r < rounds * 20; r++) {
         int beta = r % 5 ? 717 : 1 + (int)below(1022), scale = r % 3 ? 41 : 1 + (int)below(1022);
         int friendly = (int)(r % 2);
@@ -177,6 +205,10 @@ static void check_cubic(long rounds)
             .delay_min_us = (dm8 >> 3) * 1000, .epoch_start = j - 1 - (uint32_t)below(30000),
             .ack_cnt = (uint32_t)below(4 * cwnd), .tcp_cwnd = cwnd - (uint32_t)below(cwnd / 2 + 1),
         };
+        /* one in five starts an epoch: K from each side's cubic_root */
+        if (r % 5 == 2)
+            k.epoch_start = 0;
+        epochs += k.epoch_start == 0 && k.last_max_cwnd > cwnd;
         struct kd_bictcp n = k;
         uint32_t acked = 1 + (uint32_t)below(64);
         kd_bictcp_update(&k, cwnd, acked, j);
@@ -184,10 +216,11 @@ static void check_cubic(long rounds)
         steps++;
         if (memcmp(&k, &n, sizeof k))
             DIFFER("bictcp_update(cwnd %u, acked %u, jiffies %u, beta %d, bic_scale %d): cnt kernel %u netsim %u, "
-                   "tcp_cwnd %u %u, ack_cnt %u %u", cwnd, acked, j, beta, scale, k.cnt, n.cnt, k.tcp_cwnd,
-                   n.tcp_cwnd, k.ack_cnt, n.ack_cnt);
+                   "tcp_cwnd %u %u, ack_cnt %u %u, K %u %u", cwnd, acked, j, beta, scale, k.cnt, n.cnt, k.tcp_cwnd,
+                   n.tcp_cwnd, k.ack_cnt, n.ack_cnt, k.bic_K, n.bic_K);
     }
-    printf("  bictcp_update         %8ld updates   identical (delay_min: 4.15's ms << 3, the tree's us)\n", steps);
+    printf("  bictcp_update         %8ld updates   identical, %ld of them computing K at an epoch's start "
+           "(delay_min: 4.15's ms << 3, the tree's us)\n", steps, epochs);
 }
 
 /* tcp_bbr.c: bw to pacing rate. 4.15 multiplies by the whole packet
@@ -268,6 +301,6 @@ int main(int argc, char **argv)
         printf("kdiff: %d functions differ\n", failures);
         return 1;
     }
-    printf("kdiff: all identical (or within the bound stated)\n");
+    printf("kdiff: all identical\n");
     return 0;
 }

@@ -83,14 +83,12 @@ check "... 4.15 leaves that Recovery at its window ($exit4), 6.1 at about half o
 same cubic 0
 # with loss (HyStart off on both: the same exit in slow start) the traces
 # agree up to 1.47 s, then part by one segment, and the runs go their own
-# ways. Two causes, both needed (a scratch port with both changed gives
-# 6.1's trace through 5 s, with either alone it parts here too):
-# cff04e2da308 "tcp_cubic: switch bictcp_clock() to usec resolution" (5.6)
-# keeps delay_min in us, added to the cubic function's t with
+# ways: cff04e2da308 "tcp_cubic: switch bictcp_clock() to usec resolution"
+# (5.6) keeps delay_min in us, added to the cubic function's t with
 # usecs_to_jiffies, rounded up (21 ms for 20.3), where 4.15 added
-# delay_min >> 3 ms, rounded down (20); and the port's K is libm's cube
-# root where both releases use cubic_root's table and Newton step (the
-# port's own difference, docs/models/tcp.md)
+# delay_min >> 3 ms, rounded down (20); a scratch port with 6.1's rounding
+# gives 6.1's trace through 5 s. K is cubic_root's on both sides (make
+# check-kdiff); when the port took libm's cube root it parted here too
 a=$(cwnd cubic 0.1% --set s.tcp.cc.cubic.hystart=0)
 b=$(cwnd cubic@6.1 0.1% --set s.tcp.cc.cubic@6.1.hystart=0)
 first=$(paste -d'|' <(echo "$a") <(echo "$b") | awk -F'|' '$2 != $4 { print $1 ": " $2 " " $4; exit }')

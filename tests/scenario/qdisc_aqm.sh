@@ -128,7 +128,7 @@ check "fq_codel, ECN flow: mean sojourn below target ($m ms)" between "$m" 0.2 5
 
 # --- byte queue limits on the router's ring: the ring no longer holds
 # 3 ms ahead of the wire, so the ping's queueing delay is what fq_codel
-# gives a sparse flow (measured 0.35 ms), and the flow's standing queue
+# gives a sparse flow (measured 0.41 ms), and the flow's standing queue
 # moves into the qdisc, still below target (2.1 ms)
 run fqc_bql fq_codel --set r.bql=on
 pb=$(pingq "$tmp/fqc_bql.db")
