@@ -171,6 +171,21 @@ static void dsack_set(struct tcp_sock *tp, uint64_t seq, uint64_t end)
     tp->dsack = true;
 }
 
+/* tcp_dsack_extend: a further duplicate range widens the reported one
+ * where the two touch (tcp_sack_extend), or is the first */
+static void dsack_extend(struct tcp_sock *tp, uint64_t seq, uint64_t end)
+{
+    struct tcp_sack_block *d = &tp->duplicate_sack;
+    if (!tp->dsack) {
+        dsack_set(tp, seq, end);
+    } else if (seq <= d->end && d->start <= end) {
+        if (seq < d->start)
+            d->start = seq;
+        if (end > d->end)
+            d->end = end;
+    }
+}
+
 static void sack_drop(struct tcp_sock *tp, int i)
 {
     memmove(&tp->selective_acks[i], &tp->selective_acks[i + 1],
@@ -400,6 +415,14 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
         }
         pos = lo;            /* first record with seq > new seq */
     }
+    /* Overlaps, as 4.15 settles them: a segment whose bits are all there
+     * is dropped; one that starts inside the one before keeps its new
+     * bytes (the kernel queues it overlapping and trims when it is read:
+     * the same bytes reach the reader); one that starts with the one
+     * before and covers it replaces it; the ones after that it covers go
+     * (merge_right), and one it runs into keeps its bytes. A retransmission
+     * GRO or TSO built larger than the original, or a window's segments
+     * cut again after an RTO, meets the queue this way. */
     if (pos > 0) {
         struct tcp_rskb *p = rskb_vec_at(v, pos - 1);
         if (seq < p->end && end <= p->end) {
@@ -407,6 +430,37 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
             dsack_set(tp, seq, end);
             goto add_sack;
         }
+        if (seq < p->end && seq > p->seq) {
+            dsack_set(tp, seq, p->end);          /* partial overlap */
+            seq = p->end;
+        } else if (seq < p->end) {
+            dsack_extend(tp, p->seq, p->end);    /* covers it: replaced */
+            tp->rmem_alloc -= p->truesize;
+            tp->ofo_bytes -= p->end - p->seq;
+            rskb_vec_erase(v, --pos);
+            n--;
+        }
+    }
+    while (pos < n && end > rskb_vec_at(v, pos)->seq) {
+        struct tcp_rskb *r = rskb_vec_at(v, pos);
+        if (end < r->end) {
+            dsack_extend(tp, r->seq, end);
+            end = r->seq;                        /* runs into it: r keeps its bytes */
+            break;
+        }
+        dsack_extend(tp, r->seq, r->end);
+        tp->rmem_alloc -= r->truesize;           /* covered: it goes */
+        tp->ofo_bytes -= r->end - r->seq;
+        rskb_vec_erase(v, pos);
+        n--;
+    }
+    if (end <= seq) {
+        tp->st.dup_data++;           /* its new bytes were none: between two it overlaps */
+        goto add_sack;
+    }
+    len = (uint32_t)(end - seq);
+    if (pos > 0) {
+        struct tcp_rskb *p = rskb_vec_at(v, pos - 1);
         if (p->end == seq && p->nfrags < TCP_MAX_SKB_FRAGS &&
             (pos == n || end <= rskb_vec_at(v, pos)->seq)) {
             p->end = end;
@@ -418,11 +472,6 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
             grow_window(tp, len, truesize);
             goto add_sack;
         }
-    }
-    if (pos < n && end > rskb_vec_at(v, pos)->seq) {
-        tp->st.dup_data++;           /* overlaps the next one: segments are whole, so a duplicate */
-        dsack_set(tp, seq, end);
-        goto add_sack;
     }
     rskb_vec_insert(v, pos, (struct tcp_rskb){ .seq = seq, .end = end, .truesize = truesize, .nfrags = 1 });
     tp->rmem_alloc += truesize;
