@@ -72,6 +72,24 @@ void tcp_rack_detect_loss(struct tcp_sock *tp, simtime_t now, struct ack_ctx *a)
                 evq_move(tp->h->q, &tp->ev_reo, now + remaining);
             break;
         }
+        if ((s->flags & (SEG_RETRANS | SEG_LOST)) == SEG_RETRANS) {
+            /* a retransmission of a segment never marked lost (a loss
+             * probe's): it is marked now, and lost_out counts it (4.15's
+             * tcp_skb_mark_lost_uncond_verify, 6.1's tcp_mark_skb_lost);
+             * 4.15 then treats it as any lost retransmission, below,
+             * where 6.1 leaves it retransmitted, for the RTO to resend */
+            s->flags |= SEG_LOST;
+            tp->lost_out++;
+            if (tp->th->rack_tlp) {
+                if (a)
+                    a->losses++;
+                if (idx < tp->retx_hint)
+                    tp->retx_hint = idx;
+                tcp_ts_unlink(tp, idx);
+                SCOREBOARD_OK(tp);
+                continue;
+            }
+        }
         if (s->flags & SEG_RETRANS) {
             /* a lost retransmission: LOST stays set, it goes out again */
             s->flags &= (uint8_t)~SEG_RETRANS;
