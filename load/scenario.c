@@ -479,13 +479,16 @@ struct sim *sim_build(struct cfg *cfg, uint64_t seed_override, bool have_seed_ov
     }
     cfg_claim(simsec);
     s->duration = cfg_time(simsec, "duration", "10s", PS_PER_US, CFG_TIME_MAX, "simulated time the run lasts");
-    /* at most 1000 interval rows per flow per simulated second, and at
-     * least one interval in the run */
+    /* at most 100 000 interval rows per flow per simulated second (a
+     * short flow's life in 10-us steps), and at least one interval in
+     * the run */
     char idef[32] = "1s";
     if (s->duration < PS_PER_S)  /* a short run reports once, at its end */
         snprintf(idef, sizeof idef, "%lldus", (long long)(s->duration / PS_PER_US));
-    s->interval = cfg_time(simsec, "interval", idef, s->duration < PS_PER_MS ? s->duration : PS_PER_MS, CFG_TIME_MAX,
-                           "{1s, or duration if shorter|1ms to duration} length of an interval row (goodput per flow)");
+    s->interval = cfg_time(simsec, "interval", idef, s->duration < 10 * PS_PER_US ? s->duration : 10 * PS_PER_US,
+                           CFG_TIME_MAX,
+                           "{1s, or duration if shorter|10us to duration} length of an interval row (goodput per "
+                           "flow; a flow has rows while it lives)");
     if (s->interval > s->duration)
         cfg_error(simsec, "interval", "%s is longer than the duration (%s): the run would have no interval",
                   cfg_str(simsec, "interval", idef, NULL), cfg_str(simsec, "duration", "10s", NULL));

@@ -16,7 +16,12 @@
 #include "sim/strindex.h"
 #include "sim/xalloc.h"
 
-/* Interval rows for every goodput flow, for [t0, t1]. */
+/* Interval rows for every goodput flow, for [t0, t1]: while it lives. An
+ * interval wholly before its start or after its stop or its work's end
+ * (flow_info.done) that delivered nothing has no row, so that a run of many short flows costs rows for
+ * their traffic, not for the run's length; the report's per-flow total
+ * then spans the flow's own rows. Bytes that arrive after the stop (the
+ * last window in flight) still have theirs. */
 static void emit_intervals(struct sim *s, simtime_t t0, simtime_t t1)
 {
     for (int i = 0; i < s->nflows; i++) {
@@ -28,6 +33,8 @@ static void emit_intervals(struct sim *s, simtime_t t0, simtime_t t1)
         struct flow_info info = { 0 };
         if (f->ops->info)
             f->ops->info(f, &info);
+        if (!bytes && (t1 <= f->start || t0 >= f->stop || info.done))
+            continue;
         sim_emit_interval(s, f->id, t0, t1, bytes, f->ops->info ? &info : NULL);
     }
 }

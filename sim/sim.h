@@ -46,6 +46,8 @@ struct flow_info {
     uint64_t snd_cwnd, snd_wnd;  /* TCP: bytes */
     uint32_t rtt_us, rttvar_us, pmtu;   /* TCP */
     double jitter_ms;            /* UDP: RFC 1889's, as iperf3 computes it */
+    bool done;                   /* the flow's work is over (TCP: its last byte written and
+                                  * acknowledged): no more interval rows that deliver nothing */
 };
 
 struct app_ops {

@@ -95,24 +95,36 @@ static void fmt_extra(char *buf, size_t len, const struct flow_info *d)
     }
 }
 
+/* iperf3's "  0.00-1.00  ": two decimals, or microseconds for a span
+ * under 10 ms (a short flow's life, a 10-us interval), which two
+ * decimals would print as 0.00-0.00 */
+static const char *fmt_span(char *b, size_t n, double t0, double t1)
+{
+    if (t1 - t0 < 0.01)
+        snprintf(b, n, "%9.6f-%-9.6f", t0, t1);
+    else
+        snprintf(b, n, "%6.2f-%-6.2f", t0, t1);
+    return b;
+}
+
 /* "[  1]   0.00-1.00   sec  1.11 GBytes  9.57 Gbits/sec", iperf3's
  * columns for the protocol, then "   desc" if desc is not empty (with the
  * columns padded so descs line up). */
 void rep_print_row(struct report *r, int flow, double t_start, double t_end, uint64_t bytes,
                    const struct flow_info *info, const char *desc)
 {
-    char tbuf[32], rbuf[32], xbuf[96];
+    char tbuf[32], rbuf[32], xbuf[96], sbuf[64];
 
     fmt_transfer(tbuf, (double)bytes);
     fmt_rate(rbuf, rep_rate_of(bytes, t_start, t_end));
     fmt_extra(xbuf, sizeof xbuf, info);
+    fmt_span(sbuf, sizeof sbuf, t_start, t_end);
     if (desc && desc[0])
-        fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %-14s%s   %s\n", flow, t_start, t_end, tbuf, rbuf, xbuf,
-                desc);
+        fprintf(r->out, "[%3d] %s sec  %-11s  %-14s%s   %s\n", flow, sbuf, tbuf, rbuf, xbuf, desc);
     else if (xbuf[0])
-        fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %-14s%s\n", flow, t_start, t_end, tbuf, rbuf, xbuf);
+        fprintf(r->out, "[%3d] %s sec  %-11s  %-14s%s\n", flow, sbuf, tbuf, rbuf, xbuf);
     else
-        fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %s\n", flow, t_start, t_end, tbuf, rbuf);
+        fprintf(r->out, "[%3d] %s sec  %-11s  %s\n", flow, sbuf, tbuf, rbuf);
 }
 
 /* iperf3's header for the table's protocol (TCP: Retr Cwnd; UDP: Jitter
@@ -267,8 +279,9 @@ static void print_flow_summary(struct report *r, const struct rep_flow *fl, doub
     else
         snprintf(xbuf, sizeof xbuf, "  %5.3f ms  %" PRIu64 "/%" PRIu64 " (%.2g%%)", 0.0, (uint64_t)0,
                  last->datagrams_sent, 0.0);
-    fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %-14s%s  sender\n", fl->id, ft.t_start, ft.t_end, tbuf, rbuf,
-            xbuf);
+    char sbuf[64];
+    fmt_span(sbuf, sizeof sbuf, ft.t_start, ft.t_end);
+    fprintf(r->out, "[%3d] %s sec  %-11s  %-14s%s  sender\n", fl->id, sbuf, tbuf, rbuf, xbuf);
     fmt_transfer(tbuf, (double)ft.bytes);
     fmt_rate(rbuf, rep_rate_of(ft.bytes, ft.t_start, ft.t_end));
     if (tcp) {
@@ -278,8 +291,7 @@ static void print_flow_summary(struct report *r, const struct rep_flow *fl, doub
         snprintf(xbuf, sizeof xbuf, "  %5.3f ms  %" PRIu64 "/%" PRIu64 " (%.2g%%)", last->jitter_ms, last->lost,
                  last->datagrams, pct);
     }
-    fprintf(r->out, "[%3d] %6.2f-%-6.2f sec  %-11s  %-14s%s  receiver   %s\n", fl->id, ft.t_start, ft.t_end, tbuf,
-            rbuf, xbuf, fl->desc);
+    fprintf(r->out, "[%3d] %s sec  %-11s  %-14s%s  receiver   %s\n", fl->id, sbuf, tbuf, rbuf, xbuf, fl->desc);
 }
 
 void rep_print_summary(struct report *r, double sim_s, double wall_s, uint64_t events, const char *status)
