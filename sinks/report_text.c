@@ -97,10 +97,10 @@ static void fmt_extra(char *buf, size_t len, const struct flow_info *d)
 
 /* iperf3's "  0.00-1.00  ": two decimals, or microseconds for a span
  * under 10 ms (a short flow's life, a 10-us interval), which two
- * decimals would print as 0.00-0.00 */
+ * decimals would print as 0.00-0.00; an empty span keeps iperf3's */
 static const char *fmt_span(char *b, size_t n, double t0, double t1)
 {
-    if (t1 - t0 < 0.01)
+    if (t1 > t0 && t1 - t0 < 0.01)
         snprintf(b, n, "%9.6f-%-9.6f", t0, t1);
     else
         snprintf(b, n, "%6.2f-%-6.2f", t0, t1);

@@ -232,6 +232,7 @@ static void test_units(void **state)
     report_interval(r, 2, 3, 3, 100);                        /* empty span: no rate */
     report_interval(r, 2, 0, 1000, 3 * (UINT64_C(1) << 39)); /* 1.5 TiB */
     report_interval(r, 12345, 10, 11, 1500);
+    report_interval(r, 3, 0.1, 0.10001, 12500);              /* 10 us: times in microseconds */
     assert_string_equal(cap_text(&c), HDR
                         "[  2]   0.00-1.00   sec  0.00 Bytes   0.00 bits/sec\n"
                         "[  2]   0.00-1.00   sec   512 Bytes   4.10 Kbits/sec\n"
@@ -242,7 +243,8 @@ static void test_units(void **state)
                         "[  2]   0.00-2.00   sec  2.44 KBytes  10.0 Kbits/sec\n"
                         "[  2]   3.00-3.00   sec   100 Bytes   -\n"
                         "[  2]   0.00-1000.00 sec  1.50 TBytes  13.2 Gbits/sec\n"
-                        "[12345]  10.00-11.00  sec  1.46 KBytes  12.0 Kbits/sec\n");
+                        "[12345]  10.00-11.00  sec  1.46 KBytes  12.0 Kbits/sec\n"
+                        "[  3]  0.100000-0.100010  sec  12.2 KBytes  10.0 Gbits/sec\n");
     cap_free(&c, r);
 }
 

@@ -85,8 +85,8 @@ check "interval longer than the duration refused" \
     test $? -eq 2 -a "$(grep -c "interval: 2s is longer than the duration (1s)" "$tmp/err")" -eq 1
 world "interval = 1us" > "$tmp/iv2.ini"
 refuse "$tmp/iv2.ini"
-check "interval = 1us refused (at most 1000 rows per flow per second)" \
-    test $? -eq 2 -a "$(grep -c "interval: got '1us', expected 1ms to 1000000s" "$tmp/err")" -eq 1
+check "interval = 1us refused (at most 100 000 rows per flow per second)" \
+    test $? -eq 2 -a "$(grep -c "interval: got '1us', expected 10us to 1000000s" "$tmp/err")" -eq 1
 
 # core_cost_factor is a list the getters do not read: NaN passed its
 # range check and aborted in evq_push (exit 134)
