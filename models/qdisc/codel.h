@@ -225,9 +225,10 @@ end:
  * gives it */
 static inline int64_t codel_drop_next_us(const struct codel_vars *v, codel_time_t now)
 {
-    codel_tdiff_t delta = (codel_tdiff_t)(v->drop_next - now);
+    /* the clock's difference mod 2^32, read signed (an intended wrap) */
+    codel_tdiff_t delta = (codel_tdiff_t)wrap_sub_u32(v->drop_next, now);
     return delta >= 0 ? (int64_t)codel_time_to_us((codel_time_t)delta)
-                      : -(int64_t)codel_time_to_us((codel_time_t)-delta);
+                      : -(int64_t)codel_time_to_us(wrap_sub_u32(0, (uint32_t)delta));
 }
 
 #endif

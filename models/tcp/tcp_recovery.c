@@ -164,7 +164,8 @@ bool tcp_any_retrans_done(const struct tcp_sock *tp)
  * from before the first retransmission */
 static bool packet_delayed(const struct tcp_sock *tp, uint32_t tsecr)
 {
-    return !tp->retrans_stamp || (tp->ts_ok && tsecr && (int32_t)(tsecr - tp->retrans_stamp) < 0);
+    /* before(), on the 32-bit timestamp clock: an intended wrap */
+    return !tp->retrans_stamp || (tp->ts_ok && tsecr && (int32_t)wrap_sub_u32(tsecr, tp->retrans_stamp) < 0);
 }
 
 static bool may_undo(const struct tcp_sock *tp, uint32_t tsecr)
