@@ -74,6 +74,13 @@ static inline void tcp_short_sent(struct tcp_sock *tp, uint64_t idx, uint32_t n,
         tp->snd_sml = 1 + (idx + n) * tp->mss;
 }
 
+/* tcp_sack_out.c: the SACK blocks the receiver sends; a D-SACK for a
+ * range received twice, set or widened */
+void tcp_dsack_set(struct tcp_sock *tp, uint64_t seq, uint64_t end);
+void tcp_dsack_extend(struct tcp_sock *tp, uint64_t seq, uint64_t end);
+void tcp_sack_new_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end);
+void tcp_sack_remove(struct tcp_sock *tp);
+
 /* tcp_ack.c: an ACK in, the scoreboard and RTT */
 void tcp_ack(struct tcp_sock *tp, const struct tcp_hdr *th, struct core *c);
 void tcp_rtt_sample(struct tcp_sock *tp, simtime_t m);

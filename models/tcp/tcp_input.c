@@ -158,98 +158,6 @@ static void event_data_recv(struct tcp_sock *tp, uint32_t len, uint32_t seg, uin
         grow_window(tp, len, truesize);
 }
 
-/* ---- SACK blocks we send (tcp_sack_new_ofo_skb, tcp_sack_remove) ---- */
-
-/* Block i leaves the list; those after it move up one. */
-/* tcp_dsack_set: a segment received twice is reported once, as the first
- * SACK block of the next ACK (net.ipv4.tcp_dsack 1, with SACK on) */
-static void dsack_set(struct tcp_sock *tp, uint64_t seq, uint64_t end)
-{
-    if (!tp->sack_ok)
-        return;
-    tp->duplicate_sack = (struct tcp_sack_block){ seq, end };
-    tp->dsack = true;
-}
-
-/* tcp_dsack_extend: a further duplicate range widens the reported one
- * where the two touch (tcp_sack_extend), or is the first */
-static void dsack_extend(struct tcp_sock *tp, uint64_t seq, uint64_t end)
-{
-    struct tcp_sack_block *d = &tp->duplicate_sack;
-    if (!tp->dsack) {
-        dsack_set(tp, seq, end);
-    } else if (seq <= d->end && d->start <= end) {
-        if (seq < d->start)
-            d->start = seq;
-        if (end > d->end)
-            d->end = end;
-    }
-}
-
-static void sack_drop(struct tcp_sock *tp, int i)
-{
-    memmove(&tp->selective_acks[i], &tp->selective_acks[i + 1],
-            (size_t)(tp->num_sacks - i - 1) * sizeof tp->selective_acks[0]);
-    tp->num_sacks--;
-}
-
-static void sack_maybe_coalesce(struct tcp_sock *tp)
-{
-    struct tcp_sack_block *sp = tp->selective_acks;
-    for (int i = 1; i < tp->num_sacks;) {
-        if (sp[i].start <= sp[0].end && sp[0].start <= sp[i].end) {
-            if (sp[i].start < sp[0].start)
-                sp[0].start = sp[i].start;
-            if (sp[i].end > sp[0].end)
-                sp[0].end = sp[i].end;
-            sack_drop(tp, i);
-        } else {
-            i++;
-        }
-    }
-}
-
-static void sack_new_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end)
-{
-    struct tcp_sack_block *sp = tp->selective_acks;
-    int n = tp->num_sacks;
-    for (int i = 0; i < n; i++) {
-        if (seq <= sp[i].end && sp[i].start <= end) {
-            if (seq < sp[i].start)
-                sp[i].start = seq;
-            if (end > sp[i].end)
-                sp[i].end = end;
-            /* the block just extended goes first (tcp_sack_new_ofo_skb) */
-            struct tcp_sack_block moved = sp[i];
-            memmove(&sp[1], &sp[0], (size_t)i * sizeof sp[0]);
-            sp[0] = moved;
-            if (n > 1)
-                sack_maybe_coalesce(tp);
-            return;
-        }
-    }
-    if (n >= 4)
-        n = 3;
-    memmove(&sp[1], &sp[0], (size_t)n * sizeof sp[0]);
-    sp[0] = (struct tcp_sack_block){ seq, end };
-    tp->num_sacks = n + 1;
-}
-
-static void sack_remove(struct tcp_sock *tp)
-{
-    if (!rskb_vec_len(&tp->ofo)) {
-        tp->num_sacks = 0;
-        return;
-    }
-    for (int i = 0; i < tp->num_sacks;) {
-        if (tp->rcv_nxt >= tp->selective_acks[i].start) {
-            sack_drop(tp, i);
-        } else {
-            i++;
-        }
-    }
-}
-
 /* ---- the receive queues' accounts ---- */
 
 /* rmem_alloc is the truesize the two queues hold and ofo_bytes the
@@ -427,14 +335,14 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
         struct tcp_rskb *p = rskb_vec_at(v, pos - 1);
         if (seq < p->end && end <= p->end) {
             tp->st.dup_data++;       /* all bits present */
-            dsack_set(tp, seq, end);
+            tcp_dsack_set(tp, seq, end);
             goto add_sack;
         }
         if (seq < p->end && seq > p->seq) {
-            dsack_set(tp, seq, p->end);          /* partial overlap */
+            tcp_dsack_set(tp, seq, p->end);          /* partial overlap */
             seq = p->end;
         } else if (seq < p->end) {
-            dsack_extend(tp, p->seq, p->end);    /* covers it: replaced */
+            tcp_dsack_extend(tp, p->seq, p->end);    /* covers it: replaced */
             tp->rmem_alloc -= p->truesize;
             tp->ofo_bytes -= p->end - p->seq;
             rskb_vec_erase(v, --pos);
@@ -444,11 +352,11 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
     while (pos < n && end > rskb_vec_at(v, pos)->seq) {
         struct tcp_rskb *r = rskb_vec_at(v, pos);
         if (end < r->end) {
-            dsack_extend(tp, r->seq, end);
+            tcp_dsack_extend(tp, r->seq, end);
             end = r->seq;                        /* runs into it: r keeps its bytes */
             break;
         }
-        dsack_extend(tp, r->seq, r->end);
+        tcp_dsack_extend(tp, r->seq, r->end);
         tp->rmem_alloc -= r->truesize;           /* covered: it goes */
         tp->ofo_bytes -= r->end - r->seq;
         rskb_vec_erase(v, pos);
@@ -480,7 +388,7 @@ static void data_queue_ofo(struct tcp_sock *tp, uint64_t seq, uint64_t end, uint
     grow_window(tp, len, truesize);
 add_sack:
     if (tp->sack_ok)
-        sack_new_ofo(tp, seq, end);
+        tcp_sack_new_ofo(tp, seq, end);
     INVARIANT(tp->num_sacks >= 0 && tp->num_sacks <= 4);
     if (tp->drs->ofo)                                /* 6.16: tcp_rcvbuf_grow on every queued segment */
         tcp_drs_ofo(tp);
@@ -524,7 +432,7 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
     rcv_rtt_measure_ts(tp, th, len, now);
     if (end <= tp->rcv_nxt) {
         tp->st.dup_data++;
-        dsack_set(tp, seq, end);
+        tcp_dsack_set(tp, seq, end);
         tcp_enter_quickack_mode(tp);
         tcp_send_ack(tp, c);
         return;
@@ -547,7 +455,7 @@ void tcp_data(struct tcp_sock *tp, const struct tcp_hdr *th, struct skb *skb, st
             ofo_queue(tp);
             if (!rskb_vec_len(&tp->ofo))
                 tp->ato = TCP_DELACK_MIN;   /* hole filled: ACK faster (tcp_data_queue) */
-            sack_remove(tp);
+            tcp_sack_remove(tp);
         }
         RCV_QUEUES_OK(tp);
         wake_reader(tp, c);
