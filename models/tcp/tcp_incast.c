@@ -142,17 +142,19 @@ static int parse_servers(struct incast_app *a, struct sim *s, struct cfg_section
             cfg_error(sec, "servers", "got '%s': %s", w, why);
             continue;
         }
-        if (r == 0 && add_server(a, s, sec, w, &cap) < 0)
-            break;
-        int full = 0;
-        for (long i = lo; r == 1 && i <= hi && !full; i++) {
+        if (r == 0) {
+            if (add_server(a, s, sec, w, &cap) < 0)
+                break;
+            continue;
+        }
+        for (long i = lo; i <= hi; i++) {
             char name[160];
             snprintf(name, sizeof name, "%.*s%ld%s", (int)pre, w, i, suffix);
-            full = add_server(a, s, sec, name, &cap) < 0;
+            if (add_server(a, s, sec, name, &cap) < 0)
+                goto full;
         }
-        if (full)
-            break;
     }
+full:
     free(copy);
     return a->n;
 }

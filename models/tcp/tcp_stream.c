@@ -142,6 +142,13 @@ static void stop_fire(struct event *ev)
     a->t_end = ev->time;
 }
 
+/* The flow's work is over: its last byte written (its bytes, or at its
+ * stop) and every one acknowledged. */
+static bool app_done(const struct tcp_app *a)
+{
+    return a->written && a->cli->snd_una >= a->cli->write_seq;
+}
+
 /* The traces sample a flow while it lives: once it has written its last
  * byte (its bytes, or at its stop) and all are acknowledged, this sample
  * is its last, so that a run of many short flows writes series for their
@@ -152,7 +159,7 @@ static void trace_fire(struct event *ev)
     tcp_trace(a->cli, true);
     if (a->srv)
         tcp_trace(a->srv, false);
-    if (a->written && a->cli->snd_una >= a->cli->write_seq)
+    if (app_done(a))
         return;
     evq_push(&a->s->q, &a->ev_trace, ev->time + a->trace_iv);
 }
@@ -321,7 +328,7 @@ static void info(const struct flow *f, struct flow_info *o)
     o->rtt_us = (uint32_t)(tp->srtt / PS_PER_US);      /* tcpi_rtt */
     o->rttvar_us = (uint32_t)(tp->mdev / PS_PER_US);   /* tcpi_rttvar: mdev_us >> 2, the mean deviation */
     o->pmtu = ip_path_mtu(f->from, f->to->id, tp->sk.family);
-    o->done = a->written && tp->snd_una >= tp->write_seq;   /* as the traces' end (trace_fire) */
+    o->done = app_done(a);
 }
 
 const struct app_ops tcp_stream_app = {
