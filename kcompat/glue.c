@@ -17,7 +17,6 @@
 #include "kcompat/glue.h"
 #include "models/tcp/internal.h"
 #include "sim/event.h"
-#include "sim/rng.h"
 #include "sim/sim.h"
 #include "sim/xalloc.h"
 
@@ -60,9 +59,7 @@ static struct kc_view *view_new(struct tcp_sock *tp)
     /* the stream is the module's (NAME, not NAME@LABEL): one module of two
      * trees draws the same numbers on one seed, so that a sweep over
      * bbr@old and bbr@new compares the patch, not two dice */
-    char name[64];
-    snprintf(name, sizeof name, "kcompat.%.*s", (int)strcspn(kv->ops.name, "@"), kv->ops.name);
-    v->kc_rng = rng_derive_seed(tp->sim->seed, name) ^ ((uint64_t)tp->h->id << 32 | (uint64_t)tp->sk.port << 16 | tp->dport);
+    v->kc_rng = tcp_ca_random_seed(tp, kv->ops.name, strcspn(kv->ops.name, "@"));
     return v;
 }
 
@@ -283,7 +280,13 @@ static void send_ack(void *view, uint32_t rcv_nxt)
     tcp_send_ack_for(tp, tp->rcv_nxt - (uint32_t)((uint32_t)tp->rcv_nxt - rcv_nxt));
 }
 
-static const struct kc_host host = { .send_ack = send_ack };
+/* prandom's numbers: the stream netsim's ports draw from (tcp_cong.c) */
+static uint32_t random_u32(void *view)
+{
+    return tcp_ca_random_u32(&((struct kc_view *)view)->kc_rng);
+}
+
+static const struct kc_host host = { .send_ack = send_ack, .random_u32 = random_u32 };
 
 /* a parameter's key: its kind's range, and the module's own words */
 static void fill_keys(struct kc_variant *kv)

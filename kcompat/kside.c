@@ -291,13 +291,11 @@ static void c_get_info(const struct kc_mod *m, void *v, struct kc_info *out)
 
 /* ---- what a module calls ---- */
 
-/* splitmix64 over the socket's state, seeded by netsim from the run's seed */
+/* the socket's stream, which netsim seeds from the run's seed and draws
+ * as its own ports do (models/tcp/tcp_cong.c) */
 u32 kc_random_u32(void)
 {
-    u64 z = (cur->kc_rng += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return (u32)((z ^ (z >> 31)) >> 32);
+    return host->random_u32(cur);
 }
 
 /* slow start: grow by what was ACKed up to ssthresh; the rest is returned

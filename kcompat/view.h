@@ -74,6 +74,7 @@ enum { KC_REQ_CWR = 1 };
  * the ACK for the data before a CE change, then changes its flags) */
 struct kc_host {
     void (*send_ack)(void *view, uint32_t rcv_nxt);
+    uint32_t (*random_u32)(void *view);
 };
 
 /* What kside.c's kc_layout reports, for glue.c's check */

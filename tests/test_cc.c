@@ -20,6 +20,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
+#include "sim/host.h"
 #include "sim/sim.h"
 #include "models/tcp/cc_cubic.h"
 #include "models/tcp/tcp.h"
@@ -27,6 +28,8 @@
 static simtime_t now;
 static struct tcp_sock sock;
 static struct tcp_host host;      /* where the cc's keys live: their defaults, or a test's */
+static struct sim run = { .seed = 1 };    /* the run's seed and the host, for a cc's random stream */
+static struct host node;
 
 static struct tcp_sock *bare_sock(const char *cc, uint16_t port)
 {
@@ -38,6 +41,8 @@ static struct tcp_sock *bare_sock(const char *cc, uint16_t port)
     sock.snd_ssthresh = TCP_INFINITE_SSTHRESH;
     sock.min_rtt = SIMTIME_NEVER;
     sock.sk.port = port;
+    sock.sim = &run;
+    sock.h = &node;
     sock.cc = tcp_cc_find(cc);
     assert_non_null(sock.cc);
     memset(&host, 0, sizeof host);

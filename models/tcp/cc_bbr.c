@@ -168,12 +168,6 @@ static void save_cwnd(struct tcp_sock *tp)
         b->prior_cwnd = tp->snd_cwnd;
 }
 
-static uint32_t rnd(struct bbr *b, uint32_t n)
-{
-    b->rng = wrap_add_u64(wrap_mul_u64(b->rng, 6364136223846793005ULL), 1442695040888963407ULL);
-    return (uint32_t)((b->rng >> 33) % n);
-}
-
 static void advance_cycle(struct tcp_sock *tp)
 {
     struct bbr *b = B(tp);
@@ -188,7 +182,7 @@ static void reset_probe_bw(struct tcp_sock *tp)
     b->mode = BBR_PROBE_BW;
     b->pacing_gain = BBR_UNIT;
     b->cwnd_gain = CWND_GAIN;
-    b->cycle_idx = CYCLE_LEN - 1 - rnd(b, CYCLE_LEN - 1);
+    b->cycle_idx = CYCLE_LEN - 1 - tcp_ca_random_below(&b->rng, CYCLE_LEN - 1);
     advance_cycle(tp);
 }
 
@@ -204,7 +198,7 @@ static void bbr_init(struct tcp_sock *tp)
 {
     struct bbr *b = B(tp);
     *b = (struct bbr){ 0 };
-    b->rng = wrap_add_u64(wrap_mul_u64((uint64_t)tp->ts_off, 2654435761ULL), tp->sk.port);   /* a seed: wraps */
+    b->rng = tcp_ca_random_seed(tp, "bbr", 3);
     b->prior_cwnd = 0;
     tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
     b->min_rtt_us = tp->min_rtt == SIMTIME_NEVER ? UINT32_MAX : (uint32_t)(tp->min_rtt / PS_PER_US);

@@ -541,6 +541,19 @@ void tcp_cong_avoid_ai(struct tcp_sock *tp, uint32_t w, uint32_t acked);
 uint32_t tcp_slow_start(struct tcp_sock *tp, uint32_t acked);
 bool tcp_is_cwnd_limited(const struct tcp_sock *tp);
 static inline bool tcp_in_slow_start(const struct tcp_sock *tp) { return tp->snd_cwnd < tp->snd_ssthresh; }
+/* The random numbers a congestion control draws (BBR's first gain-cycle
+ * phase, CDG's back-off): a stream per socket, seeded from the run's seed,
+ * the socket's addresses and the module's NAME (LEN bytes, a tree's @LABEL
+ * left out), so that netsim's port and a kernel module of that name
+ * (kcompat/) draw the same numbers on one seed; tcp_cong.c */
+uint64_t tcp_ca_random_seed(const struct tcp_sock *tp, const char *name, size_t len);
+uint32_t tcp_ca_random_u32(uint64_t *state);
+/* prandom_u32_max (get_random_u32_below in 6.2): [0, n) by a multiply and
+ * a shift, as the kernel reduces, not a modulo */
+static inline uint32_t tcp_ca_random_below(uint64_t *state, uint32_t n)
+{
+    return (uint32_t)((uint64_t)tcp_ca_random_u32(state) * n >> 32);
+}
 /* tcp_cong.c's Reno, as the kernel exports it to other modules */
 void tcp_reno_cong_avoid(struct tcp_sock *tp, uint32_t acked);
 uint32_t tcp_reno_ssthresh(struct tcp_sock *tp);

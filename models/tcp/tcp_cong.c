@@ -11,7 +11,10 @@
  */
 #include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
+#include "sim/rng.h"
+#include "sim/sim.h"
 #include "sim/variant.h"
+#include <stdio.h>
 
 /* ---- registration (tcp_register_congestion_control, tcp_ca_find) ---- */
 
@@ -112,4 +115,22 @@ uint32_t tcp_reno_ssthresh(struct tcp_sock *tp)
 uint32_t tcp_reno_undo_cwnd(struct tcp_sock *tp)
 {
     return tp->snd_cwnd > tp->prior_cwnd ? tp->snd_cwnd : tp->prior_cwnd;
+}
+
+/* ---- the random stream of a congestion control ---- */
+
+uint64_t tcp_ca_random_seed(const struct tcp_sock *tp, const char *name, size_t len)
+{
+    char stream[64];
+    snprintf(stream, sizeof stream, "tcp.ca.%.*s", (int)len, name);
+    return rng_derive_seed(tp->sim->seed, stream) ^ ((uint64_t)tp->h->id << 32 | (uint64_t)tp->sk.port << 16 | tp->dport);
+}
+
+/* splitmix64: the state advances by a constant, which wraps (intended) */
+uint32_t tcp_ca_random_u32(uint64_t *state)
+{
+    uint64_t z = *state = wrap_add_u64(*state, 0x9e3779b97f4a7c15ULL);
+    z = wrap_mul_u64(z ^ (z >> 30), 0xbf58476d1ce4e5b9ULL);
+    z = wrap_mul_u64(z ^ (z >> 27), 0x94d049bb133111ebULL);
+    return (uint32_t)((z ^ (z >> 31)) >> 32);
 }
