@@ -297,7 +297,8 @@ check-ksrc:
 	@mkdir -p build-ksrc/src
 	$(Q)tree=$$(tests/ksrc/debian.sh build-ksrc/src) && \
 	  patched=$$(tests/ksrc/patch-tree.sh "$$tree" build-ksrc/src/linux-patched) && \
-	  $(MAKE) --no-print-directory BUILD=build-ksrc NETSIM=netsim-ksrc KSRC="6.1=$$tree patched=$$patched" \
+	  as415=$$(tests/ksrc/undo-tree.sh "$$tree" build-ksrc/src/linux-as415) && \
+	  $(MAKE) --no-print-directory BUILD=build-ksrc NETSIM=netsim-ksrc KSRC="6.1=$$tree patched=$$patched as415=$$as415" \
 	    LTO= PGO= netsim-ksrc
 	tests/run.sh build-ksrc ./netsim-ksrc tests/scenario/ksrc.sh tests/scenario/ksrc_patch.sh
 
