@@ -139,6 +139,16 @@ static void host_configure(struct sim *s, struct host *h)
                                "SO_SNDBUF when the app sets none (net.core.wmem_default; Linux default 212992)");
     h->wmem_max = cfg_size(sec, "net.core.wmem_max", "212992", 256, 1ULL << 31,
                            "largest SO_SNDBUF an app may set (net.core.wmem_max; Linux default 212992)");
+    h->multipath = cfg_bool(sec, "route.multipath", "off",
+                            "{off|on} a destination reached through several ports at its shortest hop count is "
+                            "routed over all of them, each flow by its hash (ECMP: ip route add DEST nexthop dev "
+                            "A nexthop dev B ...); off: through the first-declared port");
+    h->mp_policy = (uint8_t)cfg_int(sec, "net.ipv4.fib_multipath_hash_policy", "0", 0, 1,
+                                    "what a multipath route hashes: 0 the addresses (Layer 3, Linux's default), "
+                                    "1 the 5-tuple (Layer 4; a fragment has no ports)");
+    char key[80];
+    snprintf(key, sizeof key, "route.%s", h->name);
+    h->mp_key = rng_derive_seed(s->seed, key);
     nic_params_read(&h->nicp, sec, h->ncores);
     default_qdisc_read(h, sec);
     for (int i = 0; i < h->ncores; i++) {

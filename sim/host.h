@@ -52,8 +52,13 @@ struct host {
     double cost[CPU_MAX_SYMS];   /* ns per call, or per byte */
     const char *cpu_profile;
     uint64_t rmem_default, rmem_max, wmem_default, wmem_max;
-    uint8_t *route;              /* by destination host index: port index + 1, 0 none/self;
-                                  * built when first needed (sim/route.h) */
+    uint8_t *route;              /* by destination host index: port index + 1, 0 none/self, or a
+                                  * multipath group; built when first needed (sim/route.h) */
+    struct route_group *route_groups;   /* route.multipath's groups of nexthops */
+    uint8_t nroute_groups;
+    bool multipath;              /* route.multipath: every shortest path, by flow hash */
+    uint8_t mp_policy;           /* net.ipv4.fib_multipath_hash_policy: 0 addresses, 1 5-tuple */
+    uint64_t mp_key;             /* the flow hash's key (the kernel's hashrnd), from the run's seed */
     struct sock *socks;           /* every socket, newest first */
     struct sock **sock_hash;      /* by (proto, port): chained, doubled at one per bucket */
     uint32_t sock_hash_size, nsocks;

@@ -77,7 +77,7 @@ void ip_rcv(struct host *h, struct skb *skb, struct core *c)
     h->ip_in++;
     h->ip_ecn_in[skb->family == NET_IPV6][skb_ecn(skb)]++;
     if (skb->daddr != h->id) {
-        struct nic *out = route(h, skb->daddr);
+        struct nic *out = route_skb(h, skb);
         if (!out) {
             h->ip_no_route++;
             skb_free(skb);
@@ -232,7 +232,8 @@ int ip_output(struct host *h, struct skb *skb, struct core *c)
         h->ip_out++;
         return loopback_xmit(h, skb, c);
     }
-    struct nic *out = route(h, skb->daddr);
+    skb->saddr = h->id;          /* a multipath route hashes it */
+    struct nic *out = route_skb(h, skb);
     if (skb->oif && skb->oif <= h->nnics && h->nics[skb->oif - 1]->tx_link)
         out = h->nics[skb->oif - 1];
     if (!out) {

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "sim/arith.h"
 #include "sim/link.h"
 #include "sim/nic.h"
 #include "sim/xalloc.h"
@@ -55,6 +56,79 @@ void route_free(struct sim *s)
     s->route_hop = NULL;
 }
 
+/* A port set, one bit a port (HOST_MAX_NICS of them) */
+struct port_set {
+    uint64_t w[HOST_MAX_NICS / 64];
+};
+
+/* The group of ports in p (two or more): an existing one of the same
+ * ports, else a new one; ROUTE_GROUP_BASE + its index, or 0 when the host
+ * has ROUTE_GROUPS_MAX already */
+static uint8_t group_of(struct host *h, const struct port_set *p)
+{
+    struct route_group g = { 0 };
+    for (int k = 0; k < HOST_MAX_NICS; k++)
+        if (p->w[k / 64] >> (k % 64) & 1)
+            g.port[g.n++] = (uint8_t)k;
+    for (int i = 0; i < h->nroute_groups; i++)
+        if (h->route_groups[i].n == g.n && !memcmp(h->route_groups[i].port, g.port, g.n))
+            return (uint8_t)(ROUTE_GROUP_BASE + i);
+    if (h->nroute_groups == ROUTE_GROUPS_MAX)
+        return 0;
+    h->route_groups = xrealloc(h->route_groups, (size_t)(h->nroute_groups + 1) * sizeof *h->route_groups);
+    h->route_groups[h->nroute_groups] = g;
+    return (uint8_t)(ROUTE_GROUP_BASE + h->nroute_groups++);
+}
+
+/* Multipath: breadth-first from h, every shortest path counted: a host's
+ * first hops are the union of those of the hosts one step nearer that
+ * lead to it (all of one distance are done before the next). */
+static void table_multipath(struct host *h, uint8_t *t)
+{
+    struct sim *s = h->sim;
+    size_t n = (size_t)s->nhosts;
+    struct port_set *via = xcalloc(n, sizeof *via);
+    uint32_t *dist = xmalloc(n * sizeof *dist);
+    for (size_t i = 0; i < n; i++)
+        dist[i] = UINT32_MAX;
+    uint32_t qh = 0, qt = 0;
+    dist[h->index] = 0;
+    s->route_queue[qt++] = (uint32_t)h->index;
+    while (qh < qt) {
+        const struct host *u = s->hosts[s->route_queue[qh++]];
+        for (int k = 0; k < u->nnics; k++) {
+            const struct host *v = peer(u->nics[k]);
+            if (!v || (dist[v->index] != UINT32_MAX && dist[v->index] != dist[u->index] + 1))
+                continue;
+            if (dist[v->index] == UINT32_MAX) {
+                dist[v->index] = dist[u->index] + 1;
+                s->route_queue[qt++] = (uint32_t)v->index;
+            }
+            struct port_set *pv = &via[v->index];
+            if (u == h)
+                pv->w[k / 64] |= 1ULL << (k % 64);
+            else
+                for (int w = 0; w < HOST_MAX_NICS / 64; w++)
+                    pv->w[w] |= via[u->index].w[w];
+        }
+    }
+    for (size_t d = 0; d < n; d++) {
+        const struct port_set *p = &via[d];
+        int count = 0, first = -1;
+        for (int k = HOST_MAX_NICS - 1; k >= 0; k--)
+            if (p->w[k / 64] >> (k % 64) & 1)
+                count++, first = k;
+        if (count == 1 || d == (size_t)h->index)
+            t[d] = count ? (uint8_t)(first + 1) : 0;
+        else if (count > 1) {
+            uint8_t g = group_of(h, p);
+            t[d] = g ? g : (uint8_t)(first + 1);
+        }
+    }
+    free(via);
+    free(dist);
+}
+
 /* Breadth-first from h, ports in order: the first port on which a host is
  * discovered is the next hop towards it (0 in route_hop: not yet seen). */
 const uint8_t *route_table(struct host *h)
@@ -62,6 +136,12 @@ const uint8_t *route_table(struct host *h)
     struct sim *s = h->sim;
     size_t n = (size_t)s->nhosts;
     uint8_t *t = xcalloc(n, 1), *hop = s->route_hop;
+    h->route = t;
+    if (h->multipath) {
+        table_multipath(h, t);
+        t[h->index] = 0;
+        return t;
+    }
     memset(hop, 0, n);
     uint32_t qh = 0, qt = 0;
     hop[h->index] = UINT8_MAX;
@@ -77,8 +157,26 @@ const uint8_t *route_table(struct host *h)
             s->route_queue[qt++] = (uint32_t)v->index;
         }
     }
-    h->route = t;
     return t;
+}
+
+/* A 64-bit finaliser (splitmix64's): every input bit moves every output
+ * bit; the products wrap, as a hash's do */
+static uint64_t mix(uint64_t z)
+{
+    z = wrap_mul_u64(z ^ (z >> 30), 0xbf58476d1ce4e5b9ULL);
+    z = wrap_mul_u64(z ^ (z >> 27), 0x94d049bb133111ebULL);
+    return z ^ (z >> 31);
+}
+
+uint32_t route_mp_hash(const struct host *h, const struct skb *skb)
+{
+    uint64_t x = mix(h->mp_key ^ ((uint64_t)skb->saddr << 32 | skb->daddr));
+    if (h->mp_policy == 1) {
+        bool ports = !skb->is_frag;
+        x = mix(x ^ ((uint64_t)skb->proto << 32 | (ports ? (uint32_t)skb->sport << 16 | skb->dport : 0)));
+    }
+    return (uint32_t)(x >> 33);
 }
 
 uint64_t route_bytes_worst(const struct sim *s)
