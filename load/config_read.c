@@ -27,6 +27,7 @@
  * "; comment" (a ';' after whitespace) and trims both sides.
  */
 #include "load/load.h"
+#include "load/template_expr.h"
 #include "sim/config_priv.h"
 #include "sim/arith.h"
 
@@ -52,7 +53,8 @@ struct cfg_loader {
     int skip;                  /* cur is NULL because its header was bad: drop keys quietly */
     /* a template's header ([host s{1..16}]): its sections, tpl[i] for the
      * value tpl_lo + i (NULL where that one was a duplicate); its keys go
-     * to each, "{}" in a value replaced by the section's number */
+     * to each, "{}" and "{EXPR}" in a value replaced for the section's
+     * number */
     struct cfg_section **tpl;
     int ntpl;
     long tpl_lo;
@@ -293,18 +295,14 @@ static char *cfg_reader(char *str, int num, void *stream)
     return str;
 }
 
-/* A template's key: to each of its sections, "{}" in the value replaced
- * by the section's number. */
+/* A template's key: to each of its sections, "{}" and "{EXPR}" in the
+ * value replaced for the section's number (load/template_expr.h). */
 static void cfg_template_key(struct cfg_loader *ld, const char *key, const char *value)
 {
     if (!cfg_is_word(key, strlen(key), "_-.@")) {
         cfg_report(ld->c, ld->line, "bad key '%s': use letters, digits, '_', '-', '.' or '@'", key);
         return;
     }
-    size_t vn = strlen(value), marks = 0;
-    for (const char *p = value; (p = strstr(p, "{}")); p += 2)
-        marks++;
-    char *v = xmalloc(vn + marks * 10 + 1);
     for (int i = 0; i < ld->ntpl; i++) {
         struct cfg_section *s = ld->tpl[i];
         if (!s)
@@ -315,19 +313,15 @@ static void cfg_template_key(struct cfg_loader *ld, const char *key, const char 
                        s->name, key, k->line);
             break;
         }
-        char *o = v;
-        for (const char *p = value; *p;) {
-            if (p[0] == '{' && p[1] == '}') {
-                o += sprintf(o, "%ld", ld->tpl_lo + i);
-                p += 2;
-            } else {
-                *o++ = *p++;
-            }
+        char why[400];
+        char *v = tpl_expand(value, ld->tpl_lo + i, why, sizeof why);
+        if (!v) {   /* once, not once a section */
+            cfg_report(ld->c, ld->line, "[%s%s%s] %s: %s", s->kind, cfg_sep(s), s->name, key, why);
+            break;
         }
-        *o = '\0';
         cfg_key_add(s, key, v, ld->line);
+        free(v);
     }
-    free(v);
 }
 
 /* inih's handler: one "key = value" on line ld->line. Always returns 1:

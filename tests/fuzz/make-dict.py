@@ -76,6 +76,11 @@ for head in ("[sim]", "[link ", "[host ", "[flow ", "]", " = ", "\n", "--set ", 
              "from = a", "to = b", "to = c", "[link l]", "[link m]", "[host a]", "[host b]", "[flow 1]", "[flow 2]",
              "[flow 3]", "${r=10mbit, 20mbit}", "${1ms, 2ms ! r}"):
     tok(head)
+# templates: ranges, "{}" and "{EXPR}" over the section's number n
+for t in ("[host s{1..8}]", "[link l{1..8}]", "[flow {1..2}]", "s{1..8}", "{}", "{n}", "{", "{n", "(n", "n)", "(",
+          ")", "n", " * ", "-", "/", "%", "{(n-1)/16+1}", "{(n-1)%16}", "{n*99999999999*99999999999}", "{n/0}",
+          "{-n}", "9223372036854775807", "ends = h{}:eth0 leaf{(n-1)/4+1}:eth{(n-1)%4}"):
+    tok(t)
 
 section = None
 family = None
