@@ -32,7 +32,10 @@ options:
                         bin of a quarter decade of size, one colour per
                         variant, log-log
   --series NAME       the trace to plot (kind series; optional if the DB has one)
-  --run ID            plot only run ID (not with sweep)
+  --run IDS           plot only these runs, each its own line (not with
+                        sweep): an id, a list, ranges (3,5,8 or 1-4); given
+                        again, it adds runs. A line is named by its label,
+                        with the rep (or run id) where labels are alike
   --flow N            goodput of flow N only (default: the sum over flows)
   --by-flow           throughput: one line per flow of each run, labelled with
                         the flow's description (flows side by side in one run)
@@ -65,7 +68,7 @@ fail() { printf '%s: %s\n' "$prog" "$*" >&2; exit 1; }
 # ---------------------------------------------------------------- arguments
 need() { [ $# -ge 2 ] || die "option $1 needs a value (try --help)"; }
 parse_args() {
-    db="" kind="" series="" run="" flow="" by_flow="" axis="" vaxis="" out="" size=1000x600 title=""
+    db="" kind="" series="" run_specs=() flow="" by_flow="" axis="" vaxis="" out="" size=1000x600 title=""
     metric="" by="" logx=""
     while [ $# -gt 0 ]; do
         case $1 in
@@ -84,7 +87,7 @@ parse_args() {
         case $opt in
         --kind) kind=$val ;;
         --series) series=$val ;;
-        --run) run=$val ;;
+        --run) run_specs+=("$val") ;;
         --flow) flow=$val ;;
         --axis) axis=$val ;;
         --variant-axis) vaxis=$val ;;
@@ -114,7 +117,7 @@ check_args() {
     if [ "$width" -lt 200 ] || [ "$width" -gt 10000 ] || [ "$height" -lt 150 ] || [ "$height" -gt 10000 ]; then
         die "--size: $size out of range (200x150 to 10000x10000)"
     fi
-    [ -z "$run" ] || [[ $run =~ ^[0-9]+$ ]] || die "--run: expected a run id, got '$run'"
+    parse_runs
     [ -z "$flow" ] || [[ $flow =~ ^[0-9]+$ ]] || die "--flow: expected a flow number, got '$flow'"
     [ "$kind" = series ] || [ -z "$series" ] || die "--series only goes with --kind series"
     [ "$kind" = throughput ] || [ -z "$by_flow" ] || die "--by-flow only goes with --kind throughput"
@@ -128,6 +131,29 @@ check_args() {
     [ -e "$db" ] || die "$db: no such file"
     [ -f "$db" ] || die "$db: not a regular file"
     [ -r "$db" ] || die "$db: not readable"
+}
+
+# parse_runs: every --run's ids and ranges, merged into run_ranges ("FROM
+# TO" lines, sorted and disjoint), so that the SQL names a range by its
+# ends however many ids it spans; run (empty without --run) and runsdesc
+# say them for messages and titles ("run 3", "runs 1-4, 8").
+parse_runs() {
+    local s
+    run="" run_ranges="" runsdesc=""
+    [ ${#run_specs[@]} -gt 0 ] || return 0
+    for s in "${run_specs[@]}"; do
+        # 15 digits: exact in awk's doubles, and beyond any run id
+        [[ $s =~ ^[0-9]{1,15}(-[0-9]{1,15})?(,[0-9]{1,15}(-[0-9]{1,15})?)*$ ]] ||
+            die "--run: expected run ids, a list or ranges such as 3, 3,5,8 or 1-4, got '$s'"
+    done
+    s=$(printf '%s\n' "${run_specs[@]}" | tr ',' '\n' | awk -F- 'NF == 2 && $1 + 0 > $2 + 0 { print; exit }')
+    [ -z "$s" ] || die "--run: the range $s runs backwards (expected FROM-TO with FROM <= TO)"
+    run_ranges=$(printf '%s\n' "${run_specs[@]}" | tr ',' '\n' |
+        awk -F- '{ printf "%.0f %.0f\n", $1, (NF > 1 ? $2 : $1) }' | sort -k1,1n -k2,2n |
+        awk 'NR > 1 && $1 <= b + 1 { if ($2 > b) b = $2; next }
+             NR > 1 { printf "%.0f %.0f\n", a, b } { a = $1; b = $2 } END { printf "%.0f %.0f\n", a, b }')
+    run=$(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), ($1 == $2 ? $1 : $1 "-" $2) }' <<<"$run_ranges")
+    if [[ $run =~ ^[0-9]+$ ]]; then runsdesc="run $run"; else runsdesc="runs $run"; fi
 }
 
 # ---------------------------------------------------------------- sweep: netsim plot

@@ -194,6 +194,74 @@ check_err plot-err-failed-run "'failed'" "$T" --run 7
 check_err plot-err-unknown-option 'unknown option' "$T" --colour red
 if [ ! -e "$tmp/nonexistent.db" ]; then ok plot-does-not-create-db; else notok plot-does-not-create-db "tools/plot created $tmp/nonexistent.db"; fi
 
+# ------------------------------------------------------------ several runs
+# msg.db (schema 3): runs 1 and 2 alike (cc=a, rep 0, as a merge makes
+# them), run 3 cc=b, run 4 unlabelled; 20 messages each, message k
+# starting at k / 10 s.
+sqlite3 "$tmp/msg.db" "${schema/user_version = 1/user_version = 3}
+CREATE TABLE message(run_id INTEGER NOT NULL, flow INTEGER NOT NULL, kind TEXT NOT NULL, id INTEGER NOT NULL,
+  size INTEGER NOT NULL, t_start REAL NOT NULL, t_end REAL NOT NULL, fct REAL NOT NULL, ideal REAL, rtos INTEGER);
+INSERT INTO run VALUES (1, 'msgs', 'cc=a', 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci'),
+  (2, 'msgs', 'cc=a', 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci'),
+  (3, 'msgs', 'cc=b', 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci'),
+  (4, 'msgs', '', 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci');
+WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 19)
+INSERT INTO message SELECT run.id, 1, 'rpc', i, 1000 * (i + 1), i / 10.0, i / 10.0 + 1e-3 * (i + run.id),
+  1e-3 * (i + run.id), 1e-4, 0 FROM run, k;" || exit 1
+
+# dbg NAME ARGS...: tools/plot ARGS -o $tmp/NAME.png under PLOT_DEBUG; its
+# stderr (the gnuplot script) in $tmp/NAME.gp, the data files it kept in
+# $tmp/NAME.d, its exit status in $rc
+mkdir -p "$tmp/ptmp"
+dbg() {
+    local name=$1 d
+    shift
+    TMPDIR=$tmp/ptmp PLOT_DEBUG=1 "$plot" "$@" -o "$tmp/$name.png" >"$tmp/$name.out" 2>"$tmp/$name.gp"; rc=$?
+    d=$(sed -n 's/^--- gnuplot script (\(.*\) kept)$/\1/p' "$tmp/$name.gp")
+    rm -rf "$tmp/$name.d"
+    [ -z "$d" ] || mv "$d" "$tmp/$name.d"
+}
+# titles FILE: the titles of the plot command's lines, '|' between them
+titles() { sed -n 's/^plot //p' "$1" | grep -o "title '[^']*'" | sed "s/^title '//; s/'$//" | paste -sd '|'; }
+# check_titles NAME WANT ARGS...: tools/plot ARGS exits 0 with lines titled WANT
+check_titles() {
+    local name=$1 want=$2 got
+    shift 2
+    dbg "$name" "$@"
+    got=$(titles "$tmp/$name.gp")
+    if [ "$rc" -ne 0 ]; then notok "$name" "exit $rc: tools/plot $*" "$(cat "$tmp/$name.gp")"
+    elif [ "$got" != "$want" ]; then notok "$name" "lines titled '$got', expected '$want'"
+    else ok "$name"; fi
+}
+
+check_titles plot-runs-range-one-line-each 'tcp.drs=trimodal rep 0|tcp.drs=trimodal rep 1|tcp.drs=trimodal rep 2' \
+    "$T" --run 1-3
+# a run's own line: its staircase's mean, min and max are that run's values
+if awk '$2 != $3 || $2 != $4 { exit 1 }' "$tmp/plot-runs-range-one-line-each.d/tp.1" 2>/dev/null &&
+    [ "$(awk 'NR == 1 { printf "%.0f", $2 }' "$tmp/plot-runs-range-one-line-each.d/tp.1")" = \
+      "$(sqlite3 "$T" "select sum(bytes) * 8 from interval where run_id = 2 and t_start = 0")" ]; then
+    ok plot-runs-line-is-one-run
+else
+    notok plot-runs-line-is-one-run "tp.1 is not run 2's goodput alone: $(head -2 "$tmp/plot-runs-range-one-line-each.d/tp.1" 2>&1)"
+fi
+check_titles plot-runs-repeated-option-add-up 'tcp.drs=trimodal|tcp.drs=continuous rep 1|tcp.drs=continuous rep 2' \
+    "$T" --run 1 --run 5-6
+if grep -qF "set title 'goodput over time — drs_regress, runs 1, 5-6'" "$tmp/plot-runs-repeated-option-add-up.gp"; then
+    ok plot-runs-title; else notok plot-runs-title "the title does not name runs 1, 5-6" "$(grep '^set title' "$tmp/plot-runs-repeated-option-add-up.gp")"; fi
+check_titles plot-runs-cdf 'tcp.drs=trimodal (10 intervals)|tcp.drs=continuous (10 intervals)' "$T" --kind cdf --run 3,4
+check_titles plot-runs-series 'tcp.drs=trimodal|tcp.drs=continuous' "$T" --kind series --series cwnd --run 2,5
+check_titles plot-runs-fct-alike-labels \
+    'cc=a (run 1) (20 messages)|cc=a (run 2) (20 messages)|cc=b (20 messages)|run 4 (20 messages)' \
+    "$tmp/msg.db" --kind fct --run 1-4
+check_titles plot-runs-slowdown 'cc=a median|cc=a 99th percentile|cc=b median|cc=b 99th percentile' \
+    "$tmp/msg.db" --kind slowdown --run 2,3
+check_err plot-err-runs-missing 'no runs with ids 99-105$' "$T" --run 2,99,100-105
+check_err plot-err-runs-missing-in-range 'no runs with ids 8-9$' "$T" --run 5-9
+check_err plot-err-runs-incomplete "run 7 is 'failed', not complete" "$T" --run 6-7
+check_err plot-err-runs-backwards '--run: the range 3-1 runs backwards' "$T" --run 1,3-1
+check_err plot-err-runs-not-ids '--run: expected run ids.*got .1,,2.' "$T" --run 1,,2
+check_err plot-err-runs-sweep '--run does not go with --kind sweep' "$S" --kind sweep --run 1-2
+
 # ------------------------------------------------------------ plot-all.sh
 mkdir -p "$tmp/all" "$tmp/none"
 cp "$T" "$S" "$tmp/all/"
