@@ -36,6 +36,14 @@ options:
                         sweep): an id, a list, ranges (3,5,8 or 1-4); given
                         again, it adds runs. A line is named by its label,
                         with the rep (or run id) where labels are alike
+  --time FROM:TO      only what lies in this window of simulated time (not
+                        with sweep): throughput and series take it as their
+                        x range and read only the intervals lying wholly in
+                        it and the samples in it; cdf counts those
+                        intervals, fct and slowdown the messages that
+                        started in it. Times in s, ms, us or ns (1.5s,
+                        200ms; a bare number is seconds), bounds included;
+                        either may be left out (1.5s: or :200ms)
   --flow N            goodput of flow N only (default: the sum over flows)
   --by-flow           throughput: one line per flow of each run, labelled with
                         the flow's description (flows side by side in one run)
@@ -68,16 +76,16 @@ fail() { printf '%s: %s\n' "$prog" "$*" >&2; exit 1; }
 # ---------------------------------------------------------------- arguments
 need() { [ $# -ge 2 ] || die "option $1 needs a value (try --help)"; }
 parse_args() {
-    db="" kind="" series="" run_specs=() flow="" by_flow="" axis="" vaxis="" out="" size=1000x600 title=""
+    db="" kind="" series="" run_specs=() time_spec="" time_given="" flow="" by_flow="" axis="" vaxis="" out="" size=1000x600 title=""
     metric="" by="" logx=""
     while [ $# -gt 0 ]; do
         case $1 in
         -h|--help) usage; exit 0 ;;
         --by-flow) by_flow=1; shift; continue ;;
         --logx|--no-logx) logx=$1; shift; continue ;;
-        --kind|--series|--run|--flow|--axis|--variant-axis|-o|--output|--size|--title|--metric|--by)
+        --kind|--series|--run|--time|--flow|--axis|--variant-axis|-o|--output|--size|--title|--metric|--by)
             need "$@"; opt=$1; val=$2; shift 2 ;;
-        --kind=*|--series=*|--run=*|--flow=*|--axis=*|--variant-axis=*|--output=*|--size=*|--title=*|--metric=*|--by=*)
+        --kind=*|--series=*|--run=*|--time=*|--flow=*|--axis=*|--variant-axis=*|--output=*|--size=*|--title=*|--metric=*|--by=*)
             opt=${1%%=*}; val=${1#*=}; shift ;;
         --) shift; [ $# -gt 0 ] && { [ -z "$db" ] || die "more than one database given"; db=$1; shift; }
             [ $# -eq 0 ] || die "unexpected argument '$1'"; break ;;
@@ -88,6 +96,7 @@ parse_args() {
         --kind) kind=$val ;;
         --series) series=$val ;;
         --run) run_specs+=("$val") ;;
+        --time) time_spec=$val; time_given=1 ;;
         --flow) flow=$val ;;
         --axis) axis=$val ;;
         --variant-axis) vaxis=$val ;;
@@ -118,6 +127,7 @@ check_args() {
         die "--size: $size out of range (200x150 to 10000x10000)"
     fi
     parse_runs
+    parse_time
     [ -z "$flow" ] || [[ $flow =~ ^[0-9]+$ ]] || die "--flow: expected a flow number, got '$flow'"
     [ "$kind" = series ] || [ -z "$series" ] || die "--series only goes with --kind series"
     [ "$kind" = throughput ] || [ -z "$by_flow" ] || die "--by-flow only goes with --kind throughput"
@@ -127,6 +137,8 @@ check_args() {
         done
     fi
     [ "$kind" != sweep ] || [ -z "$run" ] || die "--run does not go with --kind sweep: every complete run of a sweep is a point"
+    [ "$kind" != sweep ] || [ -z "$time_given" ] ||
+        die "--time does not go with --kind sweep: a sweep's points are whole runs"
 
     [ -e "$db" ] || die "$db: no such file"
     [ -f "$db" ] || die "$db: not a regular file"
@@ -154,6 +166,38 @@ parse_runs() {
              NR > 1 { printf "%.0f %.0f\n", a, b } { a = $1; b = $2 } END { printf "%.0f %.0f\n", a, b }')
     run=$(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), ($1 == $2 ? $1 : $1 "-" $2) }' <<<"$run_ranges")
     if [[ $run =~ ^[0-9]+$ ]]; then runsdesc="run $run"; else runsdesc="runs $run"; fi
+}
+
+# parse_time: --time FROM:TO in seconds, tfrom and tto (empty: open), the
+# bounds the queries compare with, tlo and thi, and tdesc for titles.
+parse_time() {
+    local f t want="FROM:TO with times such as 1.5s, 200ms or 50us (a bare number is seconds; either side may be empty, as in 1.5s: or :200ms)"
+    tfrom="" tto="" tlo="" thi="" tdesc=""
+    [ -n "$time_given" ] || return 0
+    [[ $time_spec =~ ^([^:]*):([^:]*)$ ]] || die "--time: expected $want, got '$time_spec'"
+    f=${BASH_REMATCH[1]} t=${BASH_REMATCH[2]}
+    [ -n "$f$t" ] || die "--time: expected FROM, TO or both (such as 1.5s:2s, 1.5s: or :200ms), got '$time_spec'"
+    tfrom=$(to_seconds "$f") || die "--time: expected $want, got '$time_spec'"
+    tto=$(to_seconds "$t") || die "--time: expected $want, got '$time_spec'"
+    if [ -n "$tfrom" ] && [ -n "$tto" ] && awk -v a="$tfrom" -v b="$tto" 'BEGIN { exit !(a >= b) }'; then
+        die "--time: FROM must be before TO, got '$time_spec' ($tfrom s to $tto s)"
+    fi
+    # Half a picosecond of slack: the database's times are doubles of
+    # picosecond counts (0.05 * 30 is 1.5000000000000002), and a bound the
+    # user typed must take the sample or interval end that lies on it.
+    [ -z "$tfrom" ] || tlo=$(awk -v a="$tfrom" 'BEGIN { printf "%.17g", a - 5e-13 }')
+    [ -z "$tto" ] || thi=$(awk -v a="$tto" 'BEGIN { printf "%.17g", a + 5e-13 }')
+    [[ $f =~ [a-z]$ ]] || f=${f:+${f}s}
+    [[ $t =~ [a-z]$ ]] || t=${t:+${t}s}
+    if [ -n "$f" ] && [ -n "$t" ]; then tdesc="$f to $t"; elif [ -n "$f" ]; then tdesc="from $f"; else tdesc="until $t"; fi
+}
+# to_seconds TIME: TIME (s, ms, us or ns; a bare number is seconds) in
+# seconds, empty for empty; fails on anything else.
+to_seconds() {
+    [ -n "$1" ] || return 0
+    [[ $1 =~ ^([0-9]+(\.[0-9]*)?|\.[0-9]+)(s|ms|us|ns)?$ ]] || return 1
+    awk -v v="${BASH_REMATCH[1]}" -v u="${BASH_REMATCH[3]}" \
+        'BEGIN { printf "%.15g\n", v / (u == "ms" ? 1e3 : u == "us" ? 1e6 : u == "ns" ? 1e9 : 1) }'
 }
 
 # ---------------------------------------------------------------- sweep: netsim plot

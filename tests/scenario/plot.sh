@@ -197,7 +197,8 @@ if [ ! -e "$tmp/nonexistent.db" ]; then ok plot-does-not-create-db; else notok p
 # ------------------------------------------------------------ several runs
 # msg.db (schema 3): runs 1 and 2 alike (cc=a, rep 0, as a merge makes
 # them), run 3 cc=b, run 4 unlabelled; 20 messages each, message k
-# starting at k / 10 s.
+# starting at k / 10 s; run 1's series 'probe' at k * 0.03 s (stored as
+# multiplied: 11 * 0.03 is 0.32999999999999996).
 sqlite3 "$tmp/msg.db" "${schema/user_version = 1/user_version = 3}
 CREATE TABLE message(run_id INTEGER NOT NULL, flow INTEGER NOT NULL, kind TEXT NOT NULL, id INTEGER NOT NULL,
   size INTEGER NOT NULL, t_start REAL NOT NULL, t_end REAL NOT NULL, fct REAL NOT NULL, ideal REAL, rtos INTEGER);
@@ -207,7 +208,9 @@ INSERT INTO run VALUES (1, 'msgs', 'cc=a', 1, 0, '', 1, 1, 'complete', NULL, 'h'
   (4, 'msgs', '', 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci');
 WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 19)
 INSERT INTO message SELECT run.id, 1, 'rpc', i, 1000 * (i + 1), i / 10.0, i / 10.0 + 1e-3 * (i + run.id),
-  1e-3 * (i + run.id), 1e-4, 0 FROM run, k;" || exit 1
+  1e-3 * (i + run.id), 1e-4, 0 FROM run, k;
+WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 19)
+INSERT INTO series SELECT 1, 'probe', i * 0.03, i FROM k;" || exit 1
 
 # dbg NAME ARGS...: tools/plot ARGS -o $tmp/NAME.png under PLOT_DEBUG; its
 # stderr (the gnuplot script) in $tmp/NAME.gp, the data files it kept in
@@ -261,6 +264,75 @@ check_err plot-err-runs-incomplete "run 7 is 'failed', not complete" "$T" --run 
 check_err plot-err-runs-backwards '--run: the range 3-1 runs backwards' "$T" --run 1,3-1
 check_err plot-err-runs-not-ids '--run: expected run ids.*got .1,,2.' "$T" --run 1,,2
 check_err plot-err-runs-sweep '--run does not go with --kind sweep' "$S" --kind sweep --run 1-2
+
+# ------------------------------------------------------------ a time window
+# tspan DIR: the first and last time of the staircases tp.* in DIR
+tspan() { cat "$1"/tp.* 2>/dev/null | awk 'NF { if (!n++ || $1 < a) a = $1 + 0; if ($1 > b) b = $1 + 0 } END { print a, b }'; }
+# xrange FILE: the script's x range as numbers ("0:10", "9.9:*")
+xrange() {
+    sed -n 's/^set xrange \[\(.*\)\]$/\1/p' "$1" | awk -F: '{ for (i = 1; i <= 2; i++) if ($i != "*") $i += 0; print $1 ":" $2 }'
+}
+# check_window NAME XRANGE SPAN ARGS...: tools/plot ARGS sets the x range
+# [XRANGE] and its data run from and to SPAN ("FIRST LAST") only
+check_window() {
+    local name=$1 xr=$2 span=$3 got
+    shift 3
+    dbg "$name" "$@"
+    got=$(tspan "$tmp/$name.d")
+    if [ "$rc" -ne 0 ]; then notok "$name" "exit $rc: tools/plot $*" "$(cat "$tmp/$name.gp")"
+    elif [ "$(xrange "$tmp/$name.gp")" != "$xr" ]; then
+        notok "$name" "the x range is '$(xrange "$tmp/$name.gp")', expected '$xr'"
+    elif [ "$got" != "$span" ]; then notok "$name" "data from $got, expected $span"
+    else ok "$name"; fi
+}
+check_window plot-time-throughput '2:5' '2 5' "$T" --time 2s:5s
+if grep -qF "set title 'goodput over time — drs_regress, 2s to 5s'" "$tmp/plot-time-throughput.gp"; then
+    ok plot-time-title; else notok plot-time-title "the title does not say 2s to 5s" "$(grep '^set title' "$tmp/plot-time-throughput.gp")"; fi
+# [2, 3] and [5, 6] cross a bound: only the intervals wholly inside count
+check_window plot-time-units-wholly-inside '2.5:5.5' '3 5' "$T" --time 2.5:5500ms
+check_window plot-time-open-end '7:10' '7 10' "$T" --time 7s: --flow 1
+check_window plot-time-by-flow '0:3' '0 3' "$T" --by-flow --run 1 --time :3000000us
+# check_samples NAME XRANGE "N FIRST LAST" ARGS...: a series plot with
+# the x range [XRANGE], run 1's line N samples from FIRST to LAST
+check_samples() {
+    local name=$1 xr=$2 want=$3 got
+    shift 3
+    dbg "$name" "$@"
+    got=$(awk 'NR == 1 { a = $1 + 0 } { b = $1 + 0 } END { print NR, a, b }' "$tmp/$name.d/ser.1" 2>&1)
+    if [ "$rc" -ne 0 ]; then notok "$name" "exit $rc: tools/plot $*" "$(cat "$tmp/$name.gp")"
+    elif [ "$(xrange "$tmp/$name.gp")" != "$xr" ]; then notok "$name" "the x range is '$(xrange "$tmp/$name.gp")', expected '$xr'"
+    elif [ "$got" != "$want" ]; then notok "$name" "samples (count, first, last) '$got', expected '$want'"
+    else ok "$name"; fi
+}
+# cwnd every 0.05 s: 1 s to 1.2 s is samples 20 to 24, the last stored as
+# 1.2000000000000002, which the bound 1.2 s must take all the same; probe's
+# 0.32999999999999996 the bound 330ms
+check_samples plot-time-series '1:1.2' '5 1 1.2' "$T" --kind series --series cwnd --run 1 --time 1s:1.2s
+check_samples plot-time-series-open '9.9:*' '2 9.9 9.95' "$T" --kind series --series cwnd --run 1 --time 9.9s:
+check_samples plot-time-series-low-bound '0.33:0.57' '9 0.33 0.57' "$tmp/msg.db" --kind series --series probe --time 330ms:0.57
+# the CDF counts run 4's intervals [4, 5] and [5, 6], with their goodput
+check_titles plot-time-cdf 'tcp.drs=continuous (2 intervals)' "$T" --kind cdf --run 4 --time 4s:6s
+want=$(sqlite3 "$T" "select sum(bytes) * 8.0 from interval where run_id = 4 and t_start >= 4 and t_end <= 6
+    group by t_start order by 1" | awk '{ printf "%.0f\n", $1 }' | paste -sd ' ')
+got=$(awk '!seen[$1]++ { printf "%.0f\n", $1 }' "$tmp/plot-time-cdf.d/cdf.0" 2>/dev/null | paste -sd ' ')
+if [ -n "$want" ] && [ "$got" = "$want" ]; then ok plot-time-cdf-values
+else notok plot-time-cdf-values "the CDF's values are '$got', expected '$want'"; fi
+# messages 5 to 10 start in [0.5 s, 1 s]: 6 a run, runs 1 and 2 pooled
+check_titles plot-time-fct 'cc=a (12 messages)|cc=b (6 messages)|run 4 (6 messages)' "$tmp/msg.db" --kind fct --time 0.5s:1s
+dbg plot-time-slowdown "$tmp/msg.db" --kind slowdown --run 3 --time 1s:
+if [ "$rc" -eq 0 ] && [ "$(awk '{ n += $4 } END { print n }' "$tmp/plot-time-slowdown.d/sd.0")" = 10 ]; then
+    ok plot-time-slowdown
+else notok plot-time-slowdown "expected the 10 messages from 1 s on in the bins of sd.0" "$(cat "$tmp/plot-time-slowdown.gp")"; fi
+check_err plot-err-time-backwards '--time: FROM must be before TO' "$T" --time 5s:2s
+check_err plot-err-time-equal '--time: FROM must be before TO' "$T" --time 2s:2000ms
+check_err plot-err-time-not-a-time '--time: expected FROM:TO with times such as 1.5s' "$T" --time 1x:2s
+check_err plot-err-time-no-colon '--time: expected FROM:TO with times' "$T" --time 2s
+check_err plot-err-time-negative '--time: expected FROM:TO with times' "$T" --time -1s:2s
+check_err plot-err-time-neither '--time: expected FROM, TO or both' "$T" --time :
+check_err plot-err-time-sweep '--time does not go with --kind sweep' "$S" --kind sweep --time 1s:2s
+check_err plot-err-time-sweep-implied '--time does not go with --kind sweep' "$S" --metric goodput --time 1s:
+check_err plot-err-time-no-intervals 'no interval rows in DB inside --time 20s:30s' "$T" --time 20s:30s
+check_err plot-err-time-no-messages 'no message rows in DB starting inside --time 5s:' "$tmp/msg.db" --kind fct --time 5s:
 
 # ------------------------------------------------------------ plot-all.sh
 mkdir -p "$tmp/all" "$tmp/none"
