@@ -62,6 +62,12 @@ options:
   --title T           title (default: what is plotted, the scenario)
   -h, --help          this text
 
+Lines take the 10 colours of Tableau 10 and, from the 11th line on, dash
+patterns: 50 distinct styles (series: a colour per variant, its repeats
+dashed; slowdown: dashed is the 99th percentile, and from the 11th variant
+on the points change shape). Past that, styles repeat: a warning on
+stderr says so, and --run or --flow draws fewer lines.
+
 Only runs with status 'complete' are plotted. PLOT_DEBUG=1 in the
 environment prints the gnuplot script and keeps the temporary files.
 The sweep kind runs netsim: $NETSIM if set, else the netsim installed
@@ -237,7 +243,8 @@ join_by() { local IFS=$1; shift; printf '%s' "$*"; }
 clean() { printf '%s' "$1" | tr '\000-\037' ' '; }
 
 # Colours (Tableau 10, readable on white); line i uses colour i mod 10 and,
-# from the 11th line on, a dash pattern.
+# from the 11th line on, a dash pattern: 50 styles, then they repeat, which
+# write_plot counts and render says.
 colors=('#1f77b4' '#ff7f0e' '#2ca02c' '#d62728' '#9467bd' '#8c564b' '#e377c2' '#7f7f7f' '#bcbd22' '#17becf')
 color() { printf '%s' "${colors[$(($1 % 10))]}"; }
 dash() { printf '%s' $(($1 / 10 % 5 + 1)); }
@@ -311,10 +318,27 @@ write_plot() {
         echo "set key outside below center horizontal Left reverse samplen 3 maxcols $cols noenhanced height 1"
         echo "plot $(join_by , "$@")"
     } >>"$gp"
+    # The lines in the key that look alike (colour, dash pattern, point):
+    # the style as gnuplot gets it, whichever scheme the kind follows.
+    local item st re="lc rgb '([^']*)' dt ([0-9]+)" pt=" pt ([0-9]+)"
+    local -A seen=()
+    nlines=0 nshared=0
+    for item in "$@"; do
+        [[ $item != *notitle* && $item =~ $re ]] || continue
+        st="${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"
+        [[ ! $item =~ $pt ]] || st="$st ${BASH_REMATCH[1]}"
+        nlines=$((nlines + 1))
+        [ -z "${seen[$st]+set}" ] || nshared=$((nshared + 1))
+        seen[$st]=1
+    done
 }
 render() {
     [ -z "${PLOT_DEBUG:-}" ] || { echo "--- gnuplot script ($tmp kept)" >&2; cat "$gp" >&2; trap - EXIT; }
     gnuplot "$gp" >"$tmp/gperr" 2>&1 || { sed 's/^/  /' "$tmp/gperr" >&2; fail "gnuplot failed"; }
     [ -s "$out" ] || fail "gnuplot wrote nothing to $out"
+    if [ "${nshared:-0}" -gt 0 ]; then
+        printf '%s: warning: line styles repeat: %d lines in %d distinct styles (10 colours x 5 dash patterns), some alike\n' \
+            "$prog" "$nlines" $((nlines - nshared)) >&2
+    fi
     printf '%s\n' "$out"
 }

@@ -334,6 +334,59 @@ check_err plot-err-time-sweep-implied '--time does not go with --kind sweep' "$S
 check_err plot-err-time-no-intervals 'no interval rows in DB inside --time 20s:30s' "$T" --time 20s:30s
 check_err plot-err-time-no-messages 'no message rows in DB starting inside --time 5s:' "$tmp/msg.db" --kind fct --time 5s:
 
+# ------------------------------------------------------------ line styles
+# many.db: 60 variants v=1 .. v=60, a run each, with intervals, a series
+# and messages
+sqlite3 "$tmp/many.db" "${schema/user_version = 1/user_version = 3}
+CREATE TABLE message(run_id INTEGER NOT NULL, flow INTEGER NOT NULL, kind TEXT NOT NULL, id INTEGER NOT NULL,
+  size INTEGER NOT NULL, t_start REAL NOT NULL, t_end REAL NOT NULL, fct REAL NOT NULL, ideal REAL, rtos INTEGER);
+WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 60)
+INSERT INTO run SELECT i, 'many', 'v=' || i, 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci' FROM k;
+INSERT INTO interval SELECT id, 1, 0, 1, id * 1000, NULL FROM run;
+INSERT INTO interval SELECT id, 1, 1, 2, id * 1100, NULL FROM run;
+INSERT INTO series SELECT id, 'x', 0, id FROM run;
+INSERT INTO series SELECT id, 'x', 1, id + 1 FROM run;
+INSERT INTO message SELECT id, 1, 'rpc', 1, 1000, 0, 1e-3, 1e-3, 1e-4, 0 FROM run;
+INSERT INTO message SELECT id, 1, 'rpc', 2, 100000, 0, 2e-3, 2e-3, 1e-4, 0 FROM run;" || exit 1
+# styles FILE: the styles (colour, dash pattern, point) of the plot's titled
+# lines, one a line (many.db's labels have no commas)
+styles() {
+    sed -n 's/^plot //p' "$1" | tr ',' '\n' | grep -v notitle | awk '{ k = ""
+        if (match($0, /lc rgb .[^ ]* dt [0-9]+/)) k = substr($0, RSTART, RLENGTH)
+        if (match($0, / pt [0-9]+/)) k = k substr($0, RSTART, RLENGTH)
+        if (k != "") print k }'
+}
+# check_styles NAME LINES WARN ARGS...: LINES lines drawn, exit 0, the path
+# on stdout; WARN 1: stderr says the styles repeat, 0: all LINES styles differ
+check_styles() {
+    local name=$1 lines=$2 warn=$3 n u
+    shift 3
+    dbg "$name" "$@"
+    n=$(sed -n 's/^plot //p' "$tmp/$name.gp" | grep -o "title '" | wc -l)
+    u=$(styles "$tmp/$name.gp" | sort -u | wc -l)
+    if [ "$rc" -ne 0 ] || [ "$(cat "$tmp/$name.out")" != "$tmp/$name.png" ]; then
+        notok "$name" "exit $rc, stdout '$(cat "$tmp/$name.out")': tools/plot $*"
+    elif [ "$n" -ne "$lines" ]; then notok "$name" "$n lines, expected $lines"
+    elif [ "$warn" = 1 ] && ! grep -q "^plot: warning: line styles repeat: $lines lines in 50 distinct styles" "$tmp/$name.gp"; then
+        notok "$name" "no warning that styles repeat on stderr:" "$(grep -v '^set \|^plot \|^---' "$tmp/$name.gp")"
+    elif [ "$warn" = 0 ] && grep -q 'warning' "$tmp/$name.gp"; then notok "$name" "$(grep warning "$tmp/$name.gp")"
+    elif [ "$warn" = 0 ] && [ "$u" -ne "$lines" ]; then notok "$name" "$lines lines in $u styles"
+    else ok "$name"; fi
+}
+check_styles plot-styles-50-distinct 50 0 "$tmp/many.db" --run 1-50
+# line 11: colour 1's, dashed
+if [ "$(styles "$tmp/plot-styles-50-distinct.gp" | sed -n '1p;11p' | paste -sd '|')" = "lc rgb '#1f77b4' dt 1|lc rgb '#1f77b4' dt 2" ]; then
+    ok plot-styles-11th-line-dashed
+else notok plot-styles-11th-line-dashed "lines 1 and 11: $(styles "$tmp/plot-styles-50-distinct.gp" | sed -n '1p;11p' | paste -sd '|')"; fi
+check_styles plot-styles-51-repeat 51 1 "$tmp/many.db" --run 1-51
+check_styles plot-styles-variants-repeat 60 1 "$tmp/many.db" --kind cdf
+check_styles plot-styles-series-50 50 0 "$tmp/many.db" --kind series --run 1-50
+check_styles plot-styles-series-51 51 1 "$tmp/many.db" --kind series --run 1-51
+check_styles plot-styles-slowdown-50 100 0 "$tmp/many.db" --kind slowdown --run 1-50
+check_styles plot-styles-fct-51 51 1 "$tmp/many.db" --kind fct --run 1-51
+if tools/plot --help | grep -q 'Tableau 10' && tools/plot --help | grep -q '50 distinct styles'; then ok plot-styles-in-help
+else notok plot-styles-in-help "--help does not say the colours and the 50 styles"; fi
+
 # ------------------------------------------------------------ plot-all.sh
 mkdir -p "$tmp/all" "$tmp/none"
 cp "$T" "$S" "$tmp/all/"
