@@ -188,9 +188,11 @@ parse_time() {
     if [ -n "$tfrom" ] && [ -n "$tto" ] && awk -v a="$tfrom" -v b="$tto" 'BEGIN { exit !(a >= b) }'; then
         die "--time: FROM must be before TO, got '$time_spec' ($tfrom s to $tto s)"
     fi
-    # Half a picosecond of slack: the database's times are doubles of
-    # picosecond counts (0.05 * 30 is 1.5000000000000002), and a bound the
-    # user typed must take the sample or interval end that lies on it.
+    # Half a picosecond of slack, less than any two of netsim's times
+    # differ by: a bound and a time stored for the same instant can be
+    # doubles an ulp apart (netsim divides picoseconds, but a database
+    # made by a script may multiply: 24 * 0.05 is 1.2000000000000002), and
+    # the bound must take the sample or interval that lies on it.
     [ -z "$tfrom" ] || tlo=$(awk -v a="$tfrom" 'BEGIN { printf "%.17g", a - 5e-13 }')
     [ -z "$tto" ] || thi=$(awk -v a="$tto" 'BEGIN { printf "%.17g", a + 5e-13 }')
     [[ $f =~ [a-z]$ ]] || f=${f:+${f}s}
