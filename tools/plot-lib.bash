@@ -321,11 +321,13 @@ write_plot() {
         echo "plot $(join_by , "$@")"
     } >>"$gp"
     # The lines in the key that look alike (colour, dash pattern, point):
-    # the style as gnuplot gets it, whichever scheme the kind follows.
+    # the style as gnuplot gets it, whichever scheme the kind follows; the
+    # title left out, as a label may read like a style.
     local item st re="lc rgb '([^']*)' dt ([0-9]+)" pt=" pt ([0-9]+)"
     local -A seen=()
     nlines=0 nshared=0
     for item in "$@"; do
+        item=${item%% title \'*}
         [[ $item != *notitle* && $item =~ $re ]] || continue
         st="${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"
         [[ ! $item =~ $pt ]] || st="$st ${BASH_REMATCH[1]}"
