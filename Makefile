@@ -361,7 +361,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 IROOT   := $(DESTDIR)$(PREFIX)
 SCEN    := $(IROOT)/share/netsim/scenarios
-INSTALLED := bin/netsim bin/netsim-plot share/man/man1/netsim.1 share/man/man5/netsim-scenario.5 \
+INSTALLED := bin/netsim bin/netsim-plot share/netsim/plot-lib.bash share/man/man1/netsim.1 share/man/man5/netsim-scenario.5 \
 	share/bash-completion/completions/netsim
 
 install: release
@@ -369,6 +369,7 @@ install: release
 	  $(IROOT)/share/bash-completion/completions $(SCEN)/bench
 	install -m 755 $(NETSIM) $(IROOT)/bin/netsim
 	install -m 755 tools/plot $(IROOT)/bin/netsim-plot
+	install -m 644 tools/plot-lib.bash $(IROOT)/share/netsim/plot-lib.bash
 	install -m 644 man/netsim.1 $(IROOT)/share/man/man1/netsim.1
 	install -m 644 man/netsim-scenario.5 $(IROOT)/share/man/man5/netsim-scenario.5
 	install -m 644 tools/netsim-completion.bash $(IROOT)/share/bash-completion/completions/netsim

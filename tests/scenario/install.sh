@@ -18,7 +18,7 @@ before=$(cksum < "$NETSIM")
 env -u NETSIM nice make -s install RELEASE_PGO= RELEASE_LTO= DESTDIR="$D" PREFIX=/usr > "$tmp/install.out" 2>&1
 check "make install DESTDIR=\$D PREFIX=/usr" test $? -eq 0
 check "... leaves the netsim under test as it was ($NETSIM)" test "$(cksum < "$NETSIM")" = "$before"
-for f in bin/netsim bin/netsim-plot share/man/man1/netsim.1 share/man/man5/netsim-scenario.5 \
+for f in bin/netsim bin/netsim-plot share/netsim/plot-lib.bash share/man/man1/netsim.1 share/man/man5/netsim-scenario.5 \
          share/bash-completion/completions/netsim share/netsim/scenarios/udp_line_rate.ini \
          share/netsim/scenarios/bench/w1.ini; do
     check "... installs /usr/$f" test -s "$D/usr/$f"

@@ -194,6 +194,199 @@ check_err plot-err-failed-run "'failed'" "$T" --run 7
 check_err plot-err-unknown-option 'unknown option' "$T" --colour red
 if [ ! -e "$tmp/nonexistent.db" ]; then ok plot-does-not-create-db; else notok plot-does-not-create-db "tools/plot created $tmp/nonexistent.db"; fi
 
+# ------------------------------------------------------------ several runs
+# msg.db (schema 3): runs 1 and 2 alike (cc=a, rep 0, as a merge makes
+# them), run 3 cc=b, run 4 unlabelled; 20 messages each, message k
+# starting at k / 10 s; run 1's series 'probe' at k * 0.03 s (stored as
+# multiplied: 11 * 0.03 is 0.32999999999999996).
+sqlite3 "$tmp/msg.db" "${schema/user_version = 1/user_version = 3}
+CREATE TABLE message(run_id INTEGER NOT NULL, flow INTEGER NOT NULL, kind TEXT NOT NULL, id INTEGER NOT NULL,
+  size INTEGER NOT NULL, t_start REAL NOT NULL, t_end REAL NOT NULL, fct REAL NOT NULL, ideal REAL, rtos INTEGER);
+INSERT INTO run VALUES (1, 'msgs', 'cc=a', 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci'),
+  (2, 'msgs', 'cc=a', 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci'),
+  (3, 'msgs', 'cc=b', 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci'),
+  (4, 'msgs', '', 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci');
+WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 19)
+INSERT INTO message SELECT run.id, 1, 'rpc', i, 1000 * (i + 1), i / 10.0, i / 10.0 + 1e-3 * (i + run.id),
+  1e-3 * (i + run.id), 1e-4, 0 FROM run, k;
+WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 19)
+INSERT INTO series SELECT 1, 'probe', i * 0.03, i FROM k;" || exit 1
+
+# dbg NAME ARGS...: tools/plot ARGS -o $tmp/NAME.png under PLOT_DEBUG; its
+# stderr (the gnuplot script) in $tmp/NAME.gp, the data files it kept in
+# $tmp/NAME.d, its exit status in $rc
+mkdir -p "$tmp/ptmp"
+dbg() {
+    local name=$1 d
+    shift
+    TMPDIR=$tmp/ptmp PLOT_DEBUG=1 "$plot" "$@" -o "$tmp/$name.png" >"$tmp/$name.out" 2>"$tmp/$name.gp"; rc=$?
+    d=$(sed -n 's/^--- gnuplot script (\(.*\) kept)$/\1/p' "$tmp/$name.gp")
+    rm -rf "$tmp/$name.d"
+    [ -z "$d" ] || mv "$d" "$tmp/$name.d"
+}
+# titles FILE: the titles of the plot command's lines, '|' between them
+titles() { sed -n 's/^plot //p' "$1" | grep -o "title '[^']*'" | sed "s/^title '//; s/'$//" | paste -sd '|'; }
+# check_titles NAME WANT ARGS...: tools/plot ARGS exits 0 with lines titled WANT
+check_titles() {
+    local name=$1 want=$2 got
+    shift 2
+    dbg "$name" "$@"
+    got=$(titles "$tmp/$name.gp")
+    if [ "$rc" -ne 0 ]; then notok "$name" "exit $rc: tools/plot $*" "$(cat "$tmp/$name.gp")"
+    elif [ "$got" != "$want" ]; then notok "$name" "lines titled '$got', expected '$want'"
+    else ok "$name"; fi
+}
+
+check_titles plot-runs-range-one-line-each 'tcp.drs=trimodal rep 0|tcp.drs=trimodal rep 1|tcp.drs=trimodal rep 2' \
+    "$T" --run 1-3
+# a run's own line: its staircase's mean, min and max are that run's values
+if awk '$2 != $3 || $2 != $4 { exit 1 }' "$tmp/plot-runs-range-one-line-each.d/tp.1" 2>/dev/null &&
+    [ "$(awk 'NR == 1 { printf "%.0f", $2 }' "$tmp/plot-runs-range-one-line-each.d/tp.1")" = \
+      "$(sqlite3 "$T" "select sum(bytes) * 8 from interval where run_id = 2 and t_start = 0")" ]; then
+    ok plot-runs-line-is-one-run
+else
+    notok plot-runs-line-is-one-run "tp.1 is not run 2's goodput alone: $(head -2 "$tmp/plot-runs-range-one-line-each.d/tp.1" 2>&1)"
+fi
+check_titles plot-runs-repeated-option-add-up 'tcp.drs=trimodal|tcp.drs=continuous rep 1|tcp.drs=continuous rep 2' \
+    "$T" --run 1 --run 5-6
+if grep -qF "set title 'goodput over time — drs_regress, runs 1, 5-6'" "$tmp/plot-runs-repeated-option-add-up.gp"; then
+    ok plot-runs-title; else notok plot-runs-title "the title does not name runs 1, 5-6" "$(grep '^set title' "$tmp/plot-runs-repeated-option-add-up.gp")"; fi
+check_titles plot-runs-cdf 'tcp.drs=trimodal (10 intervals)|tcp.drs=continuous (10 intervals)' "$T" --kind cdf --run 3,4
+check_titles plot-runs-series 'tcp.drs=trimodal|tcp.drs=continuous' "$T" --kind series --series cwnd --run 2,5
+check_titles plot-runs-fct-alike-labels \
+    'cc=a (run 1) (20 messages)|cc=a (run 2) (20 messages)|cc=b (20 messages)|run 4 (20 messages)' \
+    "$tmp/msg.db" --kind fct --run 1-4
+check_titles plot-runs-slowdown 'cc=a median|cc=a 99th percentile|cc=b median|cc=b 99th percentile' \
+    "$tmp/msg.db" --kind slowdown --run 2,3
+check_err plot-err-runs-missing 'no runs with ids 99-105$' "$T" --run 2,99,100-105
+check_err plot-err-runs-missing-in-range 'no runs with ids 8-9$' "$T" --run 5-9
+check_err plot-err-runs-incomplete "run 7 is 'failed', not complete" "$T" --run 6-7
+check_err plot-err-runs-backwards '--run: the range 3-1 runs backwards' "$T" --run 1,3-1
+check_err plot-err-runs-not-ids '--run: expected run ids.*got .1,,2.' "$T" --run 1,,2
+check_err plot-err-runs-sweep '--run does not go with --kind sweep' "$S" --kind sweep --run 1-2
+
+# ------------------------------------------------------------ a time window
+# tspan DIR: the first and last time of the staircases tp.* in DIR
+tspan() { cat "$1"/tp.* 2>/dev/null | awk 'NF { if (!n++ || $1 < a) a = $1 + 0; if ($1 > b) b = $1 + 0 } END { print a, b }'; }
+# xrange FILE: the script's x range as numbers ("0:10", "9.9:*")
+xrange() {
+    sed -n 's/^set xrange \[\(.*\)\]$/\1/p' "$1" | awk -F: '{ for (i = 1; i <= 2; i++) if ($i != "*") $i += 0; print $1 ":" $2 }'
+}
+# check_window NAME XRANGE SPAN ARGS...: tools/plot ARGS sets the x range
+# [XRANGE] and its data run from and to SPAN ("FIRST LAST") only
+check_window() {
+    local name=$1 xr=$2 span=$3 got
+    shift 3
+    dbg "$name" "$@"
+    got=$(tspan "$tmp/$name.d")
+    if [ "$rc" -ne 0 ]; then notok "$name" "exit $rc: tools/plot $*" "$(cat "$tmp/$name.gp")"
+    elif [ "$(xrange "$tmp/$name.gp")" != "$xr" ]; then
+        notok "$name" "the x range is '$(xrange "$tmp/$name.gp")', expected '$xr'"
+    elif [ "$got" != "$span" ]; then notok "$name" "data from $got, expected $span"
+    else ok "$name"; fi
+}
+check_window plot-time-throughput '2:5' '2 5' "$T" --time 2s:5s
+if grep -qF "set title 'goodput over time — drs_regress, 2s to 5s'" "$tmp/plot-time-throughput.gp"; then
+    ok plot-time-title; else notok plot-time-title "the title does not say 2s to 5s" "$(grep '^set title' "$tmp/plot-time-throughput.gp")"; fi
+# [2, 3] and [5, 6] cross a bound: only the intervals wholly inside count
+check_window plot-time-units-wholly-inside '2.5:5.5' '3 5' "$T" --time 2.5:5500ms
+check_window plot-time-open-end '7:10' '7 10' "$T" --time 7s: --flow 1
+check_window plot-time-by-flow '0:3' '0 3' "$T" --by-flow --run 1 --time :3000000us
+# check_samples NAME XRANGE "N FIRST LAST" ARGS...: a series plot with
+# the x range [XRANGE], run 1's line N samples from FIRST to LAST
+check_samples() {
+    local name=$1 xr=$2 want=$3 got
+    shift 3
+    dbg "$name" "$@"
+    got=$(awk 'NR == 1 { a = $1 + 0 } { b = $1 + 0 } END { print NR, a, b }' "$tmp/$name.d/ser.1" 2>&1)
+    if [ "$rc" -ne 0 ]; then notok "$name" "exit $rc: tools/plot $*" "$(cat "$tmp/$name.gp")"
+    elif [ "$(xrange "$tmp/$name.gp")" != "$xr" ]; then notok "$name" "the x range is '$(xrange "$tmp/$name.gp")', expected '$xr'"
+    elif [ "$got" != "$want" ]; then notok "$name" "samples (count, first, last) '$got', expected '$want'"
+    else ok "$name"; fi
+}
+# cwnd every 0.05 s: 1 s to 1.2 s is samples 20 to 24, the last stored as
+# 1.2000000000000002, which the bound 1.2 s must take all the same; probe's
+# 0.32999999999999996 the bound 330ms
+check_samples plot-time-series '1:1.2' '5 1 1.2' "$T" --kind series --series cwnd --run 1 --time 1s:1.2s
+check_samples plot-time-series-open '9.9:*' '2 9.9 9.95' "$T" --kind series --series cwnd --run 1 --time 9.9s:
+check_samples plot-time-series-low-bound '0.33:0.57' '9 0.33 0.57' "$tmp/msg.db" --kind series --series probe --time 330ms:0.57
+# the CDF counts run 4's intervals [4, 5] and [5, 6], with their goodput
+check_titles plot-time-cdf 'tcp.drs=continuous (2 intervals)' "$T" --kind cdf --run 4 --time 4s:6s
+want=$(sqlite3 "$T" "select sum(bytes) * 8.0 from interval where run_id = 4 and t_start >= 4 and t_end <= 6
+    group by t_start order by 1" | awk '{ printf "%.0f\n", $1 }' | paste -sd ' ')
+got=$(awk '!seen[$1]++ { printf "%.0f\n", $1 }' "$tmp/plot-time-cdf.d/cdf.0" 2>/dev/null | paste -sd ' ')
+if [ -n "$want" ] && [ "$got" = "$want" ]; then ok plot-time-cdf-values
+else notok plot-time-cdf-values "the CDF's values are '$got', expected '$want'"; fi
+# messages 5 to 10 start in [0.5 s, 1 s]: 6 a run, runs 1 and 2 pooled
+check_titles plot-time-fct 'cc=a (12 messages)|cc=b (6 messages)|run 4 (6 messages)' "$tmp/msg.db" --kind fct --time 0.5s:1s
+dbg plot-time-slowdown "$tmp/msg.db" --kind slowdown --run 3 --time 1s:
+if [ "$rc" -eq 0 ] && [ "$(awk '{ n += $4 } END { print n }' "$tmp/plot-time-slowdown.d/sd.0")" = 10 ]; then
+    ok plot-time-slowdown
+else notok plot-time-slowdown "expected the 10 messages from 1 s on in the bins of sd.0" "$(cat "$tmp/plot-time-slowdown.gp")"; fi
+check_err plot-err-time-backwards '--time: FROM must be before TO' "$T" --time 5s:2s
+check_err plot-err-time-equal '--time: FROM must be before TO' "$T" --time 2s:2000ms
+check_err plot-err-time-not-a-time '--time: expected FROM:TO with times such as 1.5s' "$T" --time 1x:2s
+check_err plot-err-time-no-colon '--time: expected FROM:TO with times' "$T" --time 2s
+check_err plot-err-time-negative '--time: expected FROM:TO with times' "$T" --time -1s:2s
+check_err plot-err-time-neither '--time: expected FROM, TO or both' "$T" --time :
+check_err plot-err-time-sweep '--time does not go with --kind sweep' "$S" --kind sweep --time 1s:2s
+check_err plot-err-time-sweep-implied '--time does not go with --kind sweep' "$S" --metric goodput --time 1s:
+check_err plot-err-time-no-intervals 'no interval rows in DB inside --time 20s:30s' "$T" --time 20s:30s
+check_err plot-err-time-no-messages 'no message rows in DB starting inside --time 5s:' "$tmp/msg.db" --kind fct --time 5s:
+
+# ------------------------------------------------------------ line styles
+# many.db: 60 variants v=1 .. v=60, a run each, with intervals, a series
+# and messages
+sqlite3 "$tmp/many.db" "${schema/user_version = 1/user_version = 3}
+CREATE TABLE message(run_id INTEGER NOT NULL, flow INTEGER NOT NULL, kind TEXT NOT NULL, id INTEGER NOT NULL,
+  size INTEGER NOT NULL, t_start REAL NOT NULL, t_end REAL NOT NULL, fct REAL NOT NULL, ideal REAL, rtos INTEGER);
+WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 60)
+INSERT INTO run SELECT i, 'many', 'v=' || i, 1, 0, '', 1, 1, 'complete', NULL, 'h', 2, 'ci' FROM k;
+INSERT INTO interval SELECT id, 1, 0, 1, id * 1000, NULL FROM run;
+INSERT INTO interval SELECT id, 1, 1, 2, id * 1100, NULL FROM run;
+INSERT INTO series SELECT id, 'x', 0, id FROM run;
+INSERT INTO series SELECT id, 'x', 1, id + 1 FROM run;
+INSERT INTO message SELECT id, 1, 'rpc', 1, 1000, 0, 1e-3, 1e-3, 1e-4, 0 FROM run;
+INSERT INTO message SELECT id, 1, 'rpc', 2, 100000, 0, 2e-3, 2e-3, 1e-4, 0 FROM run;" || exit 1
+# styles FILE: the styles (colour, dash pattern, point) of the plot's titled
+# lines, one a line (many.db's labels have no commas)
+styles() {
+    sed -n 's/^plot //p' "$1" | tr ',' '\n' | grep -v notitle | awk '{ k = ""
+        if (match($0, /lc rgb .[^ ]* dt [0-9]+/)) k = substr($0, RSTART, RLENGTH)
+        if (match($0, / pt [0-9]+/)) k = k substr($0, RSTART, RLENGTH)
+        if (k != "") print k }'
+}
+# check_styles NAME LINES WARN ARGS...: LINES lines drawn, exit 0, the path
+# on stdout; WARN 1: stderr says the styles repeat, 0: all LINES styles differ
+check_styles() {
+    local name=$1 lines=$2 warn=$3 n u
+    shift 3
+    dbg "$name" "$@"
+    n=$(sed -n 's/^plot //p' "$tmp/$name.gp" | grep -o "title '" | wc -l)
+    u=$(styles "$tmp/$name.gp" | sort -u | wc -l)
+    if [ "$rc" -ne 0 ] || [ "$(cat "$tmp/$name.out")" != "$tmp/$name.png" ]; then
+        notok "$name" "exit $rc, stdout '$(cat "$tmp/$name.out")': tools/plot $*"
+    elif [ "$n" -ne "$lines" ]; then notok "$name" "$n lines, expected $lines"
+    elif [ "$warn" = 1 ] && ! grep -q "^plot: warning: line styles repeat: $lines lines in 50 distinct styles" "$tmp/$name.gp"; then
+        notok "$name" "no warning that styles repeat on stderr:" "$(grep -v '^set \|^plot \|^---' "$tmp/$name.gp")"
+    elif [ "$warn" = 0 ] && grep -q 'warning' "$tmp/$name.gp"; then notok "$name" "$(grep warning "$tmp/$name.gp")"
+    elif [ "$warn" = 0 ] && [ "$u" -ne "$lines" ]; then notok "$name" "$lines lines in $u styles"
+    else ok "$name"; fi
+}
+check_styles plot-styles-50-distinct 50 0 "$tmp/many.db" --run 1-50
+# line 11: colour 1's, dashed
+if [ "$(styles "$tmp/plot-styles-50-distinct.gp" | sed -n '1p;11p' | paste -sd '|')" = "lc rgb '#1f77b4' dt 1|lc rgb '#1f77b4' dt 2" ]; then
+    ok plot-styles-11th-line-dashed
+else notok plot-styles-11th-line-dashed "lines 1 and 11: $(styles "$tmp/plot-styles-50-distinct.gp" | sed -n '1p;11p' | paste -sd '|')"; fi
+check_styles plot-styles-51-repeat 51 1 "$tmp/many.db" --run 1-51
+check_styles plot-styles-variants-repeat 60 1 "$tmp/many.db" --kind cdf
+check_styles plot-styles-series-50 50 0 "$tmp/many.db" --kind series --run 1-50
+check_styles plot-styles-series-51 51 1 "$tmp/many.db" --kind series --run 1-51
+check_styles plot-styles-slowdown-50 100 0 "$tmp/many.db" --kind slowdown --run 1-50
+check_styles plot-styles-fct-51 51 1 "$tmp/many.db" --kind fct --run 1-51
+if tools/plot --help | grep -q 'Tableau 10' && tools/plot --help | grep -q '50 distinct styles'; then ok plot-styles-in-help
+else notok plot-styles-in-help "--help does not say the colours and the 50 styles"; fi
+
 # ------------------------------------------------------------ plot-all.sh
 mkdir -p "$tmp/all" "$tmp/none"
 cp "$T" "$S" "$tmp/all/"

@@ -165,6 +165,40 @@ check "... its legend is flow 2's label, only ($(paste -sd '|' "$tmp/srtt.titles
     test "$(cat "$tmp/srtt.titles")" = "$(q "$tmp/three.db" "select value from param where key = 'label.flow.2'")"
 check "... its y label has the unit of srtt_ms" grep -qF "set ylabel 'flow.2.snd.srtt_ms (ms)'" "$tmp/srtt.gp"
 
+# ---- tools/plot: a time window and runs picked, on the times netsim
+# writes (intervals every 50 ms, samples every 10 ms): a bound on an
+# interval's end or on a sample takes it
+# xrange FILE: the script's x range as numbers
+xrange() {
+    sed -n 's/^set xrange \[\(.*\)\]$/\1/p' "$1" | awk -F: '{ for (i = 1; i <= 2; i++) if ($i != "*") $i += 0; print $1 ":" $2 }'
+}
+# kept FILE: the directory PLOT_DEBUG kept, named in FILE
+kept() { sed -n 's/^--- gnuplot script (\(.*\) kept)$/\1/p' "$1"; }
+TMPDIR=$tmp/ptmp PLOT_DEBUG=1 tools/plot "$tmp/three.db" --time 40ms:150ms -o "$tmp/w.png" > /dev/null 2> "$tmp/w.gp"
+check "tools/plot --time 40ms:150ms exits 0" test $? -eq 0 -a -s "$tmp/w.png"
+check "... its x range is the window ($(xrange "$tmp/w.gp"))" test "$(xrange "$tmp/w.gp")" = 0.04:0.15
+span=$(awk 'NF { if (!n++ || $1 < a) a = $1 + 0; if ($1 > b) b = $1 + 0 } END { print a, b }' "$(kept "$tmp/w.gp")"/tp.*)
+check "... its goodput is the intervals from 0.05 to 0.15 s ($span)" test "$span" = "0.05 0.15"
+TMPDIR=$tmp/ptmp PLOT_DEBUG=1 tools/plot "$tmp/three.db" --kind series --series flow.2.snd.srtt_ms --time 90ms:150ms \
+    -o "$tmp/ws.png" > /dev/null 2> "$tmp/ws.gp"
+check "tools/plot --kind series --time 90ms:150ms exits 0" test $? -eq 0 -a -s "$tmp/ws.png"
+want=$(q "$tmp/three.db" "select count(*) from series where name = 'flow.2.snd.srtt_ms' and t > 0.0899 and t < 0.1501")
+got=$(awk 'NR == 1 { a = $1 + 0 } { b = $1 + 0 } END { print NR, a, b }' "$(kept "$tmp/ws.gp")"/ser.*)
+check "... draws the $want samples from 90 to 150 ms, both ends ($got)" test "$got" = "$want 0.09 0.15"
+check "... over the window" test "$(xrange "$tmp/ws.gp")" = 0.09:0.15
+TMPDIR=$tmp/ptmp PLOT_DEBUG=1 tools/plot "$tmp/three.db" --kind cdf --time 100ms: -o "$tmp/wc.png" > /dev/null 2> "$tmp/wc.gp"
+check "tools/plot --kind cdf --time 100ms: counts the 2 intervals from 100 ms" test "$(titles "$tmp/wc.gp" | grep -c '(2 intervals)$')" = 1
+out=$(tools/plot "$D" --metric jain --time 100ms: -o "$tmp/j.png" 2>&1); rc=$?
+check "tools/plot --metric jain --time: exit 2, not handed to netsim plot" \
+    test $rc -eq 2 -a -n "$(grep -F -- "--time does not go with --kind sweep" <<< "$out")" -a ! -e "$tmp/j.png"
+# the two repeats of run 1's combination, a line each
+read -r r1 r2 <<< "$(q "$D" "select group_concat(id, ' ') from run where variant_label = (select variant_label from run where id = 1)")"
+lab=$(q "$D" "select variant_label from run where id = 1")
+TMPDIR=$tmp/ptmp PLOT_DEBUG=1 tools/plot "$D" --run "$r1" --run "$r2" -o "$tmp/wr.png" > /dev/null 2> "$tmp/wr.gp"
+check "tools/plot --run $r1 --run $r2 on a sweep: a line per repeat ($(titles "$tmp/wr.gp" | paste -sd '|'))" \
+    test "$(titles "$tmp/wr.gp" | paste -sd '|')" = "$lab rep 0|$lab rep 1"
+rm -rf "$tmp/ptmp"
+
 # ---- errors
 mkdir -p "$tmp/out"
 err() {    # err NAME STATUS PATTERN ARGS...: netsim plot exits STATUS saying PATTERN
