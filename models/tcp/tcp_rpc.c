@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tcp_rpc.c - `app = rpc`: request and response over one persistent TCP
- * connection, as an RPC client keeps a channel to its server. The client
+ * tcp_rpc.c - `app = rpc`: request and response over persistent TCP
+ * connections, as an RPC client keeps a channel (or a pool of
+ * `connections` of them) to its server. The client
  * asks for a response of a size it draws (response_size, or a size
  * distribution file: size_dist) with a request of request_size bytes;
  * the server answers as soon as it has read the request. Requests go
  * either open-loop, Poisson arrivals at `load` of the path's bottleneck
  * rate (each request at its arrival, however many are outstanding), or
  * closed-loop, `outstanding` at a time, the next one as a response
- * completes. Responses come back in order on the one stream (a
+ * completes. Responses come back in order on each stream (a
  * multiplexed channel without priorities: a short answer waits behind a
- * long one before it, as it would).
+ * long one before it, as it would); with a pool, each request goes to the
+ * connection with the fewest requests outstanding (an idle one if there
+ * is one), as a client's connection pool hands them out, and waits behind
+ * only what that connection carries.
  *
  * Each RPC's completion time, from the request's arrival to the client
  * having read the whole response, is one row of the message table (kind
@@ -27,12 +31,18 @@
 struct rpc_rec {
     simtime_t t0;
     uint64_t size, rtos;
+    uint32_t conn;                /* the pool's connection it went on */
 };
+
+#define RPC_MAX_CONNS 1024
 
 struct rpc_app {
     struct flow *f;
     struct sim *s;
-    struct tcp_mconn *c;
+    struct tcp_mconn **c;         /* the pool: nconn connections */
+    uint64_t *busy;               /* requests outstanding on each */
+    bool *up;                     /* connected */
+    uint32_t nconn, nup;
     uint64_t req_size, resp_size, count, outstanding;
     double load;
     struct sizedist dist;
@@ -52,14 +62,26 @@ static uint64_t draw_size(struct rpc_app *a)
     return a->have_dist ? sizedist_draw(&a->dist, rng_uniform(&a->rng)) : a->resp_size;
 }
 
-/* A new request: its record, and its number as the tag. */
-static uint64_t new_request(struct rpc_app *a, simtime_t t0)
+/* The pool's connection for the next request: the connected one with the
+ * fewest outstanding, the first of equals */
+static uint32_t pick(const struct rpc_app *a)
+{
+    uint32_t best = UINT32_MAX;
+    for (uint32_t k = 0; k < a->nconn; k++)
+        if (a->up[k] && (best == UINT32_MAX || a->busy[k] < a->busy[best]))
+            best = k;
+    return best;
+}
+
+/* A new request on connection k: its record, and its number as the tag. */
+static uint64_t new_request(struct rpc_app *a, uint32_t k, simtime_t t0)
 {
     if (a->issued == a->cap) {
         a->cap = a->cap ? a->cap * 2 : 64;
         a->recs = xrealloc(a->recs, a->cap * sizeof *a->recs);
     }
-    a->recs[a->issued] = (struct rpc_rec){ t0, draw_size(a), tcp_mconn_rtos(a->c) };
+    a->recs[a->issued] = (struct rpc_rec){ t0, draw_size(a), tcp_mconn_rtos(a->c[k]), k };
+    a->busy[k]++;
     return ++a->issued;
 }
 
@@ -74,23 +96,37 @@ static void arrive_fire(struct event *ev)
     simtime_t now = ev->time;
     if (!may_issue(a, now))
         return;
-    uint64_t tag = new_request(a, now);
-    tcp_mconn_write_at(a->c, a->req_size, tag, now);
+    uint32_t k = pick(a);
+    uint64_t tag = new_request(a, k, now);
+    tcp_mconn_write_at(a->c[k], a->req_size, tag, now);
     double g = rng_exponential(&a->rng, (double)a->mean_gap);
     simtime_t gap = g >= (double)SIMTIME_NEVER ? SIMTIME_NEVER : (simtime_t)g;
     evq_push(&a->s->q, &a->ev_arrive, time_add(now, gap > 0 ? gap : 1));
 }
 
+static uint32_t conn_index(const struct rpc_app *a, const struct tcp_mconn *c)
+{
+    uint32_t k = 0;
+    while (k < a->nconn && a->c[k] != c)
+        k++;
+    return k;
+}
+
+/* Open loop: arrivals start with the first connection up; closed loop:
+ * each connection gets its `outstanding` requests as it comes up */
 static void connected(struct tcp_mconn *c)
 {
     struct rpc_app *a = c->app;
     simtime_t now = ctx_now();
+    uint32_t k = conn_index(a, c);
+    a->up[k] = true;
     if (a->load > 0) {
-        evq_push(&a->s->q, &a->ev_arrive, now);
+        if (!a->nup++)
+            evq_push(&a->s->q, &a->ev_arrive, now);
         return;
     }
-    for (uint64_t k = 0; k < a->outstanding && may_issue(a, now); k++)
-        tcp_mconn_write_at(c, a->req_size, new_request(a, now), now);
+    for (uint64_t i = 0; i < a->outstanding && may_issue(a, now); i++)
+        tcp_mconn_write_at(c, a->req_size, new_request(a, k, now), now);
 }
 
 static void on_msg(struct tcp_mconn *c, bool at_server, uint64_t tag, uint64_t size, struct core *core)
@@ -110,12 +146,13 @@ static void on_msg(struct tcp_mconn *c, bool at_server, uint64_t tag, uint64_t s
         .rtos = (uint32_t)(tcp_mconn_rtos(c) - r->rtos),
     };
     sim_emit_message(a->s, &m);
+    a->busy[r->conn]--;
     flow_deliver(a->f, size);
     a->done++;
     a->done_bytes += size;
     a->fct_sum += now - r->t0;
     if (a->load <= 0 && may_issue(a, now))
-        tcp_mconn_write(c, true, a->req_size, new_request(a, now), core);
+        tcp_mconn_write(c, true, a->req_size, new_request(a, r->conn, now), core);
 }
 
 static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
@@ -135,6 +172,10 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     a->outstanding = (uint64_t)cfg_int(sec, "outstanding", "1", 1, 1000000,
                                        "closed loop: requests outstanding at once, the next as one completes");
     a->count = (uint64_t)cfg_int(sec, "count", "0", 0, INT64_MAX, "requests to make; 0: until stop");
+    a->nconn = (uint32_t)cfg_int(sec, "connections", "1", 1, RPC_MAX_CONNS,
+                                 "{1|1 to 1024} the client's pool of persistent connections to the server: a "
+                                 "request goes on the one with the fewest outstanding (closed loop: outstanding "
+                                 "is per connection), the server's ports port, port + 1, ...");
     uint64_t recv = cfg_size(sec, "recv_size", "128K", 1, 1ULL << 30, "bytes per read() of either end");
     uint16_t port = flow_server_port(f, sec, IPPROTO_TCP_, 5000,
                                      "{5000, or the next free one up|1 to 65535} the server's port");
@@ -155,12 +196,26 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     }
     if (cfg_errors(s->cfg))
         return;
-    a->c = tcp_mconn_new(s, f, sec, f->from, f->to, port, cpu, scpu, recv);
-    if (!a->c)
-        return;
-    a->c->app = a;
-    a->c->on_msg = on_msg;
-    a->c->on_connect = connected;
+    a->c = xcalloc(a->nconn, sizeof *a->c);
+    a->busy = xcalloc(a->nconn, sizeof *a->busy);
+    a->up = xcalloc(a->nconn, sizeof *a->up);
+    for (uint32_t k = 0; k < a->nconn; k++) {
+        uint16_t p = port;
+        if (k) {
+            p = host_free_port(f->to, IPPROTO_TCP_, (uint16_t)(port < 65535 ? port + 1 : port));
+            if (!p) {
+                cfg_error(sec, "connections", "no free port on %s for connection %u of %u", f->to->name, k + 1,
+                          a->nconn);
+                return;
+            }
+        }
+        a->c[k] = tcp_mconn_new(s, f, sec, f->from, f->to, p, cpu, scpu, recv);
+        if (!a->c[k])
+            return;
+        a->c[k]->app = a;
+        a->c[k]->on_msg = on_msg;
+        a->c[k]->on_connect = connected;
+    }
     simtime_t d_up, d_down;
     tcp_path(f->from, f->to, &d_up, &a->rate_up);
     tcp_path(f->to, f->from, &d_down, &a->rate_down);
@@ -178,7 +233,7 @@ static void setup(struct sim *s, struct flow *f, struct cfg_section *sec)
     snprintf(name, sizeof name, "flow.%d.rpc", f->id);
     rng_init(&a->rng, s->seed, name);
     event_init(&a->ev_arrive, arrive_fire, a);
-    snprintf(f->desc, sizeof f->desc, "rpc %s -> %s, %s", f->from->name, f->to->name, a->c->cli->cc->name);
+    snprintf(f->desc, sizeof f->desc, "rpc %s -> %s, %s", f->from->name, f->to->name, a->c[0]->cli->cc->name);
     sim_counterf(s, &a->issued, false, "flow.%d.rpc.issued", f->id);
     sim_counterf(s, &a->done, false, "flow.%d.rpc.done", f->id);
     sim_counterf(s, &a->done_bytes, false, "flow.%d.rpc.bytes", f->id);
@@ -188,7 +243,8 @@ static void start(struct sim *s, struct flow *f)
 {
     struct rpc_app *a = f->priv;
     (void)s;
-    tcp_mconn_start(a->c, f->start);
+    for (uint32_t k = 0; k < a->nconn; k++)
+        tcp_mconn_start(a->c[k], f->start);
 }
 
 static void finish(struct sim *s, struct flow *f)
@@ -203,7 +259,12 @@ static void finish(struct sim *s, struct flow *f)
 static void release(struct flow *f)
 {
     struct rpc_app *a = f->priv;
-    tcp_mconn_free(a->c);
+    for (uint32_t k = 0; a->c && k < a->nconn; k++)
+        if (a->c[k])
+            tcp_mconn_free(a->c[k]);
+    free(a->c);
+    free(a->busy);
+    free(a->up);
     sizedist_free(&a->dist);
     rng_free(&a->rng);
     free(a->recs);
@@ -211,7 +272,8 @@ static void release(struct flow *f)
 
 const struct app_ops tcp_rpc_app = {
     .name = "rpc",
-    .doc = "request/response over one persistent TCP connection: closed loop (outstanding) or Poisson (load); "
+    .doc = "request/response over persistent TCP connections (one, or a pool): closed loop (outstanding) or "
+           "Poisson (load); "
            "every RPC's completion time to the message table",
     .setup = setup,
     .start = start,

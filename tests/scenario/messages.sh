@@ -39,6 +39,15 @@ check "rpc: three completed" test "$(q "$tmp/r.db" "select count(*) from message
 check "rpc: ideal = 22 us + 11 frames of 1538 bytes at 10 Gbit/s" test \
     "$(q "$tmp/r.db" "select distinct round(ideal * 1e9, 1) from message")" = 35534.4
 check "rpc: fct = ideal exactly" test "$(q "$tmp/r.db" "select max(abs(fct - ideal)) < 1e-12 from message")" = 1
+# a pool of connections (connections = 3, closed loop): three requests at
+# once, one a connection as each connection comes up (the three SYNs a
+# frame apart), six answered; with one connection, one at a time
+pair "$tmp/pool.ini" "app = rpc" "request_size = 1448" "response_size = 14480" "count = 6" "connections = 3"
+"$NETSIM" run "$tmp/pool.ini" -o "$tmp/pool.db" -q > /dev/null 2>&1
+check "rpc, connections = 3: six answered, the first three started within 1 us" test \
+    "$(q "$tmp/pool.db" "select count(*) || ' ' || (select count(*) from message where t_start < (select min(t_start) from message) + 1e-6) from message")" = "6 3"
+check "... and with connections = 1 one at a time (each after the last answer)" test \
+    "$(q "$tmp/r.db" "select count(*) from message a join message b on b.id = a.id + 1 where b.t_start >= a.t_end")" = 2
 pair "$tmp/p.ini" "app = rpc" "request_size = 1448" "response_size = 14000" "count = 1"
 "$NETSIM" run "$tmp/p.ini" -o "$tmp/p.db" -q > /dev/null 2>&1
 # the last segment carries only its 968 bytes (tcp_short.c): no padding
