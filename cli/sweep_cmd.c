@@ -53,6 +53,7 @@ static const char usage_sweep[] =
     "  -j, --jobs N        worker processes (default: the number of online CPUs)\n"
     "  -o, --output DB     database (default results/<scenario>.db)\n"
     "  -s, --set S.K=V     override a key, as for `netsim run` (the value may be an axis)\n"
+    "      --set AXIS=V    run only the value V of the axis AXIS (its lockstep copies follow)\n"
     "      --dry-run       list the runs (number, replication, seed, label); run nothing\n"
     "      --resume        keep the runs DB already holds complete (same scenario\n"
     "                      version), and those that workers of a killed sweep had\n"
@@ -234,6 +235,10 @@ static void emit_jobs(const struct sweep_ctx *x)
             fputs(" --set ", stdout);
             shell_quote(stdout, x->sets[i]);
         }
+        for (int i = 0; i < x->npicks; i++) {
+            fputs(" --set ", stdout);
+            shell_quote(stdout, x->picks[i]);
+        }
         printf(" --only %s -o ", num);
         shell_quote(stdout, db);
         putchar('\n');
@@ -289,11 +294,18 @@ int cmd_sweep(int argc, char **argv)
             break;
         case 'o': x.out = optarg; break;
         case 's':
-            if (x.nsets == MAX_SETS) {
+            if (x.nsets + x.npicks == MAX_SETS) {
                 fprintf(stderr, "netsim sweep: too many --set options\n");
                 return 2;
             }
-            x.sets[x.nsets++] = optarg;
+            {
+                /* NAME=VALUE without a section: an axis's value to run alone */
+                const char *eq = strchr(optarg, '='), *dot = strchr(optarg, '.');
+                if (eq && eq > optarg && (!dot || dot > eq))
+                    x.picks[x.npicks++] = optarg;
+                else
+                    x.sets[x.nsets++] = optarg;
+            }
             break;
         case 'D': dry = true; break;
         case 'R': resume = true; break;
@@ -347,6 +359,16 @@ int cmd_sweep(int argc, char **argv)
         cfg_override(base, x.sets[i]);
     if (!cfg_errors(base))
         x.sw = sweep_expand(base);
+    for (int i = 0; x.sw && i < x.npicks; i++) {
+        char err[1024], *name = xstrdup(x.picks[i]), *eq = strchr(name, '=');
+        *eq = '\0';
+        if (sweep_pick(x.sw, name, eq + 1, err, sizeof err)) {
+            cfg_error_global(base, "%s", err);
+            sweep_free(x.sw);
+            x.sw = NULL;
+        }
+        free(name);
+    }
     if (!x.sw) {
         cfg_print_errors(base, stderr);
         fprintf(stderr, "netsim sweep: %s: %d error%s; nothing was run\n", x.path, cfg_errors(base),

@@ -25,6 +25,8 @@ struct sweep_ctx {
     size_t len;
     const char *sets[MAX_SETS];  /* --set assignments */
     int nsets;
+    const char *picks[MAX_SETS]; /* --set AXIS=VALUE: one value of an axis (sweep_pick) */
+    int npicks;
     char *stem;                  /* scenario name: [sim] name, else the file stem */
     char hash[17];               /* scenario version */
     struct sweep *sw;

@@ -455,6 +455,49 @@ fail:
     return NULL;
 }
 
+int sweep_pick(struct sweep *sw, const char *name, const char *value, char *err, size_t n)
+{
+    int r = find_axis(sw, name, sw->naxes);
+    if (r < 0 || sw->axes[r].lock >= 0) {
+        size_t used = (size_t)snprintf(err, n, "--set %s=%s: %s; the axes to pick from:", name, value,
+                                       r < 0 ? "no axis of that name" : "it moves in lockstep: pick its root");
+        for (int i = 0, first = 1; i < sw->naxes && used < n; i++)
+            if (sw->axes[i].lock < 0) {
+                used += (size_t)snprintf(err + used, n - used, "%s %s", first ? "" : ",", sw->axes[i].name);
+                first = 0;
+            }
+        return -1;
+    }
+    struct sweep_axis *a = &sw->axes[r];
+    int k = 0;
+    while (k < a->nvalues && strcmp(a->values[k], value))
+        k++;
+    if (k == a->nvalues) {
+        size_t used = (size_t)snprintf(err, n, "--set %s=%s: not one of the axis's values:", name, value);
+        for (int i = 0; i < a->nvalues && used < n; i++)
+            used += (size_t)snprintf(err + used, n - used, "%s %s", i ? "," : "", a->values[i]);
+        return -1;
+    }
+    /* the root and its lockstep copies keep the value at place k */
+    for (int i = 0; i < sw->naxes; i++) {
+        struct sweep_axis *b = &sw->axes[i];
+        if (i != r && b->lock != r)
+            continue;
+        char *keep = b->values[k];
+        for (int j = 0; j < b->nvalues; j++)
+            if (j != k)
+                free(b->values[j]);
+        b->values[0] = keep;
+        b->nvalues = 1;
+    }
+    int comb = 1;
+    for (int i = 0; i < sw->naxes; i++)
+        if (sw->axes[i].lock < 0)
+            comb *= sw->axes[i].nvalues;
+    sw->ncomb = comb;
+    return 0;
+}
+
 /* ---- accessors ---------------------------------------------------------- */
 
 int sweep_count(const struct sweep *sw) { return sw->ncomb * sw->repeat; }

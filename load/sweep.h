@@ -31,6 +31,7 @@
 #ifndef NETSIM_SWEEP_H
 #define NETSIM_SWEEP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct cfg;
@@ -46,6 +47,12 @@ struct sweep;
  * axes gives one combination. */
 struct sweep *sweep_expand(struct cfg *c);
 void sweep_free(struct sweep *sw);
+/* --set NAME=VALUE on `netsim sweep`, NAME an axis: the axis keeps only
+ * VALUE (one of its values), and every axis in lockstep with it its value
+ * of the same place, so that one combination of a sweep can be run
+ * alone, the template copies following. 0, or -1 with why (err, n
+ * bytes) and the sweep unchanged. */
+int sweep_pick(struct sweep *sw, const char *name, const char *value, char *err, size_t n);
 
 int sweep_count(const struct sweep *sw);          /* runs */
 int sweep_combinations(const struct sweep *sw);

@@ -53,6 +53,22 @@ check "... and the label names cc and n only" test \
     "$(q "$tmp/s.db" "select variant_label from run where id = 4")" = "cc=dctcp,n=s{1..8}"
 check "... while every server ran the axis's value" test \
     "$(q "$tmp/s.db" "select count(*) from param where run_id = 4 and key glob 's[1-8].tcp.cc' and value = 'dctcp'")" = 8
+# one combination alone: --set AXIS=VALUE keeps that value of the axis,
+# and the template's lockstep copies follow it (the same rows as the full
+# sweep's run of that combination)
+"$NETSIM" sweep "$tmp/s.ini" --set cc=dctcp --set 'n=s{1..8}' -o "$tmp/pick.db" -q > "$tmp/pick.out" 2>&1
+check "--set cc=dctcp --set n=s{1..8}: one run, labelled so" \
+    test "$(q "$tmp/pick.db" "select count(*) || ' ' || variant_label from run")" = "1 cc=dctcp,n=s{1..8}"
+check "... its servers on dctcp, its messages the full sweep's run 4's" test \
+    "$(q "$tmp/pick.db" "select count(*) from param where key glob 's[1-8].tcp.cc' and value = 'dctcp'")
+$(q "$tmp/pick.db" "select group_concat(kind || size || printf('%.9f', t_end), ' ') from (select * from message order by id, kind)")" = \
+    "8
+$(q "$tmp/s.db" "select group_concat(kind || size || printf('%.9f', t_end), ' ') from (select * from message where run_id = 4 order by id, kind)")"
+"$NETSIM" sweep "$tmp/s.ini" --set cc=bbr -o "$tmp/pick2.db" > "$tmp/pick2.out" 2>&1
+check "--set cc=bbr, not a value of the axis: an error naming its values, nothing run" \
+    grep -q -- "--set cc=bbr: not one of the axis's values: cubic, dctcp" "$tmp/pick2.out"
+"$NETSIM" sweep "$tmp/s.ini" --set s3.tcp.cc=dctcp --set nope=1 -o "$tmp/pick3.db" > "$tmp/pick3.out" 2>&1
+check "--set nope=1: no such axis, the axes named" grep -q -- "--set nope=1: no axis of that name; the axes to pick from: cc, n" "$tmp/pick3.out"
 
 bad() {   # bad NAME LINE PATTERN: the scenario with LINE appended fails, PATTERN at that line
     star "$tmp/b.ini"
