@@ -12,14 +12,15 @@
 #include <stdint.h>
 #include "sim/arith.h"
 
-ARITH_WRAPS static inline uint32_t sim_hash64(uint64_t x)   /* mod 2^64 */
+ARITH_WRAPS static inline uint64_t sim_mix64(uint64_t x)   /* mod 2^64 */
 {
     x ^= x >> 30;
     x *= 0xbf58476d1ce4e5b9ULL;
     x ^= x >> 27;
     x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return (uint32_t)x;
+    return x ^ (x >> 31);
 }
+
+static inline uint32_t sim_hash64(uint64_t x) { return (uint32_t)sim_mix64(x); }
 
 #endif

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "sim/arith.h"
+#include "sim/hash.h"
 #include "sim/link.h"
 #include "sim/nic.h"
 #include "sim/xalloc.h"
@@ -118,8 +118,8 @@ static void table_multipath(struct host *h, uint8_t *t)
         for (int k = HOST_MAX_NICS - 1; k >= 0; k--)
             if (p->w[k / 64] >> (k % 64) & 1)
                 count++, first = k;
-        if (count == 1 || d == (size_t)h->index)
-            t[d] = count ? (uint8_t)(first + 1) : 0;
+        if (count == 1)
+            t[d] = (uint8_t)(first + 1);
         else if (count > 1) {
             uint8_t g = group_of(h, p);
             t[d] = g ? g : (uint8_t)(first + 1);
@@ -138,8 +138,7 @@ const uint8_t *route_table(struct host *h)
     uint8_t *t = xcalloc(n, 1), *hop = s->route_hop;
     h->route = t;
     if (h->multipath) {
-        table_multipath(h, t);
-        t[h->index] = 0;
+        table_multipath(h, t);   /* nothing leads back to h: its own entry stays 0 */
         return t;
     }
     memset(hop, 0, n);
@@ -160,21 +159,12 @@ const uint8_t *route_table(struct host *h)
     return t;
 }
 
-/* A 64-bit finaliser (splitmix64's): every input bit moves every output
- * bit; the products wrap, as a hash's do */
-static uint64_t mix(uint64_t z)
-{
-    z = wrap_mul_u64(z ^ (z >> 30), 0xbf58476d1ce4e5b9ULL);
-    z = wrap_mul_u64(z ^ (z >> 27), 0x94d049bb133111ebULL);
-    return z ^ (z >> 31);
-}
-
 uint32_t route_mp_hash(const struct host *h, const struct skb *skb)
 {
-    uint64_t x = mix(h->mp_key ^ ((uint64_t)skb->saddr << 32 | skb->daddr));
+    uint64_t x = sim_mix64(h->mp_key ^ ((uint64_t)skb->saddr << 32 | skb->daddr));
     if (h->mp_policy == 1) {
         bool ports = !skb->is_frag;
-        x = mix(x ^ ((uint64_t)skb->proto << 32 | (ports ? (uint32_t)skb->sport << 16 | skb->dport : 0)));
+        x = sim_mix64(x ^ ((uint64_t)skb->proto << 32 | (ports ? (uint32_t)skb->sport << 16 | skb->dport : 0)));
     }
     return (uint32_t)(x >> 33);
 }

@@ -11,6 +11,7 @@
  */
 #include "models/tcp/internal.h"
 #include "models/tcp/tcp.h"
+#include "sim/hash.h"
 #include "sim/rng.h"
 #include "sim/sim.h"
 #include "sim/variant.h"
@@ -126,11 +127,10 @@ uint64_t tcp_ca_random_seed(const struct tcp_sock *tp, const char *name, size_t 
     return rng_derive_seed(tp->sim->seed, stream) ^ ((uint64_t)tp->h->id << 32 | (uint64_t)tp->sk.port << 16 | tp->dport);
 }
 
-/* splitmix64: the state advances by a constant, which wraps (intended) */
+/* splitmix64: the state advances by a constant, which wraps (intended),
+ * through the engine's finaliser */
 uint32_t tcp_ca_random_u32(uint64_t *state)
 {
-    uint64_t z = *state = wrap_add_u64(*state, 0x9e3779b97f4a7c15ULL);
-    z = wrap_mul_u64(z ^ (z >> 30), 0xbf58476d1ce4e5b9ULL);
-    z = wrap_mul_u64(z ^ (z >> 27), 0x94d049bb133111ebULL);
-    return (uint32_t)((z ^ (z >> 31)) >> 32);
+    *state = wrap_add_u64(*state, 0x9e3779b97f4a7c15ULL);
+    return (uint32_t)(sim_mix64(*state) >> 32);
 }
