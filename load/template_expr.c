@@ -207,7 +207,7 @@ static int ex_sum(struct ex *x, long *v)
 int tpl_expr_eval(const char *s, size_t len, long n, long *out, char *why, size_t nwhy)
 {
     struct ex x = { .b = s, .p = s, .e = s + len, .n = n, .why = why, .nwhy = nwhy };
-    long v;
+    long v = 0;
     if (ex_sum(&x, &v))
         return -1;
     if (x.p < x.e && *x.p == ')')
@@ -236,7 +236,7 @@ char *tpl_expand(const char *value, long n, char *why, size_t nwhy)
     char *out = xmalloc(cap), *o = out;
     for (const char *p = value; *p;) {
         const char *close = *p == '{' ? strchr(p, '}') : NULL;
-        long v;
+        long v = 0;   /* set on every path that reads it; -O2 LTO cannot see that */
         if (close == p + 1) {
             v = n;   /* "{}", as before expressions, also after a '$' */
         } else if (close && (p == value || p[-1] != '$') && tpl_is_expr(p + 1, (size_t)(close - p - 1))) {
