@@ -154,8 +154,18 @@ static void cfg_load_header(struct cfg_loader *ld, const char *b, const char *e)
     /* '.' separates a section's name from the key in --set and in the
      * recorded parameters (l.fwd.delay), and "sim" names the [sim] section
      * there: a name may be neither */
+    const char *kind = w[0];
+    size_t nkind = (size_t)(we[0] - w[0]);
+    bool as_switch = nkind == 6 && !memcmp(kind, "switch", 6);
+    if (as_switch) {             /* a host with a switch's defaults (cfg_switch_defaults) */
+        kind = "host";
+        nkind = 4;
+    }
     if (nw == 2 && memchr(w[1], '{', (size_t)(we[1] - w[1]))) {
-        cfg_load_template(ld, w[0], (size_t)(we[0] - w[0]), w[1], (size_t)(we[1] - w[1]));
+        cfg_load_template(ld, kind, nkind, w[1], (size_t)(we[1] - w[1]));
+        for (int i = 0; i < ld->ntpl; i++)
+            if (ld->tpl[i])
+                ld->tpl[i]->as_switch = as_switch;
         return;
     }
     if (nw == 2 && !cfg_is_word(w[1], (size_t)(we[1] - w[1]), "_-")) {
@@ -171,14 +181,32 @@ static void cfg_load_header(struct cfg_loader *ld, const char *b, const char *e)
     if (nw == 1) {
         w[1] = we[1] = we[0];
     }
-    dup = cfg_findn(c, w[0], (size_t)(we[0] - w[0]), w[1], (size_t)(we[1] - w[1]));
+    dup = cfg_findn(c, kind, nkind, w[1], (size_t)(we[1] - w[1]));
     if (dup) {
         cfg_report(c, ld->line, "duplicate section [%s%s%s] (first at line %d)",
                    dup->kind, cfg_sep(dup), dup->name, dup->line);
         return;
     }
-    ld->cur = cfg_section_add(c, w[0], (size_t)(we[0] - w[0]), w[1], (size_t)(we[1] - w[1]), ld->line);
+    ld->cur = cfg_section_add(c, kind, nkind, w[1], (size_t)(we[1] - w[1]), ld->line);
     ld->skip = ld->cur == NULL;
+    if (ld->cur)
+        ld->cur->as_switch = as_switch;
+}
+
+/* [switch NAME] is [host NAME] with cpu = ideal, itr = 0 and gro = off
+ * unless the section sets them (docs/models/link.md, "Switches"), added
+ * as if written on the header's line: recorded, and --set changes them. */
+static void cfg_switch_defaults(struct cfg *c)
+{
+    static const char *const dflt[][2] = { { "cpu", "ideal" }, { "itr", "0" }, { "gro", "off" } };
+    for (int i = 0; i < c->nsections; i++) {
+        struct cfg_section *s = c->sections[i];
+        if (!s->as_switch)
+            continue;
+        for (size_t k = 0; k < sizeof dflt / sizeof dflt[0]; k++)
+            if (!cfg_key_find(s, dflt[k][0]))
+                cfg_key_add(s, dflt[k][0], dflt[k][1], s->line);
+    }
 }
 
 /* Does b..e hold '=' or ':' before any inline comment? (inih's own rule) */
@@ -370,6 +398,7 @@ static struct cfg *cfg_parse(struct cfg *c, const char *text, size_t len)
     snprintf(c->source_hash, sizeof c->source_hash, "%016llx", (unsigned long long)h);
     int rc = ini_parse_stream(cfg_reader, &ld, cfg_handler, &ld);
     free(ld.tpl);
+    cfg_switch_defaults(c);
 
     /* The reader hands inih only lines it accepts, so this is a safety net. */
     if (rc > 0 && c->nerrors == before)

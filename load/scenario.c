@@ -19,6 +19,7 @@
 #include "load/scenario_fit.h"
 #include "load/scenario_links.h"
 #include "load/host_ifb.h"
+#include "load/host_sb.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
@@ -131,6 +132,7 @@ static void host_configure(struct sim *s, struct host *h)
             factor[i] = v;
         }
     }
+    host_sb_read(s, h);
     h->rmem_default = cfg_size(sec, "net.core.rmem_default", "212992", 256, 1ULL << 31,
                                "SO_RCVBUF when the app sets none (net.core.rmem_default; Linux default 212992)");
     h->rmem_max = cfg_size(sec, "net.core.rmem_max", "212992", 256, 1ULL << 31,

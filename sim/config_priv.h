@@ -51,6 +51,7 @@ struct cfg_section {
     int line;
     int claimed;
     int unchecked;         /* cfg_unchecked(): no unknown-key report */
+    bool as_switch;        /* written [switch NAME]: a host with a switch's defaults */
     int shared_name;       /* another kind has a section of this name: --set
                             * cannot select it by name alone */
     struct cfg_key *keys;  /* in file order; overrides appended */

@@ -18,6 +18,7 @@ struct sim;
 struct host;
 struct cfg_section;
 struct qdisc_args;
+struct qdisc_sb;
 
 /* ports per host: a route table entry and skb->oif are a port number + 1
  * in a byte (255 at most); the pcap key's port mask is 64 bits */
@@ -48,6 +49,7 @@ struct host {
     struct ifb *ifbs[HOST_MAX_IFBS];   /* ip link add NAME type ifb (sim/ifb.h) */
     struct nic_params nicp;
     struct qdisc_args *default_qdisc;   /* net.core.default_qdisc when not pfifo_fast, else NULL */
+    struct qdisc_sb *sb;         /* sb.size: the shared buffer its ports' queues draw from, or NULL */
     struct cpu_sample prof[CPU_MAX_SYMS];
     double cost[CPU_MAX_SYMS];   /* ns per call, or per byte */
     const char *cpu_profile;

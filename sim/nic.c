@@ -422,8 +422,14 @@ const struct qdisc_dev_ops nic_qdisc_dev = { qdisc_txq_stopped, qdisc_txq_xmit }
 void nic_attach_qdisc(struct nic *n, struct qdisc_root *r)
 {
     n->qd = r;
+    /* a port of a shared buffer counts what its queues hold, so even its
+     * default tree takes qdisc_root_xmit's way; netem at the root holds
+     * packets in its delay line, which no switch has: such a port stays
+     * out of the pool */
+    if (r && n->host->sb && !r->top->ops->root_xmit)
+        r->sb = n->host->sb;
     for (uint32_t i = 0; i < n->p.num_queues; i++)
-        n->vec[i].dflt_q = r && r->dflt ? qdisc_root_txq(r, i) : NULL;
+        n->vec[i].dflt_q = r && r->dflt && !r->sb ? qdisc_root_txq(r, i) : NULL;
 }
 
 /* The default tree, in line (sim/pfifo_fast.h): what qdisc_root_xmit

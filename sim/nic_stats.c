@@ -28,6 +28,8 @@ void nic_register_counters(struct nic *n, struct counters *cs)
     counters_addf(cs, &n->pages_recycled, false, "%s.%s.pages_recycled", n->host->name, n->name);
     counters_addf(cs, &n->tx_busy, false, "%s.%s.tx_busy", n->host->name, n->name);
     counters_addf(cs, &n->tx_restart_queue, false, "%s.%s.tx_restart_queue", n->host->name, n->name);
+    if (n->qd && n->qd->sb)      /* (a row only where a shared buffer is) */
+        counters_addf(cs, &n->qd->sb_discards, true, "%s.%s.tc_no_buffer_discard_uc", n->host->name, n->name);
     for (uint32_t i = 0; i < n->p.num_queues; i++) {
         struct nic_vec *v = &n->vec[i];
         static const char *const f[] = { "rx_packets", "rx_bytes", "rx_drops", "tx_packets", "tx_bytes",

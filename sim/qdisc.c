@@ -219,13 +219,20 @@ void qdisc_root_free(struct qdisc_root *r)
 /* The tree's occupancy moved by what one operation on q did to q. */
 static inline void occupancy(struct qdisc_root *r, const struct qdisc *q, uint64_t qlen0, uint64_t backlog0)
 {
-    if (r->dflt)                 /* the built-in tree has no series */
+    if (r->dflt && !r->sb)       /* the built-in tree has no series */
         return;
     /* each moves either way: add the rise or take off the fall, never a
      * difference wrapped round 2^64 */
     r->qlen = q->st.qlen >= qlen0 ? r->qlen + (q->st.qlen - qlen0) : r->qlen - (qlen0 - q->st.qlen);
-    r->backlog = q->st.backlog >= backlog0 ? r->backlog + (q->st.backlog - backlog0)
-                                           : r->backlog - (backlog0 - q->st.backlog);
+    if (q->st.backlog >= backlog0) {
+        r->backlog += q->st.backlog - backlog0;
+        if (r->sb && (r->sb->used += q->st.backlog - backlog0) > r->sb->used_max)
+            r->sb->used_max = r->sb->used;
+    } else {
+        r->backlog -= backlog0 - q->st.backlog;
+        if (r->sb)
+            r->sb->used -= backlog0 - q->st.backlog;
+    }
     if (r->qlen > r->qlen_peak)
         r->qlen_peak = r->qlen;
     if (r->backlog > r->backlog_peak)
@@ -253,6 +260,11 @@ int qdisc_root_xmit(struct qdisc_root *r, struct skb *skb, simtime_t now, void *
     if (r->top->ops->root_xmit)
         return r->top->ops->root_xmit(r->top, skb, now);
     struct qdisc *q = qdisc_root_txq(r, skb->queue);
+    if (r->sb && !qdisc_sb_admit(r->sb, r->backlog, qdisc_pkt_len(skb))) {
+        r->sb_discards++;        /* the ASIC's drop, before any discipline sees it */
+        skb_free(skb);
+        return NET_XMIT_DROP;
+    }
     uint64_t qlen0 = q->st.qlen, backlog0 = q->st.backlog;
     skb->t_due = now;            /* the enqueue time: sojourn, codel's enqueue_time */
     if (q->bypass && !qlen0) {   /* (a requeued packet counts in qlen) */

@@ -127,6 +127,33 @@ struct qdisc_stats {
 struct qdisc;
 struct qdisc_root;
 
+/* A switch's shared buffer (devlink sb: one egress pool every port's
+ * queues draw from). A packet is admitted to a port while the pool has
+ * room for it and the port holds less than its threshold: with a dynamic
+ * threshold (Choudhury and Hahne's; devlink's thtype dynamic) alpha times
+ * the pool's free bytes, alpha = 2^(th - 10) as mlxsw maps devlink's th
+ * 3..16; with a static one th bytes. The port's qdisc limit still holds
+ * too. Bytes are qdisc_pkt_len, as the backlogs count them. */
+struct qdisc_sb {
+    uint64_t size;               /* the pool, bytes */
+    uint64_t used;               /* what every port's root holds now */
+    uint64_t used_max;           /* its peak (devlink sb occupancy's max) */
+    uint64_t th_bytes;           /* static: a port's share */
+    int alpha_log2;              /* dynamic: th - 10, -7 .. 6 */
+    bool dynamic;
+};
+
+static inline bool qdisc_sb_admit(const struct qdisc_sb *sb, uint64_t held, uint32_t len)
+{
+    if (sb->used + len > sb->size)      /* (size is at most 2^32: nothing wraps) */
+        return false;
+    if (!sb->dynamic)
+        return held + len <= sb->th_bytes;
+    uint64_t free_b = sb->size - sb->used;
+    uint64_t th = sb->alpha_log2 >= 0 ? free_b << sb->alpha_log2 : free_b >> -sb->alpha_log2;
+    return held < th;
+}
+
 /* One of a discipline's own statistics (a counter row and a tc -s word). */
 struct qdisc_xstat {
     const char *name;
@@ -272,6 +299,8 @@ struct qdisc_root {
                                   * (qN.qdisc_drops), tc shows it with handle 0: */
     /* occupancy for the series: exact, kept from each operation's change */
     uint64_t qlen, backlog, qlen_peak, backlog_peak;
+    struct qdisc_sb *sb;         /* the host's shared buffer, or NULL (a port of its own) */
+    uint64_t sb_discards;        /* refused by it (mlxsw's tc_no_buffer_discard_uc) */
     uint64_t sojourn_n;
     simtime_t sojourn_sum, sojourn_max;
     /* the series sampler */

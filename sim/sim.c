@@ -214,6 +214,7 @@ void sim_free(struct sim *s)
         free(h->default_qdisc);
         free(h->route);
         free(h->route_groups);
+        free(h->sb);
         free(h->ip_id);
         free(h->pmtu[0]);
         free(h->pmtu[1]);

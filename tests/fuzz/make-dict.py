@@ -71,7 +71,7 @@ QDISC_VALUES = {
     "PROBABILITY": ["0", "0.02", "0.5", "1", "1.5"],
 }
 
-for head in ("[sim]", "[link ", "[host ", "[flow ", "]", " = ", "\n", "--set ", "sim.", "fwd.", "rev.", "${", "}", ", ",
+for head in ("[sim]", "[link ", "[host ", "[switch ", "[flow ", "]", " = ", "\n", "--set ", "sim.", "fwd.", "rev.", "${", "}", ", ",
              " ! ", "=", ";", "#", "ends = a:eth0 b:eth0", "ends = b:eth1 c:eth0", "app = ", "from = ", "to = ",
              "from = a", "to = b", "to = c", "[link l]", "[link m]", "[host a]", "[host b]", "[flow 1]", "[flow 2]",
              "[flow 3]", "${r=10mbit, 20mbit}", "${1ms, 2ms ! r}"):
