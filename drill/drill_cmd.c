@@ -18,12 +18,15 @@
 #include "drill/drill.h"
 #include "drill/run.h"
 #include "drill/script.h"
+#include "models/tcp/tcp_api.h"
 
 static const char usage[] =
-    "usage: netsim drill [--parse] [--tolerance_usecs=N] [-v] SCRIPT...\n"
+    "usage: netsim drill [--parse] [--tolerance_usecs=N] [--kernel=RELEASE] [-v] SCRIPT...\n"
     "  runs packetdrill scripts against netsim's TCP (docs/conformance.md)\n"
     "  --parse               only parse the scripts\n"
     "  --tolerance_usecs=N   timing tolerance of expected events (default 4000)\n"
+    "  --kernel=RELEASE      the host under test runs that release's profile (kernel = RELEASE:\n"
+    "                        4.15, the default, 4.16, 6.1, ...; docs/models/kernels.md)\n"
     "  -v                    print each event as it runs\n"
     "  exit status: 0 all passed, 1 a failure, 77 none failed but one is unsupported\n";
 
@@ -41,6 +44,14 @@ int cmd_drill(int argc, char **argv)
                 fprintf(stderr, "netsim drill: %s: expected a whole number of microseconds, 0 to 10^12\n", a);
                 return DRILL_USAGE;
             }
+        }
+        else if (!strncmp(a, "--kernel=", 9)) {
+            char list[128];
+            if (!tcp_api_kernel_known(a + 9, list, sizeof list)) {
+                fprintf(stderr, "netsim drill: %s: expected a release netsim models: %s\n", a, list);
+                return DRILL_USAGE;
+            }
+            o.kernel = a + 9;
         }
         else if (!strcmp(a, "-v"))
             o.verbose = true;

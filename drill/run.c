@@ -486,6 +486,8 @@ int drill_run(const struct drill_script *s, const struct drill_opts *o, char *ms
     /* the commands before the first other event set the host up */
     char keys[2048] = "";
     int first = 0;
+    if (o->kernel)               /* the release the script was written for; sysctls after it still win */
+        snprintf(keys, sizeof keys, "kernel = %s\n", o->kernel);
     if (rc == DRILL_PASS && s->init_cmd)
         rc = command_keys(r, s->init_cmd, s->init_line, keys, sizeof keys);
     for (; rc == DRILL_PASS && first < s->nev && s->ev[first].kind == DV_COMMAND; first++)

@@ -12,6 +12,7 @@
 struct drill_opts {
     int64_t tolerance_us;         /* packetdrill's --tolerance_usecs */
     bool verbose;
+    const char *kernel;           /* --kernel: the local host's release profile, or NULL (4.15) */
 };
 
 /* Runs s: DRILL_PASS, DRILL_FAIL or DRILL_UNSUPPORTED (drill.h), with

@@ -27,5 +27,7 @@ int64_t tcp_api_write(struct tcp_sock *tp, uint64_t len, struct core *c);
 uint64_t tcp_api_read(struct tcp_sock *tp, uint64_t len, struct core *c);
 /* Frees a listener's accept queue (not its sockets: the host owns them). */
 void tcp_api_close_listener(struct tcp_sock *listener);
+/* Is release a value of [host] kernel? Else writes the values to list. */
+bool tcp_api_kernel_known(const char *release, char *list, size_t n);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "models/tcp/internal.h"
+#include "models/tcp/tcp_api.h"
 #include "sim/config.h"
 
 /* which value of a key a profile takes, and why (the commit, as "hash
@@ -46,6 +47,17 @@ static const struct kernel_profile profiles[] = {
     { "6.18", "6.18", { "rcvbuf_grow_rate", "aa251c84636c (6.18)" }, WFS_SR, LOSS_61, DCTCP_418 },
 };
 static const char *const releases[] = { "4.15", "4.16", "6.1", "6.6", "6.16", "6.18", NULL };
+
+bool tcp_api_kernel_known(const char *release, char *list, size_t n)
+{
+    list[0] = 0;
+    for (int i = 0; releases[i]; i++) {
+        if (!strcmp(release, releases[i]))
+            return true;
+        snprintf(list + strlen(list), n - strlen(list), "%s%s", i ? ", " : "", releases[i]);
+    }
+    return false;
+}
 
 /* The host's profile, recorded: HOST.kernel.modelled names the release
  * and what of it the model has. No profile is whole yet (pacing, TSQ and

@@ -10,6 +10,25 @@ for f in tests/drill/*.pkt; do
     out=$("$NETSIM" drill "$f" 2>&1); rc=$?
     check "$f passes${out:+: $out}" test "$rc" = 0 -a "$out" = "pass  $f"
 done
+# scripts of a later release's rules, run with its profile (its warning,
+# that the rest of the host stays 4.15's, goes to stderr)
+for f in tests/drill/6.1/*.pkt; do
+    out=$("$NETSIM" drill --kernel=6.1 "$f" 2> /dev/null); rc=$?
+    check "$f passes with --kernel=6.1${out:+: $out}" test "$rc" = 0 -a "$out" = "pass  $f"
+done
+# a lost tail in CWR: each release's script fails under the other's rule
+out=$("$NETSIM" drill --kernel=6.1 tests/drill/tlp-cwr.pkt 2> /dev/null); rc=$?
+check "4.15's RTO for a tail lost in CWR is not 6.1's (status $rc)" test "$rc" = 1
+check "... 6.1 probes the last segment instead: $out" grep -qF \
+    "tlp-cwr.pkt:31: bad outbound packet (sequence 8001:9001(1000) vs 9001:10001(1000))" <<< "$out"
+out=$("$NETSIM" drill tests/drill/6.1/tlp-cwr.pkt 2> /dev/null); rc=$?
+check "6.1's probe in CWR is not 4.15's (status $rc)" test "$rc" = 1
+check "... 4.15 sends nothing there: $out" grep -qF \
+    "timed out waiting for packet: expected > . 9001:10001(1000) ack 1" <<< "$out"
+out=$("$NETSIM" drill --kernel=6.2 tests/drill/tlp-cwr.pkt 2>&1); rc=$?
+check "--kernel of a release netsim does not model is bad usage (status $rc)" test "$rc" = 2
+check "... naming those it does: $out" grep -qF \
+    "expected a release netsim models: 4.15, 4.16, 6.1" <<< "$out"
 
 # the handshake of passive-open.pkt with a window the SYN-ACK does not carry
 sed 's/^   +0 > S\. 0:0(0) ack 1 </   +0 > S. 0:0(0) ack 1 win 1000 </' tests/drill/passive-open.pkt > "$tmp/wrong.pkt"
