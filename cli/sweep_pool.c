@@ -57,7 +57,7 @@ struct slot {
     int run;
     char *tmp, *log;             /* its temporary database and stderr log */
     int lock_fd;                 /* holds tmp's lock (orphans.h) */
-    double t0;
+    double t0, t1;               /* launched, exited */
 };
 
 /* "1:02:03" or "2:03". */
@@ -239,7 +239,7 @@ static void remove_temps(const struct slot *sl, bool keep_tmp)
 static int reap(const struct sweep_ctx *x, struct rec *dst, struct slot *sl, int wstatus, bool stopping,
                 struct tally *t)
 {
-    double wall = sweep_now() - sl->t0;
+    double wall = sl->t1 - sl->t0;
     int run = sl->run, rc = 0;
     char status[32], why[512] = "";
     char *last = forward_log(x, t, run, sl->log);
@@ -382,8 +382,13 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
     sigaddset(&set, SIGTERM);
     sigprocmask(SIG_BLOCK, &set, NULL);
 
+    /* the children that exited, waiting for their runs to be copied: the
+     * free slot takes the next run first, so that a copy (the parent's
+     * serial work) overlaps the runs instead of holding a core idle */
+    struct slot *exited = xcalloc((size_t)x->jobs, sizeof *exited);
+    int *exit_status = xcalloc((size_t)x->jobs, sizeof *exit_status);
     double t0 = sweep_now(), last_forward = 0;
-    int next = 1, running = 0, stop_sig = 0, nsignals = 0;
+    int next = 1, running = 0, stop_sig = 0, nsignals = 0, nexited = 0;
     bool fatal = false;
     for (;;) {
         int wstatus;
@@ -392,8 +397,11 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
             for (int i = 0; i < x->jobs; i++) {
                 if (slots[i].pid != pid)
                     continue;
-                if (reap(x, dst, &slots[i], wstatus, stop_sig != 0, &t) < 0)
-                    fatal = true;
+                INVARIANT(nexited < x->jobs);
+                exited[nexited] = slots[i];
+                exited[nexited].t1 = sweep_now();
+                exit_status[nexited++] = wstatus;
+                slots[i] = (struct slot){ 0 };
                 running--;
                 break;
             }
@@ -427,6 +435,12 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
             next++;
             running++;
         }
+        for (int k = 0; k < nexited; k++)
+            if (reap(x, dst, &exited[k], exit_status[k], stop_sig != 0, &t) < 0)
+                fatal = true;
+        nexited = 0;
+        if (fatal && !stop_sig)
+            continue;            /* stop the children just launched (above) */
         if (!running)
             break;
         progress_show(x, &t);
@@ -454,6 +468,8 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
         fprintf(stderr, "sweep: nothing to run: the %d run%s asked for %s complete in %s\n", kept,
                 kept == 1 ? "" : "s", kept == 1 ? "is" : "are", x->out);
         free(slots);
+        free(exited);
+        free(exit_status);
         return 0;
     }
     char el[32];
@@ -474,6 +490,8 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
     if (stop_sig && !fatal)
         fprintf(stderr, "sweep: run the same command with --resume to complete it\n");
     free(slots);
+    free(exited);
+    free(exit_status);
     if (fatal)
         return 1;
     if (stop_sig)
