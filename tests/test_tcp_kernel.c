@@ -5,7 +5,8 @@
  * wins, and each release's rule against the other's on a live socket:
  * TLP in CWR and its timeout (4.15 against 6.1), the duplicate-ACK rule
  * (FACK's marking, gone in 4.18), DCTCP's ACK on a change of CE state
- * (4.15's against 4.18's).
+ * (4.15's against 4.18's), the initial receive buffer (4.15's against
+ * 4.19's).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -50,6 +51,42 @@ static void test_profiles(void **state)
     assert_false(a->rack_tlp || a->dctcp_ack_now);    /* 4.15, the default */
     assert_true(b->rack_tlp && b->dctcp_ack_now && b->scaling_ratio);
     world_free(s);
+}
+
+/* A receiver's buffer and window as the handshake leaves them, before
+ * autotuning's first step (one RTT of data later): 4.15 grows tcp_rmem[1]
+ * (87380) by tcp_fixup_rcvbuf to 2 x 20 x SKB_TRUESIZE(advmss +
+ * MAX_TCP_HEADER), x4 with tcp_moderate_rcvbuf, offers 20 segments of
+ * 1448 in its SYN-ACK and starts autotuning from them (28 960); 4.19 on
+ * keeps tcp_rmem[1], 131 072, and starts from 10 x advmss (14 600). The
+ * SYN-ACK's window under each rule: tests/drill/syn-ack-window.pkt (20 x
+ * 1448) and tests/drill/6.1/syn-ack-window.pkt (65 160). */
+static void test_init_rcvbuf(void **state)
+{
+    (void)state;
+    static const char ini[] =
+        "[sim]\nduration = 3500us\n"
+        "[host a]\ncpu = ideal\n" OFFLOADS_OFF "%s\n[host b]\ncpu = ideal\n" OFFLOADS_OFF "%s\n"
+        "[link l]\nends = a b\nrate = 1gbit\ndelay = 1ms\n"
+        "[flow 1]\napp = tcp_stream\nfrom = a\nto = b\ntrace_interval = 0\n";
+    enum { FIXUP = 2 * 20 * 4 * (TCP_SKB_OVERHEAD + 1460 + MAX_TCP_HEADER) };
+    static const struct { const char *k; uint32_t rcvbuf; uint64_t space; } want[] = {
+        { "kernel = 4.15", FIXUP, 28960 },
+        { "kernel = 6.1", 131072, 14600 },
+        { "kernel = 6.1\ntcp.init_rcvbuf = fixup\nnet.ipv4.tcp_rmem = 4096 87380 6291456", FIXUP, 28960 },
+        { "tcp.init_rcvbuf = tcp_rmem\nnet.ipv4.tcp_rmem = 4096 131072 6291456", 131072, 14600 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, ini, want[i].k, want[i].k);
+        struct sim *s = world_build(buf);
+        sim_run(s, false);
+        struct tcp_sock *tp = tcp_established(host_find(s, "b"), true);
+        assert_non_null(tp);
+        assert_int_equal(tp->sk.rcvbuf, want[i].rcvbuf);
+        assert_int_equal(tp->rcvq_space, want[i].space);
+        world_free(s);
+    }
 }
 
 /* A sender with ten segments out in CWR (an ECN echo): 6.1 arms the
@@ -119,6 +156,7 @@ int main(void)
     models_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_profiles),
+        cmocka_unit_test(test_init_rcvbuf),
         cmocka_unit_test(test_tlp_state),
         cmocka_unit_test(test_dctcp_ack),
     };

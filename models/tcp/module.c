@@ -53,8 +53,15 @@ static void attach(struct sim *s, struct host *h, int slot)
     struct cfg_section *sec = h->sec;
     struct tcp_host *th = xcalloc(1, sizeof *th);
     const struct kernel_profile *kp = tcp_kernel_profile(sec);
-    read_triple(sec, "net.ipv4.tcp_rmem", "4096 87380 6291456", th->rmem,
-                "{|MIN DEFAULT MAX, at most 2G} receive buffer sizes of TCP sockets (Linux 4.15 defaults)");
+    read_triple(sec, "net.ipv4.tcp_rmem", tcp_kernel_tcp_rmem(kp), th->rmem,
+                "{|MIN DEFAULT MAX, at most 2G} receive buffer sizes of TCP sockets (Linux 4.15 defaults; with kernel = "
+                "6.1 and later 4096 131072 6291456: 4.19 made the initial one 128 KB)");
+    static const char *const rcvbufs[] = { "fixup", "tcp_rmem", NULL };
+    th->rcvbuf_rmem = cfg_choice(sec, "tcp.init_rcvbuf", tcp_kernel_init_rcvbuf(kp), rcvbufs,
+            "a socket's initial receive buffer and window: fixup (Linux 4.15: tcp_fixup_rcvbuf grows tcp_rmem[1] to "
+            "room for 2 x 20 segments, x4 with tcp_moderate_rcvbuf, the SYN offers 20 segments and autotuning "
+            "starts from that window) or tcp_rmem (4.19 on: the buffer is tcp_rmem[1], the SYN offers what it "
+            "holds up to 64 KB, autotuning starts from at most 10 segments)") == 1;
     read_triple(sec, "net.ipv4.tcp_wmem", "4096 16384 4194304", th->wmem,
                 "{|MIN DEFAULT MAX, at most 2G} send buffer sizes of TCP sockets (Linux 4.15 defaults)");
     th->adv_win_scale = (int)cfg_int(sec, "net.ipv4.tcp_adv_win_scale", "1", -31, 31,

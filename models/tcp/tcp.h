@@ -58,6 +58,7 @@ struct tcp_host {
     uint64_t rmem[3], wmem[3];    /* net.ipv4.tcp_rmem / tcp_wmem */
     int adv_win_scale;            /* net.ipv4.tcp_adv_win_scale */
     bool scaling_ratio;           /* tcp.win_from_space = scaling_ratio: Linux 6.6's per-socket rule */
+    bool rcvbuf_rmem;             /* tcp.init_rcvbuf = tcp_rmem: 4.19's initial buffer and window */
     int app_win;                  /* net.ipv4.tcp_app_win */
     bool moderate_rcvbuf;         /* net.ipv4.tcp_moderate_rcvbuf */
     bool timestamps, sack, window_scaling;

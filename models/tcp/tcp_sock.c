@@ -248,11 +248,15 @@ static void initial_window(struct tcp_sock *tp)
     uint64_t init_rwnd = 2 * TCP_INIT_CWND;
     if (tp->advmss > 1460)
         init_rwnd = (1460 * init_rwnd) / tp->advmss > 2 ? (1460 * init_rwnd) / tp->advmss : 2;
+    if (tp->th->rcvbuf_rmem)
+        init_rwnd = 0;           /* 4.19: no default clamp, only the route's */
     if (tp->th->initrwnd)
         init_rwnd = tp->th->initrwnd;   /* dst_metric(dst, RTAX_INITRWND) replaces the default */
     uint64_t rmax = tp->th->rmem[2] > tp->h->rmem_max ? tp->th->rmem[2] : tp->h->rmem_max;
     tcp_select_initial_window((uint64_t)tcp_full_space(tp), mss, rmax, tp->th->window_scaling, (uint32_t)init_rwnd,
                               &tp->rcv_wnd, &clamp, &tp->rcv_wscale);
+    if (tp->th->rcvbuf_rmem && tp->rcv_wnd > 65535)
+        tp->rcv_wnd = 65535;     /* 4.19: min(space, U16_MAX), the "around 64KB" */
     tp->window_clamp = clamp;
     tp->rcv_ssthresh = tp->rcv_wnd;
 }
@@ -264,7 +268,7 @@ void tcp_init_buffer_space(struct tcp_sock *tp)
     uint64_t rcvmem = 2ULL * (TCP_SKB_OVERHEAD + tp->advmss + MAX_TCP_HEADER) * init_rwnd;
     if (tp->th->moderate_rcvbuf)
         rcvmem <<= 2;
-    if (!tp->rcvbuf_locked && tp->sk.rcvbuf < rcvmem)
+    if (!tp->th->rcvbuf_rmem && !tp->rcvbuf_locked && tp->sk.rcvbuf < rcvmem)
         tp->sk.rcvbuf = (uint32_t)(rcvmem < tp->th->rmem[2] ? rcvmem : tp->th->rmem[2]);
     tp->rcvq_space = tp->rcv_wnd;
     tp->rcvq_seq = tp->copied_seq;
@@ -281,6 +285,11 @@ void tcp_init_buffer_space(struct tcp_sock *tp)
         tp->window_clamp = maxwin - tp->advmss > 2ULL * tp->advmss ? maxwin - tp->advmss : 2ULL * tp->advmss;
     if (tp->rcv_ssthresh > tp->window_clamp)
         tp->rcv_ssthresh = tp->window_clamp;
+    if (tp->th->rcvbuf_rmem) {   /* 4.19: min3(rcv_ssthresh, rcv_wnd, TCP_INIT_CWND x advmss) */
+        uint64_t init = (uint64_t)TCP_INIT_CWND * tp->advmss;
+        uint64_t sp = tp->rcv_ssthresh < tp->rcv_wnd ? tp->rcv_ssthresh : tp->rcv_wnd;
+        tp->rcvq_space = sp < init ? sp : init;
+    }
 }
 
 /* tcp_sndbuf_expand, as tcp_init_buffer_space calls it: room for twice

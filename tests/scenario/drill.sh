@@ -25,6 +25,13 @@ out=$("$NETSIM" drill tests/drill/6.1/tlp-cwr.pkt 2> /dev/null); rc=$?
 check "6.1's probe in CWR is not 4.15's (status $rc)" test "$rc" = 1
 check "... 4.15 sends nothing there: $out" grep -qF \
     "timed out waiting for packet: expected > . 9001:10001(1000) ack 1" <<< "$out"
+# the SYN-ACK's window: 20 segments (4.15), what tcp_rmem[1] holds (4.19 on)
+out=$("$NETSIM" drill --kernel=6.1 tests/drill/syn-ack-window.pkt 2> /dev/null); rc=$?
+check "4.15's SYN-ACK window is not 6.1's (status $rc)" test "$rc" = 1
+check "... 6.1 offers 65160: $out" grep -qF "bad outbound packet (win 28960 vs 65160)" <<< "$out"
+out=$("$NETSIM" drill tests/drill/6.1/syn-ack-window.pkt 2> /dev/null); rc=$?
+check "6.1's SYN-ACK window is not 4.15's (status $rc)" test "$rc" = 1
+check "... 4.15 offers 28960: $out" grep -qF "bad outbound packet (win 65160 vs 28960)" <<< "$out"
 out=$("$NETSIM" drill --kernel=6.2 tests/drill/tlp-cwr.pkt 2>&1); rc=$?
 check "--kernel of a release netsim does not model is bad usage (status $rc)" test "$rc" = 2
 check "... naming those it does: $out" grep -qF \
