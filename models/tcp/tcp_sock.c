@@ -244,7 +244,11 @@ static void setup_mss(struct tcp_sock *tp)
 static void initial_window(struct tcp_sock *tp)
 {
     uint64_t clamp = 0;
-    uint32_t mss = tp->advmss - (tp->th->timestamps ? TCPOLEN_TS_ALIGNED : 0);
+    /* less the timestamp option only where the SYN said it will be used:
+     * a SYN's own window is for the full advmss (tcp_connect_init: no
+     * ts_recent_stamp yet), a SYN-ACK's for what the SYN asked
+     * (tcp_openreq_init_rwin: ireq->tstamp_ok) */
+    uint32_t mss = tp->advmss - (tp->ts_ok ? TCPOLEN_TS_ALIGNED : 0);
     uint64_t init_rwnd = 2 * TCP_INIT_CWND;
     if (tp->advmss > 1460)
         init_rwnd = (1460 * init_rwnd) / tp->advmss > 2 ? (1460 * init_rwnd) / tp->advmss : 2;
@@ -405,6 +409,7 @@ static void conn_request(struct tcp_sock *l, struct skb *skb, const struct tcp_h
     tp->flow = l->flow;
     tp->peer_listener = l;
     setup_mss(tp);
+    tp->ts_ok = tp->th->timestamps && th->ts_ok;   /* ireq->tstamp_ok, for the window (negotiate sets it too) */
     initial_window(tp);
     negotiate(tp, th);
     tcp_ecn_rcv_syn(tp, th, skb);

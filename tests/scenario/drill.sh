@@ -42,9 +42,9 @@ sed 's/^   +0 > S\. 0:0(0) ack 1 </   +0 > S. 0:0(0) ack 1 win 1000 </' tests/dr
 out=$("$NETSIM" drill "$tmp/wrong.pkt" 2>&1); rc=$?
 check "a wrong expectation fails with status 1 (got $rc)" test "$rc" = 1
 # (each line on its own: grep takes a pattern's lines as alternatives)
-want="FAIL  $tmp/wrong.pkt:11: bad outbound packet (win 1000 vs 28960)
+want="FAIL  $tmp/wrong.pkt:11: bad outbound packet (win 1000 vs 29200)
   expected: > S. 0:0(0) ack 1 win 1000 <mss 1460,nop,nop,sackOK,nop,wscale 7>
-  got:      > 8080>40000 S. 0:0(0) ack 1 win 28960 <mss 1460,sackOK,wscale 7> at 0.000001"
+  got:      > 8080>40000 S. 0:0(0) ack 1 win 29200 <mss 1460,sackOK,wscale 7> at 0.000001"
 check "it says which field, expected and got: $out" test "$out" = "$want"
 
 # a data segment expected 10 ms late is a timing error beyond 4 ms
