@@ -13,41 +13,25 @@ L=1514
 B=300000
 
 world() {   # world FILE SBKEYS QDISC [SECOND]: a1 -> sw -> c1 (and a2 -> sw -> c2 with SECOND)
-    cat > "$1" <<EOI
-[sim]
-duration = 2s
-interval = 1s
-[switch sw]
-$2
-[link la1]
-ends = a1 sw:eth1
+    printf '[sim]\nduration = 2s\ninterval = 1s\n[switch sw]\n%s\n' "$2" > "$1"
+    local i
+    for i in 1 ${4:+2}; do   # a sender on sw:eth$i at 10 Gbit/s, its receiver on sw:eth$((i + 2)) at 1
+        cat >> "$1" <<EOI
+[link la$i]
+ends = a$i sw:eth$i
 rate = 10gbit
 propagation = 50us
-[link lc1]
-ends = sw:eth3 c1
+[link lc$i]
+ends = sw:eth$((i + 2)) c$i
 rate = 1gbit
 propagation = 50us
 $3
-[flow 1]
+[flow $i]
 app = tcp_stream
-from = a1
-to = c1
+from = a$i
+to = c$i
 EOI
-    [ -z "${4:-}" ] || cat >> "$1" <<EOI
-[link la2]
-ends = a2 sw:eth2
-rate = 10gbit
-propagation = 50us
-[link lc2]
-ends = sw:eth4 c2
-rate = 1gbit
-propagation = 50us
-$3
-[flow 2]
-app = tcp_stream
-from = a2
-to = c2
-EOI
+    done
 }
 
 occ() { q "$1" "select value from counter where name = 'sw.sb.occ_max'"; }
