@@ -6,7 +6,7 @@
  * TLP in CWR and its timeout (4.15 against 6.1), the duplicate-ACK rule
  * (FACK's marking, gone in 4.18), DCTCP's ACK on a change of CE state
  * (4.15's against 4.18's), the initial receive buffer (4.15's against
- * 4.19's).
+ * 4.19's), TSQ's limit (4.15's against 4.20's).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -89,6 +89,52 @@ static void test_init_rcvbuf(void **state)
     }
 }
 
+/* TCP Small Queues' limit: about a millisecond of the pacing rate
+ * (rate >> 10), capped by tcp_limit_output_bytes, 262144 in 4.15 for
+ * every flow; from 4.20 (6.1's profile) 1048576 and only for a flow
+ * nobody paces. At 10^9 bytes/s (976 562 bytes a "millisecond") with
+ * 600 000 bytes below it, a paced 4.15 flow waits, a paced 6.1 flow
+ * sends; at 2 x 10^9 with 1 500 000 below it, an unpaced 6.1 flow waits
+ * (the 1 MB cap) and a paced one sends. */
+static void test_tsq_limit(void **state)
+{
+    (void)state;
+    static const struct { const char *k; bool paced; uint64_t rate, below; bool waits; } want[] = {
+        { "", true, 1000000000, 600000, true },
+        { "kernel = 6.1", true, 1000000000, 600000, false },
+        { "kernel = 6.1", false, 2000000000, 1500000, true },
+        { "kernel = 6.1", true, 2000000000, 1500000, false },
+        { "kernel = 6.1\ntcp.tsq_limit = all", true, 2000000000, 1500000, true },
+    };
+    static const char ini[] =
+        "[sim]\nduration = 20ms\n"
+        "[host a]\ncpu = ideal\ntso = off\ngso = off\ngro = off\n%s\n[host b]\ncpu = ideal\n"
+        "[link l]\nends = a b\nrate = 1gbit\ndelay = 1ms\n"
+        "[flow 1]\napp = tcp_stream\nfrom = a\nto = b\ntrace_interval = 0\n";
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, ini, want[i].k);
+        struct sim *s = world_build(buf);
+        sim_run(s, false);
+        struct tcp_sock *tp = tcp_established(host_find(s, "a"), false);
+        assert_non_null(tp);
+        uint64_t wmem = tp->sk.wmem_alloc, rate = tp->pacing_rate;
+        uint32_t out = tp->packets_out;
+        bool paced = tp->pacing, thr = tp->tsq_throttled;
+        tp->pacing = want[i].paced;
+        tp->pacing_rate = want[i].rate;
+        tp->sk.wmem_alloc = want[i].below;
+        tp->packets_out = 10;
+        assert_int_equal(tcp_small_queue_check(tp, 2000, false), want[i].waits);
+        tp->sk.wmem_alloc = wmem;
+        tp->pacing_rate = rate;
+        tp->packets_out = out;
+        tp->pacing = paced;
+        tp->tsq_throttled = thr;
+        world_free(s);
+    }
+}
+
 /* A sender with ten segments out in CWR (an ECN echo): 6.1 arms the
  * probe, 2 srtt + 2 ms away; 4.15 arms none, and a tail lost there waits
  * for the RTO. In Disorder it is the other way round. */
@@ -157,6 +203,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_init_rcvbuf),
+        cmocka_unit_test(test_tsq_limit),
         cmocka_unit_test(test_tlp_state),
         cmocka_unit_test(test_dctcp_ack),
     };

@@ -157,6 +157,8 @@ const char *tcp_kernel_loss_detection(const struct kernel_profile *kp);
 const char *tcp_kernel_dctcp_ack(const struct kernel_profile *kp);
 const char *tcp_kernel_init_rcvbuf(const struct kernel_profile *kp);
 const char *tcp_kernel_tcp_rmem(const struct kernel_profile *kp);
+const char *tcp_kernel_tsq_limit(const struct kernel_profile *kp);
+const char *tcp_kernel_limit_output_bytes(const struct kernel_profile *kp);
 
 /* tcp_output.c: segments and ACKs out, the timers that send */
 void tcp_send_ack(struct tcp_sock *tp, struct core *c);

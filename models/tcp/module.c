@@ -125,9 +125,15 @@ static void attach(struct sim *s, struct host *h, int slot)
                                      "segments of 1460 bytes (tcp_default_init_rwnd)");
     th->pacing_fq = cfg_bool(sec, "tcp.fq_pacing", "off",
                              "the sender's qdisc is fq: CUBIC and Reno are paced as sch_fq paces them (BBR always is)");
-    th->limit_output_bytes = (uint32_t)cfg_size(sec, "net.ipv4.tcp_limit_output_bytes", "262144", 0, 0x7fffffff,
+    th->limit_output_bytes = (uint32_t)cfg_size(sec, "net.ipv4.tcp_limit_output_bytes",
+            tcp_kernel_limit_output_bytes(kp), 0, 0x7fffffff,
             "TCP Small Queues: bytes of a socket's packets below it (qdisc, driver, ring) before it waits for a "
-            "TX completion; at least two packets, up to a millisecond of its pacing rate (Linux 4.15 default 262144)");
+            "TX completion; at least two packets, up to a millisecond of its pacing rate (Linux 4.15 default "
+            "262144; 1048576 from 4.20, with kernel = 6.1 and later)");
+    static const char *const tsql[] = { "all", "unpaced", NULL };
+    th->tsq_unpaced_only = cfg_choice(sec, "tcp.tsq_limit", tcp_kernel_tsq_limit(kp), tsql,
+            "which flows net.ipv4.tcp_limit_output_bytes caps: all (4.15) or unpaced (4.20 on: a flow BBR or fq "
+            "paces is held to its rate's millisecond alone)") == 1;
     th->tsq = cfg_bool(sec, "tcp.tsq", "on",
             "TCP Small Queues (Linux 3.6 on, always on in 4.15): off is an older kernel; net.ipv4.tcp_limit_output_bytes only caps "
             "TSQ's limit, whose floor is two packets or a millisecond at the pacing rate");

@@ -71,6 +71,7 @@ struct tcp_host {
     bool ecn_fallback;            /* net.ipv4.tcp_ecn_fallback: a retransmitted SYN asks no more */
     bool tsq;                     /* tcp.tsq: TCP Small Queues (3.6 on) */
     uint32_t limit_output_bytes;  /* net.ipv4.tcp_limit_output_bytes (TSQ) */
+    bool tsq_unpaced_only;        /* tcp.tsq_limit = unpaced: 4.20's rule, paced flows not capped */
     uint32_t min_tso_segs;        /* net.ipv4.tcp_min_tso_segs */
     uint32_t tso_win_divisor;     /* net.ipv4.tcp_tso_win_divisor */
     uint32_t init_cwnd;

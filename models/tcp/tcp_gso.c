@@ -171,8 +171,9 @@ uint32_t tcp_data_truesize(const struct tcp_sock *tp, uint32_t ip_len, uint32_t 
 
 /* tcp_small_queue_check: at most two packets or about a millisecond at
  * the pacing rate below the socket (doubled for a retransmission), never
- * more than tcp_limit_output_bytes; with nothing in flight it always
- * sends, since no TX completion would call it back. */
+ * more than tcp_limit_output_bytes (from 4.20 only for a flow nobody
+ * paces: BBR's and fq's are held to their rate alone); with nothing in
+ * flight it always sends, since no TX completion would call it back. */
 bool tcp_small_queue_check(struct tcp_sock *tp, uint32_t truesize, bool retx)
 {
     if (!tp->th->tsq)
@@ -180,7 +181,7 @@ bool tcp_small_queue_check(struct tcp_sock *tp, uint32_t truesize, bool retx)
     uint64_t limit = 2ULL * truesize, rate = tcp_sk_pacing_rate(tp) >> 10;
     if (rate > limit)
         limit = rate;
-    if (limit > tp->th->limit_output_bytes)
+    if (limit > tp->th->limit_output_bytes && !(tp->th->tsq_unpaced_only && tp->pacing))
         limit = tp->th->limit_output_bytes;
     limit <<= retx;
     if (tp->sk.wmem_alloc <= limit || !tp->packets_out)
