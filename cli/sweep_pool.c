@@ -58,6 +58,7 @@ struct slot {
     char *tmp, *log;             /* its temporary database and stderr log */
     int lock_fd;                 /* holds tmp's lock (orphans.h) */
     double t0, t1;               /* launched, exited */
+    int wstatus;                 /* as waitpid gave it, once exited */
 };
 
 /* "1:02:03" or "2:03". */
@@ -236,9 +237,9 @@ static void remove_temps(const struct slot *sl, bool keep_tmp)
  * A child has exited: move its run into the output. Returns 0, or -1 when
  * the output database failed (the sweep stops).
  */
-static int reap(const struct sweep_ctx *x, struct rec *dst, struct slot *sl, int wstatus, bool stopping,
-                struct tally *t)
+static int reap(const struct sweep_ctx *x, struct rec *dst, struct slot *sl, bool stopping, struct tally *t)
 {
+    int wstatus = sl->wstatus;
     double wall = sl->t1 - sl->t0;
     int run = sl->run, rc = 0;
     char status[32], why[512] = "";
@@ -386,7 +387,6 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
      * free slot takes the next run first, so that a copy (the parent's
      * serial work) overlaps the runs instead of holding a core idle */
     struct slot *exited = xcalloc((size_t)x->jobs, sizeof *exited);
-    int *exit_status = xcalloc((size_t)x->jobs, sizeof *exit_status);
     double t0 = sweep_now(), last_forward = 0;
     int next = 1, running = 0, stop_sig = 0, nsignals = 0, nexited = 0;
     bool fatal = false;
@@ -400,7 +400,7 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
                 INVARIANT(nexited < x->jobs);
                 exited[nexited] = slots[i];
                 exited[nexited].t1 = sweep_now();
-                exit_status[nexited++] = wstatus;
+                exited[nexited++].wstatus = wstatus;
                 slots[i] = (struct slot){ 0 };
                 running--;
                 break;
@@ -436,7 +436,7 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
             running++;
         }
         for (int k = 0; k < nexited; k++)
-            if (reap(x, dst, &exited[k], exit_status[k], stop_sig != 0, &t) < 0)
+            if (reap(x, dst, &exited[k], stop_sig != 0, &t) < 0)
                 fatal = true;
         nexited = 0;
         if (fatal && !stop_sig)
@@ -469,7 +469,6 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
                 kept == 1 ? "" : "s", kept == 1 ? "is" : "are", x->out);
         free(slots);
         free(exited);
-        free(exit_status);
         return 0;
     }
     char el[32];
@@ -491,7 +490,6 @@ int sweep_run_pool(struct sweep_ctx *x, struct rec *dst, int kept)
         fprintf(stderr, "sweep: run the same command with --resume to complete it\n");
     free(slots);
     free(exited);
-    free(exit_status);
     if (fatal)
         return 1;
     if (stop_sig)
